@@ -1,0 +1,96 @@
+# collectd GPU/SoC telemetry plugins: one entry point for build, test, demo,
+# bench, fuzz and install. See README.md.
+
+PLUGINS      := drm_fdinfo
+CC           ?= cc
+CLANG        ?= clang
+PREFIX       ?= /usr
+DESTDIR      ?=
+PLUGIN_DIR   ?= $(PREFIX)/lib/collectd
+SHARE_DIR    ?= $(PREFIX)/share/collectd
+CONF_DIR     ?= /etc/collectd/collectd.conf.d
+BIN_DIR      ?= $(PREFIX)/bin
+
+ifeq ($(SANITIZE),1)
+BUILD        ?= build/sanitize
+SAN_FLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined
+else
+BUILD        ?= build
+SAN_FLAGS    :=
+endif
+
+WARN         := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+                -Wmissing-prototypes -Wformat=2
+CFLAGS       ?= -O2 -g
+ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC $(SAN_FLAGS) $(CFLAGS)
+DRM_CFLAGS   := $(shell pkg-config --cflags libdrm 2>/dev/null)
+YAJL_LIBS    := -lyajl
+LDLIBS_ALL   := -lm
+COLLECTD_CFLAGS := -DHAVE_CONFIG_H -I/usr/include/collectd
+
+COMMON_SRCS  := $(filter-out common/host_collectd.c,$(wildcard common/*.c))
+COMMON_OBJS  := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBCOMMON    := $(BUILD)/libcommon.a
+
+# Per plugin: plugins/<p>/*.c minus the two host entry points.
+core_srcs     = $(filter-out plugins/$(1)/module.c plugins/$(1)/main.c,$(wildcard plugins/$(1)/*.c))
+core_objs     = $(call core_srcs,$(1):%.c=$(BUILD)/obj/%.o)
+
+.PHONY: all test demo bench fuzz install check clean deps-build deps-test unit
+all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p))
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/common/host_collectd.o: common/host_collectd.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBCOMMON): $(COMMON_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+define plugin_rules
+$(1)_CORE := $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call core_srcs,$(1)))
+$(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host_collectd.o $(LIBCOMMON)
+	$(CC) $(SAN_FLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
+$(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
+	$(CC) $(SAN_FLAGS) -o $$@ $$^ $(YAJL_LIBS) $(LDLIBS_ALL)
+endef
+$(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+include tests/tests.mk
+
+deps-build:
+	@tools/deps.sh build
+deps-test:
+	@tools/deps.sh test
+
+test: deps-test
+	@$(MAKE) --no-print-directory all tests-build
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
+
+demo: deps-test
+	@$(MAKE) --no-print-directory all tests-build
+	@BUILD=$(BUILD) tools/demo.sh
+
+bench: deps-build
+	@$(MAKE) --no-print-directory all bench-build
+	@BUILD=$(BUILD) bench/run.sh
+
+check:
+	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
+
+install: all
+	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR)
+	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
+	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
+	install -m 0644 types.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
+	install -m 0644 $(foreach p,$(PLUGINS),conf.d/$(p).conf) $(DESTDIR)$(CONF_DIR)/
+
+clean:
+	rm -rf build

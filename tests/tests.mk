@@ -1,0 +1,44 @@
+# Test, fuzz and bench builds (included by the top-level Makefile).
+
+CMOCKA_LIBS  := -lcmocka
+UNIT_SRCS    := $(wildcard tests/unit/test_*.c)
+UNIT_BINS    := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+ALL_CORE_OBJS = $(foreach p,$(PLUGINS),$($(p)_CORE))
+TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
+TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+TOOL_SRCS    := $(wildcard tests/tools/*.c)
+TOOL_BINS    := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/%)
+
+FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+BENCH_SRCS   := $(wildcard bench/*.c)
+BENCH_BINS   := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: tests-build fuzz-build bench-build
+tests-build: $(UNIT_BINS) $(TOOL_BINS)
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(ALL_CORE_OBJS) $(TEST_LIB_OBJS) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(YAJL_LIBS) $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/tools/%.c $(ALL_CORE_OBJS) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+
+# libFuzzer targets always build with clang, from sources, into build/fuzz.
+fuzz-build: $(FUZZ_BINS)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRCS) $(foreach p,$(PLUGINS),$(call core_srcs,$(p)))
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) -lm
+
+fuzz: deps-test
+	@$(MAKE) --no-print-directory fuzz-build
+	@tests/fuzz/run.sh 60
+
+bench-build: $(BENCH_BINS)
+$(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)

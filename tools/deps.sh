@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Install the Debian packages a make target needs, only those missing.
+# Usage: tools/deps.sh build|test
+set -euo pipefail
+
+build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev collectd-dev)
+test_pkgs=("${build_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev
+  collectd-core collectd-utils valgrind linux-perf procps util-linux)
+
+case "${1:-}" in
+build) want=("${build_pkgs[@]}") ;;
+test) want=("${test_pkgs[@]}") ;;
+*)
+  echo "usage: $0 build|test" >&2
+  exit 2
+  ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+  [[ "$status" == ii* ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "deps: missing Debian packages; run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+# Keep package scripts from starting a system-wide collectd on install.
+policy=/usr/sbin/policy-rc.d
+created_policy=0
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\nexit 101\n' >"$policy"
+  chmod 0755 "$policy"
+  created_policy=1
+fi
+trap '[[ $created_policy -eq 1 ]] && rm -f "$policy"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
