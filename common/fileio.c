@@ -71,6 +71,7 @@ int fileio_read_fd(int fd, struct fileio_buf *buf, size_t max) {
 
 int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
                    size_t max) {
+  buf->len = 0;
   int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     return -errno;

@@ -10,8 +10,8 @@
 #ifndef COMMON_PLUGIN_H
 #define COMMON_PLUGIN_H
 
-#include "common/cfg.h"
 #include "common/metric.h"
+#include "common/cfg.h"
 
 #include <stdint.h>
 

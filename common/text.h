@@ -18,7 +18,6 @@
  * (< 0x20, 0x7f) and bytes that are not part of a valid UTF-8 sequence each
  * become '?'. Trailing whitespace is removed. Returns the output length.
  */
-size_t text_sanitize(char *out, size_t out_size, const char *in,
-                     size_t in_len);
+size_t text_sanitize(char *out, size_t out_size, const char *in, size_t in_len);
 
 #endif

@@ -1,0 +1,221 @@
+/*
+ * dfi.h: internal types of the drm_fdinfo plugin, shared by its files:
+ *
+ *   dfi_config.c   options and their validation
+ *   dfi_devices.c  DRM/accel char devices: names from sysfs, runtime PM,
+ *                  the panfrost/panthor profiling switch
+ *   dfi_clients.c  the client table and the per-engine counter state
+ *                  (monotonic hold, utilisation)
+ *   dfi_scan.c     finding clients: full /proc walk, debugfs client lists,
+ *                  re-reading known fds
+ *   dfi_report.c   aggregation by device/process/client/cgroup into records
+ *   drm_fdinfo.c   the plugin_ops glue tying them together
+ */
+#ifndef PLUGINS_DRM_FDINFO_DFI_H
+#define PLUGINS_DRM_FDINFO_DFI_H
+
+#include "common/metric.h"
+#include "common/fdinfo_parse.h"
+#include "common/fileio.h"
+#include "common/log.h"
+#include "common/text.h"
+#include "plugins/drm_fdinfo/drm_fdinfo.h"
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define DFI_PLUGIN "drm_fdinfo"
+#define DFI_DRM_MAJOR 226   /* /dev/dri/card*, renderD* */
+#define DFI_ACCEL_MAJOR 261 /* /dev/accel/accel* (DRM accel subsystem) */
+#define DFI_MAX_HOLDERS 4   /* (pid, fd) pairs remembered per client */
+#define DFI_MAX_FILTERS 16
+#define DFI_COMM_MAX 64
+#define DFI_CGROUP_MAX 256
+#define DFI_DEVICE_MAX 64
+#define DFI_FDINFO_MAX (64 * 1024) /* larger fdinfo files are cut, counted */
+
+enum dfi_scope {
+  DFI_SCOPE_DEVICE = 1 << 0,
+  DFI_SCOPE_PROCESS = 1 << 1,
+  DFI_SCOPE_CLIENT = 1 << 2,
+  DFI_SCOPE_CGROUP = 1 << 3,
+};
+
+struct dfi_config {
+  char *proc_root;    /* ProcRoot */
+  char *sysfs_root;   /* SysfsRoot */
+  char *debugfs_root; /* DebugfsRoot */
+  unsigned report_by; /* DFI_SCOPE_* bits; 0 = not configured */
+  bool has_process_match;
+  regex_t process_match; /* ProcessMatch (POSIX ERE on comm) */
+  char *drivers[DFI_MAX_FILTERS];
+  size_t n_drivers;
+  char *devices[DFI_MAX_FILTERS];
+  size_t n_devices;
+  uint64_t max_clients;        /* MaxClients */
+  uint64_t max_processes;      /* MaxProcesses (reported per device) */
+  double full_scan_interval_s; /* FullScanInterval */
+  bool wake_suspended;         /* WakeSuspended */
+  bool enable_profiling;       /* EnableProfiling */
+  bool use_debugfs;            /* UseDebugfs */
+};
+
+/* One DRM or accel char device, keyed by st_rdev. */
+struct dfi_device {
+  dev_t rdev;
+  char name[DFI_DEVICE_MAX]; /* PCI address, platform name or minor name */
+  char minor[32];            /* card0, renderD128, accel0, or "M:m" */
+  char driver[32];           /* sysfs driver link; "" unknown */
+  char pm_path[512];         /* power/runtime_status, "" if none */
+  bool excluded;             /* Device/Driver filters rule it out */
+  bool suspended;            /* runtime_status said so at this read */
+  uint64_t checked_gen;      /* read generation of the PM check */
+};
+
+struct dfi_holder {
+  pid_t pid;
+  int fd;
+  dev_t rdev;
+};
+
+struct dfi_engine_state {
+  char name[FDINFO_NAME_MAX];
+  unsigned present; /* FDINFO_ENGINE_* seen at the last update */
+  uint64_t busy_ns; /* held (monotonic) values */
+  uint64_t cycles;
+  uint64_t total_cycles;
+  uint64_t capacity;
+  uint64_t maxfreq_hz;
+  uint64_t d_busy_ns; /* progress in the last update */
+  uint64_t d_cycles;
+  uint64_t d_total_cycles;
+  double utilization; /* percent, valid when util_valid */
+  bool util_valid;
+};
+
+struct dfi_client {
+  char device[DFI_DEVICE_MAX]; /* key part 1 */
+  uint64_t id;                 /* key part 2: drm-client-id */
+  bool synthetic_id;           /* no drm-client-id: id = pid << 32 | fd */
+  char driver[FDINFO_STRING_MAX];
+  char name[FDINFO_STRING_MAX]; /* drm-client-name */
+  pid_t owner;
+  char comm[DFI_COMM_MAX];
+  char cgroup[DFI_CGROUP_MAX];
+  struct dfi_holder holders[DFI_MAX_HOLDERS];
+  size_t n_holders;
+  uint64_t seen_gen;    /* last read generation it was found in */
+  uint64_t updated_gen; /* last generation its counters were read */
+  uint64_t last_mono_ns;
+  bool have_sample;
+  size_t n_engines;
+  struct dfi_engine_state engines[FDINFO_MAX_ENGINES];
+  size_t n_regions;
+  struct fdinfo_region regions[FDINFO_MAX_REGIONS];
+};
+
+/* Open-addressing hash table of clients keyed by (device, id). */
+struct dfi_client_table {
+  struct dfi_client **slots; /* NULL = empty, DFI_TOMBSTONE = removed */
+  size_t cap;                /* power of two */
+  size_t count;              /* live clients */
+  size_t used;               /* live + tombstones */
+};
+extern struct dfi_client dfi_tombstone;
+#define DFI_TOMBSTONE (&dfi_tombstone)
+
+/* Per-read counters reported in drm_scan. */
+struct dfi_stats {
+  uint64_t processes;            /* pid directories walked */
+  uint64_t fds;                  /* fds stat'ed */
+  uint64_t fdinfo_reads;         /* fdinfo files read */
+  uint64_t unreadable;           /* processes whose fds we may not see */
+  uint64_t clients_untracked;    /* over MaxClients */
+  uint64_t processes_unreported; /* over MaxProcesses */
+  uint64_t oversized;            /* fdinfo files over DFI_FDINFO_MAX */
+  bool full_scan;
+};
+
+struct dfi_group_table; /* dfi_report.c */
+
+struct dfi {
+  char *instance;
+  struct dfi_config cfg;
+  int proc_fd; /* O_DIRECTORY of ProcRoot, held between reads */
+  dfi_clock_fn clock_mono, clock_real;
+  void *clock_ctx;
+
+  struct dfi_device *devices;
+  size_t n_devices, cap_devices;
+
+  struct dfi_client_table clients;
+  uint64_t gen;
+  uint64_t last_full_scan_ns; /* monotonic */
+  bool scanned_once;
+
+  /* debugfs client lists: pid multiset of the previous read, sorted. */
+  pid_t *debugfs_pids;
+  size_t n_debugfs_pids;
+  bool debugfs_ok;
+
+  struct fileio_buf buf;
+  struct dfi_stats stats;
+  uint64_t unreadable_last_full; /* kept between full scans */
+  uint64_t clamped_total;        /* utilisation values clamped, cumulative */
+  uint64_t full_scans_total;
+  struct log_complaint eacces_complaint;
+  struct log_complaint debugfs_complaint;
+
+  /* profiling switches changed at init, restored at free */
+  char **profiling_paths;
+  char **profiling_old;
+  size_t n_profiling;
+
+  struct dfi_group_table *groups;
+};
+
+/* dfi_config.c */
+void dfi_config_defaults(struct dfi_config *cfg);
+void dfi_config_fini(struct dfi_config *cfg);
+int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item);
+bool dfi_config_driver_ok(const struct dfi_config *cfg, const char *driver);
+bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
+                          const char *minor);
+
+/* dfi_devices.c */
+struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev);
+bool dfi_device_is_suspended(struct dfi *d, struct dfi_device *dev);
+int dfi_profiling_enable(struct dfi *d);
+void dfi_profiling_restore(struct dfi *d);
+void dfi_devices_free(struct dfi *d);
+
+/* dfi_clients.c */
+int dfi_client_table_init(struct dfi_client_table *t, size_t cap);
+void dfi_client_table_fini(struct dfi_client_table *t);
+struct dfi_client *dfi_client_find(const struct dfi_client_table *t,
+                                   const char *device, uint64_t id);
+/* Insert a new zeroed client with the key set; NULL on ENOMEM. */
+struct dfi_client *dfi_client_insert(struct dfi_client_table *t,
+                                     const char *device, uint64_t id);
+/* Remove and free; safe inside dfi_client_for_each (leaves a tombstone). */
+void dfi_client_remove(struct dfi_client_table *t, struct dfi_client *c);
+/* Fold a fresh fdinfo sample taken at `mono_ns` into the client; returns
+ * how many utilisation values had to be clamped into [0, 100]. */
+unsigned dfi_client_update(struct dfi_client *c, const struct fdinfo *fi,
+                           uint64_t mono_ns);
+/* Mark a sample where the device was runtime-suspended: no progress. */
+void dfi_client_idle(struct dfi_client *c, uint64_t mono_ns);
+#define dfi_client_for_each(t, i, c)                                           \
+  for (size_t i = 0; i < (t)->cap; i++)                                        \
+    if (((c) = (t)->slots[i]) != NULL && (c) != DFI_TOMBSTONE)
+
+/* dfi_scan.c */
+int dfi_scan(struct dfi *d);
+
+/* dfi_report.c */
+int dfi_report(struct dfi *d, struct metric_sink *sink, uint64_t time_ns);
+void dfi_groups_free(struct dfi *d);
+
+#endif

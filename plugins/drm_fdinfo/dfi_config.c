@@ -1,0 +1,182 @@
+/*
+ * dfi_config.c: the drm_fdinfo options (README "drm_fdinfo options" lists
+ * them with their defaults). Config never touches /proc or /sys; roots are
+ * only remembered here and opened at init.
+ */
+#include "common/cfg.h"
+#include "plugins/drm_fdinfo/dfi.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void dfi_config_defaults(struct dfi_config *cfg) {
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->max_clients = 4096;
+  cfg->max_processes = 256;
+  cfg->full_scan_interval_s = 30.0;
+  cfg->use_debugfs = true;
+}
+
+void dfi_config_fini(struct dfi_config *cfg) {
+  free(cfg->proc_root);
+  free(cfg->sysfs_root);
+  free(cfg->debugfs_root);
+  if (cfg->has_process_match)
+    regfree(&cfg->process_match);
+  for (size_t i = 0; i < cfg->n_drivers; i++)
+    free(cfg->drivers[i]);
+  for (size_t i = 0; i < cfg->n_devices; i++)
+    free(cfg->devices[i]);
+  memset(cfg, 0, sizeof(*cfg));
+}
+
+static int dfi_config_path(const struct cfg_item *item, char **slot) {
+  const char *value;
+  int rc = cfg_get_string(DFI_PLUGIN, item, &value);
+  if (rc < 0)
+    return rc;
+  if (value[0] == '\0') {
+    log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+            "expected a directory, got an empty string");
+    return -EINVAL;
+  }
+  char *copy = strdup(value);
+  if (copy == NULL)
+    return -ENOMEM;
+  free(*slot);
+  *slot = copy;
+  return 0;
+}
+
+/* Keys taking one or more strings on one line, repeatable. */
+static int dfi_config_strings(const struct cfg_item *item, char **list,
+                              size_t *n) {
+  if (item->n_values == 0) {
+    log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+            "expected at least one string");
+    return -EINVAL;
+  }
+  for (size_t i = 0; i < item->n_values; i++) {
+    if (item->values[i].type != CFG_STRING || item->values[i].string[0] == 0) {
+      log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+              "expected non-empty strings");
+      return -EINVAL;
+    }
+    if (*n == DFI_MAX_FILTERS) {
+      log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+              "at most %d values", DFI_MAX_FILTERS);
+      return -EINVAL;
+    }
+    list[*n] = strdup(item->values[i].string);
+    if (list[*n] == NULL)
+      return -ENOMEM;
+    (*n)++;
+  }
+  return 0;
+}
+
+static int dfi_config_report_by(struct dfi_config *cfg,
+                                const struct cfg_item *item) {
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } scopes[] = {{"Device", DFI_SCOPE_DEVICE},
+                {"Process", DFI_SCOPE_PROCESS},
+                {"Client", DFI_SCOPE_CLIENT},
+                {"Cgroup", DFI_SCOPE_CGROUP}};
+  if (item->n_values == 0) {
+    log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+            "expected Device, Process, Client or Cgroup");
+    return -EINVAL;
+  }
+  for (size_t i = 0; i < item->n_values; i++) {
+    const struct cfg_value *v = &item->values[i];
+    unsigned bit = 0;
+    for (size_t k = 0; v->type == CFG_STRING && k < 4; k++)
+      if (strcasecmp(v->string, scopes[k].name) == 0)
+        bit = scopes[k].bit;
+    if (bit == 0) {
+      log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+              "expected Device, Process, Client or Cgroup, got \"%s\"",
+              v->type == CFG_STRING ? v->string : "(not a string)");
+      return -EINVAL;
+    }
+    cfg->report_by |= bit;
+  }
+  return 0;
+}
+
+static int dfi_config_regex(struct dfi_config *cfg,
+                            const struct cfg_item *item) {
+  const char *pattern;
+  int rc = cfg_get_string(DFI_PLUGIN, item, &pattern);
+  if (rc < 0)
+    return rc;
+  regex_t re;
+  rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+  if (rc != 0) {
+    char why[128];
+    regerror(rc, &re, why, sizeof(why));
+    log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+            "invalid regular expression \"%s\": %s", pattern, why);
+    return -EINVAL;
+  }
+  if (cfg->has_process_match)
+    regfree(&cfg->process_match);
+  cfg->process_match = re;
+  cfg->has_process_match = true;
+  return 0;
+}
+
+int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
+  if (cfg_key_is(item, "ProcRoot"))
+    return dfi_config_path(item, &cfg->proc_root);
+  if (cfg_key_is(item, "SysfsRoot"))
+    return dfi_config_path(item, &cfg->sysfs_root);
+  if (cfg_key_is(item, "DebugfsRoot"))
+    return dfi_config_path(item, &cfg->debugfs_root);
+  if (cfg_key_is(item, "ReportBy"))
+    return dfi_config_report_by(cfg, item);
+  if (cfg_key_is(item, "ProcessMatch"))
+    return dfi_config_regex(cfg, item);
+  if (cfg_key_is(item, "Driver"))
+    return dfi_config_strings(item, cfg->drivers, &cfg->n_drivers);
+  if (cfg_key_is(item, "Device"))
+    return dfi_config_strings(item, cfg->devices, &cfg->n_devices);
+  if (cfg_key_is(item, "MaxClients"))
+    return cfg_get_u64(DFI_PLUGIN, item, 1, 1000000, &cfg->max_clients);
+  if (cfg_key_is(item, "MaxProcesses"))
+    return cfg_get_u64(DFI_PLUGIN, item, 1, 1000000, &cfg->max_processes);
+  if (cfg_key_is(item, "FullScanInterval"))
+    return cfg_get_double(DFI_PLUGIN, item, 0, 86400,
+                          &cfg->full_scan_interval_s);
+  if (cfg_key_is(item, "UseDebugfs"))
+    return cfg_get_bool(DFI_PLUGIN, item, &cfg->use_debugfs);
+  if (cfg_key_is(item, "WakeSuspended"))
+    return cfg_get_bool(DFI_PLUGIN, item, &cfg->wake_suspended);
+  if (cfg_key_is(item, "EnableProfiling"))
+    return cfg_get_bool(DFI_PLUGIN, item, &cfg->enable_profiling);
+  return cfg_unknown(DFI_PLUGIN, item);
+}
+
+bool dfi_config_driver_ok(const struct dfi_config *cfg, const char *driver) {
+  if (cfg->n_drivers == 0)
+    return true;
+  for (size_t i = 0; i < cfg->n_drivers; i++)
+    if (strcmp(cfg->drivers[i], driver) == 0)
+      return true;
+  return false;
+}
+
+bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
+                          const char *minor) {
+  if (cfg->n_devices == 0)
+    return true;
+  for (size_t i = 0; i < cfg->n_devices; i++)
+    if (strcmp(cfg->devices[i], name) == 0 ||
+        strcmp(cfg->devices[i], minor) == 0)
+      return true;
+  return false;
+}

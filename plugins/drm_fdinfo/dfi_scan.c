@@ -1,0 +1,482 @@
+/*
+ * dfi_scan.c: finding DRM clients and reading their fdinfo.
+ *
+ * Three ways, cheapest first:
+ *  - known fds: every client remembers the (pid, fd) pairs it was found
+ *    under; between full scans only those fdinfo files are read again;
+ *  - debugfs client lists (<debugfs>/dri/<minor>/clients, root only) name
+ *    the pid of every open DRM file: when a pid gains a row, only that
+ *    process's fds are walked, so new clients appear within one read;
+ *  - the full scan walks every /proc/<pid>/fd, fstatat()s each entry and
+ *    reads fdinfo only for char devices of major 226 (DRM) or 261 (accel).
+ *    It runs on the first read and then every FullScanInterval seconds,
+ *    which bounds how late a new client is seen when debugfs is absent.
+ *
+ * Processes vanish mid-scan all the time (ENOENT, ESRCH): that is normal
+ * and only logged at DEBUG. Processes whose fds we may not read (EACCES:
+ * other users, non-dumpable) are counted and reported once per reason.
+ */
+#include "common/drm_clients_parse.h"
+#include "plugins/drm_fdinfo/dfi.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define DFI_DEBUGFS_MAX_PIDS 65536
+
+/* What we learn about a process the first time one of its fds is DRM. */
+struct dfi_proc {
+  pid_t pid;
+  bool loaded;
+  bool excluded; /* ProcessMatch did not match */
+  char comm[DFI_COMM_MAX];
+  char cgroup[DFI_CGROUP_MAX];
+};
+
+static uint64_t dfi_mono(struct dfi *d) { return d->clock_mono(d->clock_ctx); }
+
+static bool dfi_vanished(int err) { return err == ENOENT || err == ESRCH; }
+
+/* cgroup v2 line "0::/path"; on v1-only hosts the first line's path. */
+static void dfi_cgroup_parse(const char *text, char *out, size_t size) {
+  const char *line = text, *chosen = NULL;
+  size_t chosen_len = 0;
+  while (*line) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    const char *second = memchr(line, ':', len);
+    const char *path =
+        second ? memchr(second + 1, ':', len - (size_t)(second + 1 - line))
+               : NULL;
+    if (path != NULL) {
+      path++;
+      size_t path_len = len - (size_t)(path - line);
+      if (strncmp(line, "0::", 3) == 0) {
+        chosen = path, chosen_len = path_len;
+        break;
+      }
+      if (chosen == NULL)
+        chosen = path, chosen_len = path_len;
+    }
+    if (!nl)
+      break;
+    line = nl + 1;
+  }
+  if (chosen == NULL)
+    snprintf(out, size, "unknown");
+  else
+    text_sanitize(out, size, chosen, chosen_len);
+  if (out[0] == '\0')
+    snprintf(out, size, "unknown");
+}
+
+static void dfi_proc_load(struct dfi *d, struct dfi_proc *p) {
+  char path[64];
+  p->loaded = true;
+  snprintf(path, sizeof(path), "%d/comm", (int)p->pid);
+  char raw[DFI_COMM_MAX];
+  ssize_t n = fileio_read_line_at(d->proc_fd, path, raw, sizeof(raw));
+  if (n > 0)
+    text_sanitize(p->comm, sizeof(p->comm), raw, (size_t)n);
+  if (n <= 0 || p->comm[0] == '\0')
+    snprintf(p->comm, sizeof(p->comm), "?");
+  if (d->cfg.report_by & DFI_SCOPE_CGROUP) {
+    snprintf(path, sizeof(path), "%d/cgroup", (int)p->pid);
+    if (fileio_read_at(d->proc_fd, path, &d->buf, 16384) >= 0 || d->buf.len > 0)
+      dfi_cgroup_parse(d->buf.data, p->cgroup, sizeof(p->cgroup));
+    else
+      snprintf(p->cgroup, sizeof(p->cgroup), "unknown");
+  }
+  p->excluded = d->cfg.has_process_match &&
+                regexec(&d->cfg.process_match, p->comm, 0, NULL, 0) != 0;
+}
+
+/* Read and decode /proc/<pid>/fdinfo/<fd>. 0, -ENOENT (not a DRM file or
+ * gone) or another negative errno. *mono is the time right after the read. */
+static int dfi_fdinfo_read(struct dfi *d, pid_t pid, int fd, struct fdinfo *fi,
+                           uint64_t *mono) {
+  char path[64];
+  snprintf(path, sizeof(path), "%d/fdinfo/%d", (int)pid, fd);
+  int rc = fileio_read_at(d->proc_fd, path, &d->buf, DFI_FDINFO_MAX);
+  *mono = dfi_mono(d);
+  d->stats.fdinfo_reads++;
+  if (rc == -E2BIG) {
+    d->stats.oversized++; /* parse what fits; the DRM block comes first */
+    rc = 0;
+  }
+  if (rc < 0)
+    return rc;
+  return fdinfo_parse(d->buf.data, d->buf.len, fi);
+}
+
+static void dfi_client_key(const struct fdinfo *fi,
+                           const struct dfi_device *dev, pid_t pid, int fd,
+                           const char **device, uint64_t *id) {
+  *device = fi->pdev[0] ? fi->pdev : dev->name;
+  /* Without drm-client-id (very old drivers) sharing cannot be detected:
+   * each (pid, fd) is its own client. */
+  *id = fi->has_client_id ? fi->client_id
+                          : ((uint64_t)(uint32_t)pid << 32) | (uint32_t)fd;
+}
+
+static bool dfi_holder_add(struct dfi_client *c, pid_t pid, int fd,
+                           dev_t rdev) {
+  for (size_t i = 0; i < c->n_holders; i++)
+    if (c->holders[i].pid == pid && c->holders[i].fd == fd)
+      return true;
+  if (c->n_holders == DFI_MAX_HOLDERS)
+    return false;
+  c->holders[c->n_holders++] = (struct dfi_holder){pid, fd, rdev};
+  return true;
+}
+
+static void dfi_attribute(struct dfi_client *c, const struct dfi_proc *p) {
+  c->owner = p->pid;
+  snprintf(c->comm, sizeof(c->comm), "%s", p->comm);
+  snprintf(c->cgroup, sizeof(c->cgroup), "%s", p->cgroup);
+}
+
+/* A parsed DRM fd of process p: find or create its client and update it. */
+static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
+                      const struct dfi_device *dev, const struct fdinfo *fi,
+                      uint64_t mono) {
+  if (!dfi_config_driver_ok(&d->cfg, fi->driver) ||
+      (fi->pdev[0] && d->cfg.n_devices &&
+       !dfi_config_device_ok(&d->cfg, fi->pdev, dev->minor)))
+    return;
+  const char *device;
+  uint64_t id;
+  dfi_client_key(fi, dev, p->pid, fd, &device, &id);
+  struct dfi_client *c = dfi_client_find(&d->clients, device, id);
+  if (c == NULL) {
+    if (d->clients.count >= d->cfg.max_clients) {
+      d->stats.clients_untracked++;
+      return;
+    }
+    c = dfi_client_insert(&d->clients, device, id);
+    if (c == NULL) {
+      log_errno(LOG_LEVEL_WARNING, DFI_PLUGIN, device, "client table", ENOMEM,
+                NULL);
+      return;
+    }
+    c->synthetic_id = !fi->has_client_id;
+    dfi_attribute(c, p);
+  }
+  if (c->seen_gen != d->gen) {
+    /* First sighting in this read. A full scan rebuilds the holder list
+     * from scratch (dfi_full_scan sweeps afterwards). */
+    if (d->stats.full_scan)
+      c->n_holders = 0;
+    c->seen_gen = d->gen;
+  }
+  dfi_holder_add(c, p->pid, fd, dev->rdev);
+  if (c->owner == p->pid)
+    dfi_attribute(c, p); /* comm may have changed (exec) */
+  if (c->updated_gen != d->gen) {
+    d->clamped_total += dfi_client_update(c, fi, mono);
+    c->updated_gen = d->gen;
+  }
+}
+
+/* One fd of process p that fstatat() says is a DRM or accel device. */
+static void dfi_discover(struct dfi *d, struct dfi_proc *p, int fd,
+                         dev_t rdev) {
+  struct dfi_device *dev = dfi_device_get(d, rdev);
+  if (dev == NULL || dev->excluded)
+    return;
+  if (!p->loaded)
+    dfi_proc_load(d, p);
+  if (p->excluded || dfi_device_is_suspended(d, dev))
+    return;
+  struct fdinfo fi;
+  uint64_t mono;
+  int rc = dfi_fdinfo_read(d, p->pid, fd, &fi, &mono);
+  if (rc < 0) {
+    if (rc != -ENOENT && !dfi_vanished(-rc))
+      log_errno(LOG_LEVEL_DEBUG, DFI_PLUGIN, dev->name, "fdinfo", -rc, NULL);
+    return;
+  }
+  dfi_found(d, p, fd, dev, &fi, mono);
+}
+
+/* Walk /proc/<pid>/fd. */
+static void dfi_scan_pid(struct dfi *d, pid_t pid) {
+  char path[32];
+  snprintf(path, sizeof(path), "%d/fd", (int)pid);
+  int dir_fd = openat(d->proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) {
+    int err = errno;
+    if (err == EACCES || err == EPERM) {
+      d->stats.unreadable++;
+      if (log_complaint_raise(&d->eacces_complaint))
+        log_errno(LOG_LEVEL_WARNING, DFI_PLUGIN, "/proc/<pid>/fd", "openat",
+                  err,
+                  "processes of other users or non-dumpable ones need root "
+                  "or CAP_SYS_PTRACE; their count is reported as unreadable");
+    } else if (!dfi_vanished(err)) {
+      log_errno(LOG_LEVEL_DEBUG, DFI_PLUGIN, path, "openat", err, NULL);
+    }
+    return;
+  }
+  DIR *dir = fdopendir(dir_fd);
+  if (dir == NULL) {
+    close(dir_fd);
+    return;
+  }
+  struct dfi_proc proc = {.pid = pid};
+  struct dirent *de;
+  while ((de = readdir(dir)) != NULL) {
+    if (de->d_name[0] < '0' || de->d_name[0] > '9')
+      continue;
+    d->stats.fds++;
+    struct stat st;
+    if (fstatat(dir_fd, de->d_name, &st, 0) < 0 || !S_ISCHR(st.st_mode))
+      continue;
+    unsigned maj = major(st.st_rdev);
+    if (maj != DFI_DRM_MAJOR && maj != DFI_ACCEL_MAJOR)
+      continue;
+    dfi_discover(d, &proc, atoi(de->d_name), st.st_rdev);
+  }
+  closedir(dir);
+}
+
+static pid_t dfi_parse_pid(const char *name) {
+  long pid = 0;
+  for (const char *p = name; *p; p++) {
+    if (*p < '0' || *p > '9' || pid > 0x3fffffff)
+      return 0;
+    pid = pid * 10 + (*p - '0');
+  }
+  return (pid_t)pid;
+}
+
+static bool dfi_client_on_suspended(struct dfi *d, struct dfi_client *c) {
+  for (size_t i = 0; i < c->n_holders; i++) {
+    struct dfi_device *dev = dfi_device_get(d, c->holders[i].rdev);
+    if (dev != NULL && dfi_device_is_suspended(d, dev))
+      return true;
+  }
+  return false;
+}
+
+static void dfi_reattribute(struct dfi *d, struct dfi_client *c) {
+  for (size_t i = 0; i < c->n_holders; i++) {
+    if (c->holders[i].pid != c->owner)
+      continue;
+    struct dfi_holder owner = c->holders[i];
+    memmove(&c->holders[1], &c->holders[0], i * sizeof(owner));
+    c->holders[0] = owner;
+    return;
+  }
+  /* The owner closed it or exited: the next holder (lowest pid) takes it. */
+  struct dfi_proc p = {.pid = c->holders[0].pid};
+  dfi_proc_load(d, &p);
+  dfi_attribute(c, &p);
+}
+
+static int dfi_full_scan(struct dfi *d) {
+  int dir_fd = openat(d->proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *dir = dir_fd >= 0 ? fdopendir(dir_fd) : NULL;
+  if (dir == NULL) {
+    int err = errno;
+    if (dir_fd >= 0)
+      close(dir_fd);
+    log_errno(LOG_LEVEL_ERROR, DFI_PLUGIN, d->cfg.proc_root, "opendir", err,
+              NULL);
+    return -err;
+  }
+  d->stats.full_scan = true;
+  struct dirent *de;
+  while ((de = readdir(dir)) != NULL) {
+    pid_t pid = dfi_parse_pid(de->d_name);
+    if (pid <= 0)
+      continue;
+    d->stats.processes++;
+    dfi_scan_pid(d, pid);
+  }
+  closedir(dir);
+
+  struct dfi_client *c;
+  dfi_client_for_each(&d->clients, i, c) {
+    if (c->seen_gen == d->gen) {
+      dfi_reattribute(d, c);
+    } else if (c->n_holders > 0 && dfi_client_on_suspended(d, c)) {
+      c->seen_gen = d->gen;
+      dfi_client_idle(c, dfi_mono(d));
+    } else {
+      dfi_client_remove(&d->clients, c);
+    }
+  }
+  if (d->stats.unreadable == 0 && log_complaint_release(&d->eacces_complaint))
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "openat",
+            "every process is readable again");
+  d->unreadable_last_full = d->stats.unreadable;
+  d->full_scans_total++;
+  return 0;
+}
+
+/* Re-read the fdinfo of every known client through the fds it was found
+ * under; a client none of whose fds still shows it is gone. */
+static void dfi_refresh_known(struct dfi *d) {
+  size_t n = 0;
+  struct dfi_client **list = malloc((d->clients.count + 1) * sizeof(*list));
+  if (list == NULL)
+    return;
+  struct dfi_client *c;
+  dfi_client_for_each(&d->clients, i, c) list[n++] = c;
+
+  for (size_t k = 0; k < n; k++) {
+    c = list[k];
+    if (c->updated_gen == d->gen)
+      continue;
+    bool alive = false;
+    while (c->n_holders > 0 && !alive) {
+      struct dfi_holder h = c->holders[0];
+      struct dfi_device *dev = dfi_device_get(d, h.rdev);
+      if (dev != NULL && dfi_device_is_suspended(d, dev)) {
+        dfi_client_idle(c, dfi_mono(d));
+        c->seen_gen = c->updated_gen = d->gen;
+        alive = true;
+        break;
+      }
+      struct fdinfo fi;
+      uint64_t mono;
+      int rc = dev ? dfi_fdinfo_read(d, h.pid, h.fd, &fi, &mono) : -ENODEV;
+      const char *device = NULL;
+      uint64_t id = 0;
+      if (rc == 0)
+        dfi_client_key(&fi, dev, h.pid, h.fd, &device, &id);
+      if (rc == 0 && id == c->id && strcmp(device, c->device) == 0) {
+        d->clamped_total += dfi_client_update(c, &fi, mono);
+        c->seen_gen = c->updated_gen = d->gen;
+        alive = true;
+        break;
+      }
+      /* This fd no longer shows this client. */
+      memmove(&c->holders[0], &c->holders[1],
+              (c->n_holders - 1) * sizeof(c->holders[0]));
+      c->n_holders--;
+      if (rc == 0) {
+        /* The fd number was reused for another DRM client. */
+        struct dfi_proc p = {.pid = h.pid};
+        dfi_proc_load(d, &p);
+        if (!p.excluded)
+          dfi_found(d, &p, h.fd, dev, &fi, mono);
+      }
+    }
+    if (!alive) {
+      dfi_client_remove(&d->clients, c);
+    } else if (c->n_holders > 0 && c->holders[0].pid != c->owner) {
+      struct dfi_proc p = {.pid = c->holders[0].pid};
+      dfi_proc_load(d, &p);
+      dfi_attribute(c, &p);
+    }
+  }
+  free(list);
+}
+
+static int dfi_pid_cmp(const void *a, const void *b) {
+  pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+  return (x > y) - (x < y);
+}
+
+/*
+ * Read every debugfs client list; return (in *changed, owned) the pids that
+ * have more rows than at the previous read. False when no list is readable.
+ */
+static bool dfi_debugfs_diff(struct dfi *d, pid_t **changed,
+                             size_t *n_changed) {
+  *changed = NULL;
+  *n_changed = 0;
+  char pattern[512];
+  glob_t g;
+  snprintf(pattern, sizeof(pattern), "%s/{dri,accel}/*/clients",
+           d->cfg.debugfs_root);
+  if (glob(pattern, GLOB_BRACE, NULL, &g) != 0) {
+    d->debugfs_ok = false;
+    return false;
+  }
+  pid_t *pids = malloc(DFI_DEBUGFS_MAX_PIDS * sizeof(*pids));
+  size_t n = 0;
+  bool any = false;
+  for (size_t i = 0; pids != NULL && i < g.gl_pathc; i++) {
+    if (fileio_read_at(AT_FDCWD, g.gl_pathv[i], &d->buf, 1 << 22) < 0)
+      continue;
+    size_t got = 0;
+    drm_clients_parse(d->buf.data, d->buf.len, pids + n,
+                      DFI_DEBUGFS_MAX_PIDS - n, &got);
+    n += got;
+    any = true;
+  }
+  globfree(&g);
+  if (!any) {
+    if (log_complaint_raise(&d->debugfs_complaint))
+      log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.debugfs_root, "clients",
+              "DRM client lists are not readable (needs root and a mounted "
+              "debugfs); new clients are found by full scans only");
+    free(pids);
+    d->debugfs_ok = false;
+    return false;
+  }
+  qsort(pids, n, sizeof(*pids), dfi_pid_cmp);
+  /* Both lists are sorted: a pid whose row count grew is new work. */
+  pid_t *out = malloc((n + 1) * sizeof(*out));
+  size_t i = 0, j = 0, m = 0;
+  while (out != NULL && i < n) {
+    pid_t pid = pids[i];
+    size_t now = 0, before = 0;
+    while (i < n && pids[i] == pid)
+      i++, now++;
+    while (j < d->n_debugfs_pids && d->debugfs_pids[j] < pid)
+      j++;
+    while (j < d->n_debugfs_pids && d->debugfs_pids[j] == pid)
+      j++, before++;
+    if (now > before)
+      out[m++] = pid;
+  }
+  free(d->debugfs_pids);
+  d->debugfs_pids = pids;
+  d->n_debugfs_pids = n;
+  d->debugfs_ok = true;
+  *changed = out;
+  *n_changed = m;
+  return true;
+}
+
+int dfi_scan(struct dfi *d) {
+  d->gen++;
+  memset(&d->stats, 0, sizeof(d->stats));
+  uint64_t now = dfi_mono(d);
+  bool full =
+      !d->scanned_once || d->cfg.full_scan_interval_s <= 0 ||
+      (double)(now - d->last_full_scan_ns) >= d->cfg.full_scan_interval_s * 1e9;
+  if (!full)
+    dfi_refresh_known(d);
+  if (d->cfg.use_debugfs) {
+    pid_t *changed;
+    size_t n_changed;
+    if (dfi_debugfs_diff(d, &changed, &n_changed) && !full)
+      for (size_t i = 0; i < n_changed; i++)
+        dfi_scan_pid(d, changed[i]);
+    free(changed);
+  }
+  int rc = 0;
+  if (full) {
+    rc = dfi_full_scan(d);
+    if (rc == 0) {
+      d->last_full_scan_ns = now;
+      d->scanned_once = true;
+    }
+  } else {
+    d->stats.unreadable = d->unreadable_last_full;
+  }
+  return rc;
+}

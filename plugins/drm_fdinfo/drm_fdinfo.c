@@ -1,0 +1,165 @@
+/*
+ * drm_fdinfo.c: the drm_fdinfo plugin core behind struct plugin_ops.
+ *
+ * GPU engine utilisation and GPU memory per device, process, client and
+ * cgroup from DRM client usage stats (Documentation/gpu/drm-usage-stats.rst)
+ * for every DRM and accel driver. See dfi.h for how the work is split.
+ */
+#include "plugins/drm_fdinfo/dfi.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t dfi_clock(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t dfi_clock_monotonic(void *ctx) {
+  (void)ctx;
+  return dfi_clock(CLOCK_MONOTONIC);
+}
+
+static uint64_t dfi_clock_realtime(void *ctx) {
+  (void)ctx;
+  return dfi_clock(CLOCK_REALTIME);
+}
+
+void dfi_set_clocks(void *inst, dfi_clock_fn mono, dfi_clock_fn real,
+                    void *ctx) {
+  struct dfi *d = inst;
+  d->clock_mono = mono;
+  d->clock_real = real;
+  d->clock_ctx = ctx;
+}
+
+static void *dfi_new(const char *instance) {
+  struct dfi *d = calloc(1, sizeof(*d));
+  if (d == NULL)
+    return NULL;
+  d->instance = strdup(instance);
+  if (d->instance == NULL) {
+    free(d);
+    return NULL;
+  }
+  dfi_config_defaults(&d->cfg);
+  d->proc_fd = -1;
+  d->clock_mono = dfi_clock_monotonic;
+  d->clock_real = dfi_clock_realtime;
+  fileio_buf_init(&d->buf);
+  return d;
+}
+
+static int dfi_configure(void *inst, const struct cfg_item *item) {
+  struct dfi *d = inst;
+  return dfi_config_apply(&d->cfg, item);
+}
+
+static int dfi_default_path(char **slot, const char *value) {
+  if (*slot != NULL)
+    return 0;
+  *slot = strdup(value);
+  return *slot ? 0 : -ENOMEM;
+}
+
+/* Learn the devices present before any client uses them, so an idle GPU
+ * still reports drm_device clients=0: /sys/class/{drm,accel}/<minor>/dev. */
+static void dfi_devices_enumerate(struct dfi *d) {
+  static const char *const classes[] = {"drm", "accel"};
+  for (size_t k = 0; k < 2; k++) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/class/%s", d->cfg.sysfs_root, classes[k]);
+    DIR *dir = opendir(path);
+    if (dir == NULL)
+      continue;
+    struct dirent *de;
+    while ((de = readdir(dir)) != NULL) {
+      if (strncmp(de->d_name, "card", 4) != 0 &&
+          strncmp(de->d_name, "renderD", 7) != 0 &&
+          strncmp(de->d_name, "accel", 5) != 0)
+        continue;
+      if (strchr(de->d_name, '-') != NULL)
+        continue; /* connectors such as card0-HDMI-A-1 */
+      char dev_path[800], line[32];
+      unsigned maj, min;
+      snprintf(dev_path, sizeof(dev_path), "%s/%s/dev", path, de->d_name);
+      if (fileio_read_line_at(AT_FDCWD, dev_path, line, sizeof(line)) > 0 &&
+          sscanf(line, "%u:%u", &maj, &min) == 2)
+        dfi_device_get(d, makedev(maj, min));
+    }
+    closedir(dir);
+  }
+}
+
+static int dfi_init(void *inst) {
+  struct dfi *d = inst;
+  int rc = dfi_default_path(&d->cfg.proc_root, "/proc");
+  if (rc == 0)
+    rc = dfi_default_path(&d->cfg.sysfs_root, "/sys");
+  if (rc == 0)
+    rc = dfi_default_path(&d->cfg.debugfs_root, "/sys/kernel/debug");
+  if (rc < 0)
+    return rc;
+  if (d->cfg.report_by == 0)
+    d->cfg.report_by = DFI_SCOPE_DEVICE | DFI_SCOPE_PROCESS;
+
+  d->proc_fd = open(d->cfg.proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d->proc_fd < 0) {
+    int err = errno;
+    log_errno(LOG_LEVEL_ERROR, DFI_PLUGIN, d->cfg.proc_root, "open", err, NULL);
+    return -err;
+  }
+  rc = dfi_client_table_init(&d->clients, 64);
+  if (rc < 0)
+    return rc;
+  if (d->cfg.enable_profiling)
+    dfi_profiling_enable(d); /* failures are warnings: counters stay 0 */
+  dfi_devices_enumerate(d);
+  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->instance, "init",
+          "%zu DRM/accel device(s) under %s, scanning %s", d->n_devices,
+          d->cfg.sysfs_root, d->cfg.proc_root);
+  return 0;
+}
+
+static int dfi_read(void *inst, struct metric_sink *sink) {
+  struct dfi *d = inst;
+  int rc = dfi_scan(d);
+  if (rc < 0)
+    return rc;
+  return dfi_report(d, sink, d->clock_real(d->clock_ctx));
+}
+
+static void dfi_free(void *inst) {
+  struct dfi *d = inst;
+  if (d == NULL)
+    return;
+  dfi_profiling_restore(d);
+  if (d->proc_fd >= 0)
+    close(d->proc_fd);
+  d->proc_fd = -1;
+  dfi_groups_free(d);
+  dfi_client_table_fini(&d->clients);
+  dfi_devices_free(d);
+  free(d->debugfs_pids);
+  fileio_buf_fini(&d->buf);
+  dfi_config_fini(&d->cfg);
+  free(d->instance);
+  free(d);
+}
+
+const struct plugin_ops drm_fdinfo_ops = {
+    .name = DFI_PLUGIN,
+    .instance_new = dfi_new,
+    .configure = dfi_configure,
+    .init = dfi_init,
+    .read = dfi_read,
+    .instance_free = dfi_free,
+};
