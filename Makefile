@@ -91,6 +91,8 @@ install: all
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
 	install -m 0644 types.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
 	install -m 0644 $(foreach p,$(PLUGINS),conf.d/$(p).conf) $(DESTDIR)$(CONF_DIR)/
+	install -d $(DESTDIR)$(SHARE_DIR)/telegraf
+	install -m 0644 conf.d/telegraf-*.conf $(DESTDIR)$(SHARE_DIR)/telegraf/
 
 clean:
 	rm -rf build

@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include <xf86drm.h> /* DRM minor name prefixes */
 
 static uint64_t dfi_clock(clockid_t id) {
   struct timespec ts;
@@ -82,8 +83,10 @@ static void dfi_devices_enumerate(struct dfi *d) {
       continue;
     struct dirent *de;
     while ((de = readdir(dir)) != NULL) {
-      if (strncmp(de->d_name, "card", 4) != 0 &&
-          strncmp(de->d_name, "renderD", 7) != 0 &&
+      if (strncmp(de->d_name, DRM_PRIMARY_MINOR_NAME,
+                  strlen(DRM_PRIMARY_MINOR_NAME)) != 0 &&
+          strncmp(de->d_name, DRM_RENDER_MINOR_NAME,
+                  strlen(DRM_RENDER_MINOR_NAME)) != 0 &&
           strncmp(de->d_name, "accel", 5) != 0)
         continue;
       if (strchr(de->d_name, '-') != NULL)
