@@ -103,7 +103,8 @@ ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
 }
 
 int fileio_write_at(int dirfd, const char *path, const char *text) {
-  int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  /* O_TRUNC is ignored by sysfs and keeps regular files exact. */
+  int fd = openat(dirfd, path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     return -errno;
   size_t len = strlen(text);

@@ -107,7 +107,8 @@ static int dfi_fdinfo_read(struct dfi *d, pid_t pid, int fd, struct fdinfo *fi,
   snprintf(path, sizeof(path), "%d/fdinfo/%d", (int)pid, fd);
   int rc = fileio_read_at(d->proc_fd, path, &d->buf, DFI_FDINFO_MAX);
   *mono = dfi_mono(d);
-  d->stats.fdinfo_reads++;
+  if (rc == 0 || rc == -E2BIG)
+    d->stats.fdinfo_reads++;
   if (rc == -E2BIG) {
     d->stats.oversized++; /* parse what fits; the DRM block comes first */
     rc = 0;

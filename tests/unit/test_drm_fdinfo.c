@@ -1,0 +1,670 @@
+/*
+ * test_drm_fdinfo.c: the drm_fdinfo core end to end on synthetic /proc and
+ * /sys trees (tests/lib/fakeproc), with injected clocks: every utilisation
+ * below is computed by hand from the counters and the 1 s steps.
+ *
+ * The trees hold real char device nodes (mknod), so these cases need root;
+ * without it each case is skipped with the reason.
+ */
+#include "common/cfg.h"
+#include "common/sink_influx.h"
+#include "common/sink_json.h"
+#include "plugins/drm_fdinfo/drm_fdinfo.h"
+#include "tests/lib/capture_sink.h"
+#include "tests/lib/fakeproc.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define SEC 1000000000ull
+#define T0 1700000000ull /* realtime seconds at mono 0 */
+
+struct fixture {
+  struct fakeproc fp;
+  void *inst;
+  uint64_t mono;
+  struct capture_sink sink;
+};
+
+static uint64_t clock_mono(void *ctx) { return ((struct fixture *)ctx)->mono; }
+static uint64_t clock_real(void *ctx) {
+  return T0 * SEC + ((struct fixture *)ctx)->mono;
+}
+
+static int setup(void **state) {
+  if (!fakeproc_can_mknod())
+    return 0; /* each case skips */
+  struct fixture *f = calloc(1, sizeof(*f));
+  assert_non_null(f);
+  assert_int_equal(fakeproc_init(&f->fp), 0);
+  capture_sink_init(&f->sink);
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  struct fixture *f = *state;
+  if (f == NULL)
+    return 0;
+  drm_fdinfo_ops.instance_free(f->inst);
+  capture_sink_fini(&f->sink);
+  fakeproc_fini(&f->fp);
+  free(f);
+  return 0;
+}
+
+static struct fixture *need_root(void **state) {
+  if (*state == NULL)
+    skip(); /* needs root: mknod of DRM char devices */
+  return *state;
+}
+
+static int configure(struct fixture *f, const char *key, const char *value) {
+  struct cfg_value v = {.type = CFG_STRING, .string = value};
+  struct cfg_item item = {.key = key, .values = &v, .n_values = 1};
+  return drm_fdinfo_ops.configure(f->inst, &item);
+}
+
+/* Create the instance on the fixture's tree; extra key/value pairs follow,
+ * NULL-terminated. */
+static void start(struct fixture *f, ...) {
+  f->inst = drm_fdinfo_ops.instance_new("test");
+  assert_non_null(f->inst);
+  dfi_set_clocks(f->inst, clock_mono, clock_real, f);
+  assert_int_equal(configure(f, "ProcRoot", f->fp.proc), 0);
+  assert_int_equal(configure(f, "SysfsRoot", f->fp.sys), 0);
+  assert_int_equal(configure(f, "DebugfsRoot", f->fp.debug), 0);
+  va_list ap;
+  va_start(ap, f);
+  const char *key;
+  while ((key = va_arg(ap, const char *)) != NULL)
+    assert_int_equal(configure(f, key, va_arg(ap, const char *)), 0);
+  va_end(ap);
+  assert_int_equal(drm_fdinfo_ops.init(f->inst), 0);
+}
+
+/* One read at mono time `sec` seconds. */
+static void read_at(struct fixture *f, uint64_t sec) {
+  f->mono = sec * SEC;
+  capture_sink_clear(&f->sink);
+  assert_int_equal(drm_fdinfo_ops.read(f->inst, &f->sink.base), 0);
+}
+
+/* The record whose line starts with `line` (a whole line without its
+ * timestamp, or one cut after any field) exists, at the current time. */
+static void expect_line(struct fixture *f, const char *line) {
+  size_t len = strlen(line);
+  if (len > 0 && line[len - 1] == ',')
+    len--;
+  char time[32];
+  snprintf(time, sizeof(time), " %llu\n",
+           (unsigned long long)(T0 * SEC + f->mono));
+  for (size_t i = 0; i < f->sink.n_lines; i++) {
+    const char *got = f->sink.lines[i];
+    if (strncmp(got, line, len) != 0)
+      continue;
+    const char *rest = got + len;
+    const char *stamp = strrchr(got, ' ');
+    if ((*rest == ',' || rest == stamp) && strcmp(stamp, time) == 0)
+      return;
+  }
+  for (size_t i = 0; i < f->sink.n_lines; i++)
+    fprintf(stderr, "# got: %s", f->sink.lines[i]);
+  fail_msg("missing line: %.*s", (int)len, line);
+}
+
+static void expect_no_line(struct fixture *f, const char *prefix) {
+  const char *got = capture_sink_find(&f->sink, prefix);
+  if (got != NULL)
+    fail_msg("unexpected line: %s", got);
+}
+
+static char *fdinfo_i915(unsigned id, uint64_t render_ns, uint64_t video_ns) {
+  static char text[512];
+  snprintf(text, sizeof(text),
+           "pos:\t0\nflags:\t02100002\nmnt_id:\t24\n"
+           "drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\n"
+           "drm-client-id:\t%u\ndrm-engine-render:\t%llu ns\n"
+           "drm-engine-video:\t%llu ns\ndrm-engine-capacity-video:\t2\n"
+           "drm-total-system0:\t8 MiB\ndrm-resident-system0:\t4096 KiB\n",
+           id, (unsigned long long)render_ns, (unsigned long long)video_ns);
+  return text;
+}
+
+static void i915_device(struct fixture *f) {
+  assert_int_equal(
+      fakeproc_device(&f->fp, 226, 0, "card0", "0000:00:02.0", "i915"), 0);
+  assert_int_equal(
+      fakeproc_device(&f->fp, 226, 128, "renderD128", "0000:00:02.0", "i915"),
+      0);
+}
+
+static void engine_time_and_capacity(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "glxgears", "/user.slice/a.scope");
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 1000, 0));
+  start(f, NULL);
+  read_at(f, 10);
+  /* first sight: lifetime totals are history, no utilisation yet */
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=render busy_ns=0i,capacity=1i");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
+                 "processes=1i,unreadable=0i");
+  /* 0.5 s busy of render and 1 s of video (capacity 2) in 1 s */
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 1000 + SEC / 2, SEC));
+  read_at(f, 11);
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=render busy_ns=500000000i,utilization=50.0,"
+                 "capacity=1i");
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=video busy_ns=1000000000i,utilization=50.0,"
+                 "capacity=2i");
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=glxgears,engine=render busy_ns=500000000i,"
+                 "utilization=50.0,capacity=1i");
+  expect_line(f, "drm_memory,scope=device,driver=i915,device=0000:00:02.0,"
+                 "region=system0 total_bytes=8388608i,"
+                 "resident_bytes=4194304i");
+  expect_line(f, "drm_memory,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=glxgears,region=system0 total_bytes=8388608i,"
+                 "resident_bytes=4194304i");
+}
+
+static void counters_backwards_hold(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "app", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 1000, 0));
+  start(f, "ReportBy", "Client", NULL);
+  read_at(f, 1);
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 2000, 0));
+  read_at(f, 2);
+  /* goes back to 1500: held at 2000, no progress */
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 1500, 0));
+  read_at(f, 3);
+  expect_line(f, "drm_engine,scope=client,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=app,client_id=7,engine=render busy_ns=2000i,"
+                 "utilization=0.0,capacity=1i");
+  /* catches up to 2600: 600 ns of progress, not 1100 */
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 2600, 0));
+  read_at(f, 4);
+  expect_line(f, "drm_engine,scope=client,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=app,client_id=7,engine=render busy_ns=2600i,"
+                 "utilization=6e-05,capacity=1i");
+}
+
+static void shared_and_dup_counted_once(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  /* 100 and 101 share client 7 (fork); 100 also dup()ed it; 102 opened
+   * the device on its own (client 8) */
+  fakeproc_process(&f->fp, 100, "parent", NULL);
+  fakeproc_process(&f->fp, 101, "child", NULL);
+  fakeproc_process(&f->fp, 102, "other", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 100, 4, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 101, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 102, 5, "renderD128", fdinfo_i915(8, 0, 0));
+  start(f, NULL);
+  read_at(f, 1);
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, SEC / 4, 0));
+  fakeproc_fdinfo(&f->fp, 100, 4, fdinfo_i915(7, SEC / 4, 0));
+  fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(7, SEC / 4, 0));
+  read_at(f, 2);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
+                 "processes=2i,unreadable=0i");
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=render busy_ns=250000000i,utilization=25.0,"
+                 "capacity=1i");
+  /* attributed to the lowest pid holding it, once */
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=parent,engine=render busy_ns=250000000i,"
+                 "utilization=25.0,capacity=1i");
+  expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                    "pid=101,");
+  expect_line(f, "drm_memory,scope=device,driver=i915,device=0000:00:02.0,"
+                 "region=system0 total_bytes=16777216i,"
+                 "resident_bytes=8388608i");
+  /* the parent exits: the child inherits the attribution */
+  fakeproc_process_remove(&f->fp, 100);
+  fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(7, SEC / 2, 0));
+  read_at(f, 3);
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=101,comm=child,engine=render busy_ns=250000000i,"
+                 "utilization=25.0,capacity=1i");
+}
+
+static void client_exit_and_pid_reuse(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "first", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 5 * SEC, 0));
+  start(f, "FullScanInterval", "0", NULL);
+  read_at(f, 1);
+  fakeproc_process_remove(&f->fp, 100);
+  fakeproc_process(&f->fp, 100, "second", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(9, 7 * SEC, 0));
+  read_at(f, 2);
+  /* a new client: its 7 s are history, not 2 s of progress */
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=second,engine=render busy_ns=0i,capacity=1i");
+  expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                    "pid=100,comm=first");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
+}
+
+static void xe_cycles_and_suspended(void **state) {
+  struct fixture *f = need_root(state);
+  fakeproc_device(&f->fp, 226, 1, "card1", "0000:03:00.0", "xe");
+  fakeproc_runtime_status(&f->fp, "0000:03:00.0", "active\n");
+  fakeproc_process(&f->fp, 200, "xe-app", NULL);
+  const char *fmt = "drm-driver: xe\ndrm-client-id: 3\n"
+                    "drm-pdev: 0000:03:00.0\n"
+                    "drm-cycles-rcs: %llu\ndrm-total-cycles-rcs: %llu\n"
+                    "drm-cycles-ccs: %llu\ndrm-total-cycles-ccs: %llu\n"
+                    "drm-engine-capacity-ccs: 4\n";
+  char text[512];
+  snprintf(text, sizeof(text), fmt, 100ull, 1000ull, 0ull, 1000ull);
+  fakeproc_fd(&f->fp, 200, 3, "card1", text);
+  start(f, NULL);
+  read_at(f, 1);
+  snprintf(text, sizeof(text), fmt, 350ull, 2000ull, 1000ull, 2000ull);
+  fakeproc_fdinfo(&f->fp, 200, 3, text);
+  read_at(f, 2);
+  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
+                 "engine=rcs utilization=25.0,capacity=1i,cycles=250i,"
+                 "total_cycles=1000i");
+  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
+                 "engine=ccs utilization=25.0,capacity=4i,cycles=1000i,"
+                 "total_cycles=1000i");
+  /* runtime-suspended: not read (that would wake it), reported idle */
+  fakeproc_runtime_status(&f->fp, "0000:03:00.0", "suspended\n");
+  snprintf(text, sizeof(text), fmt, 9350ull, 10000ull, 1000ull, 10000ull);
+  fakeproc_fdinfo(&f->fp, 200, 3, text);
+  read_at(f, 3);
+  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
+                 "engine=rcs utilization=0.0,capacity=1i,cycles=250i,"
+                 "total_cycles=1000i");
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=0i,clients=1i");
+}
+
+static void xe_wake_suspended_option(void **state) {
+  struct fixture *f = need_root(state);
+  fakeproc_device(&f->fp, 226, 1, "card1", "0000:03:00.0", "xe");
+  fakeproc_runtime_status(&f->fp, "0000:03:00.0", "suspended\n");
+  fakeproc_process(&f->fp, 200, "xe-app", NULL);
+  fakeproc_fd(&f->fp, 200, 3, "card1",
+              "drm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+              "drm-total-vram0: 4 KiB\n");
+  start(f, "WakeSuspended", "true", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_memory,scope=device,driver=xe,device=0000:03:00.0,"
+                 "region=vram0 total_bytes=4096i");
+}
+
+static void msm_cycles_over_maxfreq(void **state) {
+  struct fixture *f = need_root(state);
+  fakeproc_device(&f->fp, 226, 128, "renderD128", "ae00000.gpu", "msm");
+  fakeproc_process(&f->fp, 300, "glmark2", NULL);
+  const char *fmt = "drm-driver:\tmsm\ndrm-client-id:\t7\n"
+                    "drm-cycles-gpu:\t%llu\ndrm-maxfreq-gpu:\t800 MHz\n";
+  char text[256];
+  snprintf(text, sizeof(text), fmt, 1000ull);
+  fakeproc_fd(&f->fp, 300, 6, "renderD128", text);
+  start(f, NULL);
+  read_at(f, 1);
+  /* 200e6 cycles in 1 s at 800 MHz max = 25 % */
+  snprintf(text, sizeof(text), fmt, 1000ull + 200000000ull);
+  fakeproc_fdinfo(&f->fp, 300, 6, text);
+  read_at(f, 2);
+  expect_line(f, "drm_engine,scope=device,driver=msm,device=ae00000.gpu,"
+                 "engine=gpu utilization=25.0,capacity=1i,cycles=200000000i");
+}
+
+static void accel_and_multi_driver(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_device(&f->fp, 261, 0, "accel0", "0000:c5:00.1", "amdxdna");
+  fakeproc_device(&f->fp, 226, 129, "renderD129", "fde60000.gpu", "panfrost");
+  fakeproc_process(&f->fp, 100, "game", NULL);
+  fakeproc_process(&f->fp, 400, "npu-infer", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 100, 9, "renderD129",
+              "drm-driver: panfrost\ndrm-client-id: 14\n"
+              "drm-engine-fragment: 10 ns\n");
+  fakeproc_fd(&f->fp, 400, 4, "accel0",
+              "drm-driver: amdxdna_accel_driver\ndrm-client-id: 1\n"
+              "drm-engine-npu-amdxdna: 0 ns\ndrm-total-memory: 0\n");
+  fakeproc_fd(&f->fp, 400, 5, NULL, "pos: 0\nflags: 0\n");
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=amdxdna_accel_driver,device=0000:c5:00.1 "
+                 "clients=1i,processes=1i");
+  expect_line(f, "drm_device,driver=panfrost,device=fde60000.gpu clients=1i,"
+                 "processes=1i");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
+                 "processes=1i");
+  expect_line(f, "drm_memory,scope=process,driver=amdxdna_accel_driver,"
+                 "device=0000:c5:00.1,pid=400,comm=npu-infer,region=memory "
+                 "total_bytes=0i");
+  expect_line(f, "drm_scan processes=2i,fds=4i,fdinfo_reads=3i,clients=3i,"
+                 "unreadable=0i");
+}
+
+static void filters(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_device(&f->fp, 226, 129, "renderD129", "fde60000.gpu", "panfrost");
+  fakeproc_process(&f->fp, 100, "glxgears", NULL);
+  fakeproc_process(&f->fp, 101, "firefox", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 100, 4, "renderD129",
+              "drm-driver: panfrost\ndrm-client-id: 2\n");
+  fakeproc_fd(&f->fp, 101, 3, "card0", fdinfo_i915(8, 0, 0));
+  start(f, "ProcessMatch", "^glx", "Driver", "i915", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
+                 "processes=1i");
+  expect_no_line(f, "drm_device,driver=panfrost");
+  expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                    "pid=101");
+}
+
+static void cgroup_and_client_scopes(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "ctr-app", "/kubepods/pod1/ctr");
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  start(f, "ReportBy", "Cgroup", "ReportBy", "Client", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_engine,scope=cgroup,driver=i915,device=0000:00:02.0,"
+                 "cgroup=/kubepods/pod1/ctr,engine=render busy_ns=0i,"
+                 "capacity=1i");
+  expect_line(f, "drm_engine,scope=client,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=ctr-app,client_id=7,engine=render busy_ns=0i,"
+                 "capacity=1i");
+  /* ReportBy given: Device and Process are no longer implied */
+  expect_no_line(f, "drm_engine,scope=device");
+  expect_no_line(f, "drm_engine,scope=process");
+}
+
+static void malformed_and_vanishing(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "ok", NULL);
+  fakeproc_process(&f->fp, 101, "garbage", NULL);
+  fakeproc_process(&f->fp, 102, "gone", NULL);
+  fakeproc_process(&f->fp, 103, "big", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 101, 3, "card0", "\x01\x02\xff binary: junk\n");
+  /* fd link present, fdinfo already gone: the process is exiting */
+  fakeproc_fd(&f->fp, 102, 3, "card0", "");
+  char path[512];
+  snprintf(path, sizeof(path), "%s/102/fdinfo/3", f->fp.proc);
+  unlink(path);
+  /* a 100 KiB fdinfo: the DRM block comes first, the rest is cut */
+  size_t big_len = 100 * 1024;
+  char *big = malloc(big_len + 1);
+  assert_non_null(big);
+  int n = snprintf(big, big_len, "drm-driver: i915\ndrm-client-id: 99\n");
+  memset(big + n, 'x', big_len - (size_t)n);
+  big[big_len] = '\0';
+  fakeproc_fd(&f->fp, 103, 3, "card0", big);
+  free(big);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
+                 "processes=2i");
+  expect_line(f, "drm_scan processes=4i,fds=4i,fdinfo_reads=3i,clients=2i,"
+                 "unreadable=0i,clients_untracked=0i,processes_unreported=0i,"
+                 "oversized=1i");
+}
+
+static void caps_with_ten_thousand_clients(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  for (int p = 0; p < 1000; p++) {
+    char comm[32];
+    snprintf(comm, sizeof(comm), "worker%d", p);
+    fakeproc_process(&f->fp, 1000 + p, comm, NULL);
+    for (int k = 0; k < 10; k++)
+      fakeproc_fd(&f->fp, 1000 + p, 3 + k, "card0",
+                  fdinfo_i915((unsigned)(p * 10 + k + 1), 0, 0));
+  }
+  start(f, "MaxClients", "500", "MaxProcesses", "20", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=500i,"
+                 "processes=50i");
+  expect_line(f, "drm_scan processes=1000i,fds=10000i,fdinfo_reads=10000i,"
+                 "clients=500i,unreadable=0i,clients_untracked=9500i,"
+                 "processes_unreported=30i");
+  /* 20 processes reported, each with one memory region */
+  assert_int_equal(capture_sink_count(&f->sink, "drm_memory,scope=process"),
+                   20);
+}
+
+static void known_fds_and_debugfs(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_process(&f->fp, 200, "b", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  const char *header = "             command   pid dev master a   uid      "
+                       "magic\n";
+  char list[512];
+  snprintf(list, sizeof(list), "%s%20s %5d %3d   %c    %c %5d %10u\n", header,
+           "a", 100, 0, 'n', 'y', 0, 0u);
+  fakeproc_debugfs_clients(&f->fp, 0, list);
+  start(f, "FullScanInterval", "3600", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_scan processes=2i,fds=1i,fdinfo_reads=1i,clients=1i");
+  /* steady state: only the known fd is read, no /proc walk */
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, SEC / 10, 0));
+  read_at(f, 2);
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i");
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=a,engine=render busy_ns=100000000i,"
+                 "utilization=10.0");
+  /* pid 200 opens the GPU and shows up in the debugfs list: found at the
+   * next read by walking only its fds */
+  fakeproc_fd(&f->fp, 200, 4, "renderD128", fdinfo_i915(8, 0, 0));
+  snprintf(list, sizeof(list),
+           "%s%20s %5d %3d   %c    %c %5d %10u\n"
+           "%20s %5d %3d   %c    %c %5d %10u\n",
+           header, "a", 100, 0, 'n', 'y', 0, 0u, "b c", 200, 128, 'n', 'y', 0,
+           0u);
+  fakeproc_debugfs_clients(&f->fp, 0, list);
+  read_at(f, 3);
+  expect_line(f, "drm_scan processes=0i,fds=1i,fdinfo_reads=2i,clients=2i");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
+                 "processes=2i");
+  /* pid 100 closes its fd: dropped at the next read */
+  fakeproc_fd_remove(&f->fp, 100, 3);
+  read_at(f, 4);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
+                 "processes=1i");
+}
+
+static void no_debugfs_waits_for_full_scan(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  start(f, "FullScanInterval", "10", NULL);
+  read_at(f, 1);
+  fakeproc_process(&f->fp, 200, "b", NULL);
+  fakeproc_fd(&f->fp, 200, 3, "card0", fdinfo_i915(8, 0, 0));
+  read_at(f, 5);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
+  read_at(f, 11); /* the freshness bound: FullScanInterval */
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,");
+}
+
+static void idle_device_reports_zero(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=0i,"
+                 "processes=0i,unreadable=0i");
+  assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
+}
+
+static void profiling_switch_restored(void **state) {
+  struct fixture *f = need_root(state);
+  fakeproc_write(&f->fp,
+                 "sys/bus/platform/drivers/panthor/fb000000.gpu/"
+                 "profiling",
+                 "0\n");
+  start(f, "EnableProfiling", "true", NULL);
+  char path[512], value[16] = "";
+  snprintf(path, sizeof(path),
+           "%s/bus/platform/drivers/panthor/fb000000.gpu/profiling", f->fp.sys);
+  FILE *file = fopen(path, "r");
+  assert_non_null(file);
+  assert_non_null(fgets(value, sizeof(value), file));
+  fclose(file);
+  assert_string_equal(value, "3"); /* panthor: cycles | timestamps */
+  drm_fdinfo_ops.instance_free(f->inst);
+  f->inst = NULL;
+  file = fopen(path, "r");
+  assert_non_null(file);
+  assert_non_null(fgets(value, sizeof(value), file));
+  fclose(file);
+  assert_string_equal(value, "0");
+}
+
+static void hostile_names_every_sink(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  /* comm is whatever the process set: separators, quotes, backslashes,
+   * UTF-8, an invalid byte and a trailing backslash */
+  fakeproc_process(&f->fp, 100, "a,b=c d\"e\\\xc3\x9f\xff\\", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=a\\,b\\=c\\ d\"e\\\\\xc3\x9f?\\\\,engine=render "
+                 "busy_ns=0i,capacity=1i");
+  /* the same record as JSON */
+  struct metric m;
+  metric_init(&m, "drm_engine", 1);
+  metric_add_tag(&m, "comm", "a,b=c d\"e\\\xc3\x9f?\\");
+  metric_add_int(&m, "busy_ns", "derive", 0);
+  char json[512];
+  assert_true(sink_json_format(&m, json, sizeof(json)) > 0);
+  assert_string_equal(json, "{\"name\":\"drm_engine\",\"time\":1,"
+                            "\"comm\":\"a,b=c d\\\"e\\\\\xc3\x9f?\\\\\","
+                            "\"busy_ns\":0}\n");
+}
+
+static void real_proc_finds_nothing(void **state) {
+  (void)state;
+  struct fixture f = {0};
+  capture_sink_init(&f.sink);
+  f.inst = drm_fdinfo_ops.instance_new("real");
+  assert_non_null(f.inst);
+  assert_int_equal(drm_fdinfo_ops.init(f.inst), 0);
+  capture_sink_clear(&f.sink);
+  assert_int_equal(drm_fdinfo_ops.read(f.inst, &f.sink.base), 0);
+  assert_int_equal(drm_fdinfo_ops.read(f.inst, &f.sink.base), 0);
+  const char *scan = capture_sink_find(&f.sink, "drm_scan ");
+  assert_non_null(scan);
+  assert_non_null(strstr(scan, ",clients=0i,"));
+  assert_null(capture_sink_find(&f.sink, "drm_engine"));
+  drm_fdinfo_ops.instance_free(f.inst);
+  capture_sink_fini(&f.sink);
+}
+
+static void config_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *key, *value;
+  } bad[] = {
+      {"Frobnicate", "1"},           {"ReportBy", "Planet"},
+      {"ProcessMatch", "(unclosed"}, {"MaxClients", "0"},
+      {"MaxProcesses", "abc"},       {"FullScanInterval", "-1"},
+      {"WakeSuspended", "maybe"},    {"ProcRoot", ""},
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    void *inst = drm_fdinfo_ops.instance_new("cfg");
+    struct cfg_value v = {.type = CFG_STRING, .string = bad[i].value};
+    struct cfg_item item = {.key = bad[i].key, .values = &v, .n_values = 1};
+    if (drm_fdinfo_ops.configure(inst, &item) != -EINVAL)
+      fail_msg("%s %s accepted", bad[i].key, bad[i].value);
+    drm_fdinfo_ops.instance_free(inst);
+  }
+  void *inst = drm_fdinfo_ops.instance_new("cfg");
+  struct cfg_value v = {.type = CFG_STRING, .string = "/nonexistent/proc"};
+  struct cfg_item item = {.key = "procroot", .values = &v, .n_values = 1};
+  assert_int_equal(drm_fdinfo_ops.configure(inst, &item), 0);
+  assert_int_equal(drm_fdinfo_ops.init(inst), -ENOENT);
+  drm_fdinfo_ops.instance_free(inst);
+}
+
+/* Other users' processes: run the scan as nobody in a child process. */
+static void unreadable_processes_counted(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "mine", NULL);
+  fakeproc_process(&f->fp, 101, "secret", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 101, 3, "card0", fdinfo_i915(8, 0, 0));
+  char path[512];
+  snprintf(path, sizeof(path), "%s/101/fd", f->fp.proc);
+  assert_int_equal(chmod(path, 0700), 0);
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    if (setgid(65534) != 0 || setuid(65534) != 0)
+      _exit(3);
+    start(f, NULL);
+    read_at(f, 1);
+    const char *line = capture_sink_find(
+        &f->sink, "drm_device,driver=i915,device=0000:00:02.0 ");
+    bool ok = line && strstr(line, "clients=1i,processes=1i,unreadable=1i");
+    _exit(ok ? 0 : 4);
+  }
+  int status;
+  assert_int_equal(waitpid(child, &status, 0), child);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+      T(engine_time_and_capacity),
+      T(counters_backwards_hold),
+      T(shared_and_dup_counted_once),
+      T(client_exit_and_pid_reuse),
+      T(xe_cycles_and_suspended),
+      T(xe_wake_suspended_option),
+      T(msm_cycles_over_maxfreq),
+      T(accel_and_multi_driver),
+      T(filters),
+      T(cgroup_and_client_scopes),
+      T(malformed_and_vanishing),
+      T(caps_with_ten_thousand_clients),
+      T(known_fds_and_debugfs),
+      T(no_debugfs_waits_for_full_scan),
+      T(idle_device_reports_zero),
+      T(profiling_switch_restored),
+      T(hostile_names_every_sink),
+      T(unreadable_processes_counted),
+      cmocka_unit_test(real_proc_finds_nothing),
+      cmocka_unit_test(config_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
