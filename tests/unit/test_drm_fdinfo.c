@@ -264,22 +264,36 @@ static void client_exit_and_pid_reuse(void **state) {
   expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
 }
 
+static void xe_text(char *text, size_t size, unsigned long long rcs,
+                    unsigned long long rcs_total, unsigned long long ccs,
+                    unsigned long long ccs_total) {
+  snprintf(text, size,
+           "drm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+           "drm-cycles-rcs: %llu\ndrm-total-cycles-rcs: %llu\n"
+           "drm-cycles-ccs: %llu\ndrm-total-cycles-ccs: %llu\n"
+           "drm-engine-capacity-ccs: 4\n",
+           rcs, rcs_total, ccs, ccs_total);
+}
+
+static void msm_text(char *text, size_t size, unsigned long long cycles) {
+  snprintf(text, size,
+           "drm-driver:\tmsm\ndrm-client-id:\t7\n"
+           "drm-cycles-gpu:\t%llu\ndrm-maxfreq-gpu:\t800 MHz\n",
+           cycles);
+}
+
 static void xe_cycles_and_suspended(void **state) {
   struct fixture *f = need_root(state);
   fakeproc_device(&f->fp, 226, 1, "card1", "0000:03:00.0", "xe");
   fakeproc_runtime_status(&f->fp, "0000:03:00.0", "active\n");
   fakeproc_process(&f->fp, 200, "xe-app", NULL);
-  const char *fmt = "drm-driver: xe\ndrm-client-id: 3\n"
-                    "drm-pdev: 0000:03:00.0\n"
-                    "drm-cycles-rcs: %llu\ndrm-total-cycles-rcs: %llu\n"
-                    "drm-cycles-ccs: %llu\ndrm-total-cycles-ccs: %llu\n"
-                    "drm-engine-capacity-ccs: 4\n";
+
   char text[512];
-  snprintf(text, sizeof(text), fmt, 100ull, 1000ull, 0ull, 1000ull);
+  xe_text(text, sizeof(text), 100, 1000, 0, 1000);
   fakeproc_fd(&f->fp, 200, 3, "card1", text);
   start(f, NULL);
   read_at(f, 1);
-  snprintf(text, sizeof(text), fmt, 350ull, 2000ull, 1000ull, 2000ull);
+  xe_text(text, sizeof(text), 350, 2000, 1000, 2000);
   fakeproc_fdinfo(&f->fp, 200, 3, text);
   read_at(f, 2);
   expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
@@ -290,7 +304,7 @@ static void xe_cycles_and_suspended(void **state) {
                  "total_cycles=1000i");
   /* runtime-suspended: not read (that would wake it), reported idle */
   fakeproc_runtime_status(&f->fp, "0000:03:00.0", "suspended\n");
-  snprintf(text, sizeof(text), fmt, 9350ull, 10000ull, 1000ull, 10000ull);
+  xe_text(text, sizeof(text), 9350, 10000, 1000, 10000);
   fakeproc_fdinfo(&f->fp, 200, 3, text);
   read_at(f, 3);
   expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
@@ -317,15 +331,14 @@ static void msm_cycles_over_maxfreq(void **state) {
   struct fixture *f = need_root(state);
   fakeproc_device(&f->fp, 226, 128, "renderD128", "ae00000.gpu", "msm");
   fakeproc_process(&f->fp, 300, "glmark2", NULL);
-  const char *fmt = "drm-driver:\tmsm\ndrm-client-id:\t7\n"
-                    "drm-cycles-gpu:\t%llu\ndrm-maxfreq-gpu:\t800 MHz\n";
+
   char text[256];
-  snprintf(text, sizeof(text), fmt, 1000ull);
+  msm_text(text, sizeof(text), 1000);
   fakeproc_fd(&f->fp, 300, 6, "renderD128", text);
   start(f, NULL);
   read_at(f, 1);
   /* 200e6 cycles in 1 s at 800 MHz max = 25 % */
-  snprintf(text, sizeof(text), fmt, 1000ull + 200000000ull);
+  msm_text(text, sizeof(text), 1000 + 200000000ull);
   fakeproc_fdinfo(&f->fp, 300, 6, text);
   read_at(f, 2);
   expect_line(f, "drm_engine,scope=device,driver=msm,device=ae00000.gpu,"

@@ -1,0 +1,33 @@
+/*
+ * sink_json.h: records as JSON lines for Telegraf's json parser, one flat
+ * object per record (yajl):
+ *
+ *   {"name":"<measurement>","time":<unix ns>,"<tag>":"<value>",...,
+ *    "<field>":<number>,...}
+ *
+ * Tags are strings, fields numbers (integers exact, floats via numfmt: yajl's
+ * own double printing shows 42.1 as 42.100000000000001421). Strings that are
+ * not valid UTF-8 are sanitised first so the output is always valid JSON.
+ */
+#ifndef COMMON_SINK_JSON_H
+#define COMMON_SINK_JSON_H
+
+#include "common/metric.h"
+
+#include <stdio.h>
+
+/* Format one record with a trailing newline. Returns the length, -E2BIG
+ * when `size` is too small, -EINVAL when it has no field, -ENOMEM. */
+int sink_json_format(const struct metric *m, char *out, size_t size);
+
+struct sink_json {
+  struct metric_sink base;
+  FILE *out; /* borrowed */
+  char *buf; /* owned */
+  size_t cap;
+};
+
+void sink_json_init(struct sink_json *s, FILE *out);
+void sink_json_fini(struct sink_json *s);
+
+#endif
