@@ -126,9 +126,9 @@ static int dfi_init(void *inst) {
   if (d->cfg.enable_profiling)
     dfi_profiling_enable(d); /* failures are warnings: counters stay 0 */
   dfi_devices_enumerate(d);
-  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->instance, "init",
-          "%zu DRM/accel device(s) under %s, scanning %s", d->n_devices,
-          d->cfg.sysfs_root, d->cfg.proc_root);
+  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "init",
+          "instance \"%s\": %zu DRM/accel device(s) under %s", d->instance,
+          d->n_devices, d->cfg.sysfs_root);
   return 0;
 }
 

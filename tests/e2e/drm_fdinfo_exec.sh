@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# build/drm_fdinfo (the Telegraf exec/execd executable) on a synthetic tree:
+# every mode and format, checked line by line, plus the real /proc.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+source tests/lib/fakeproc.sh
+BIN=${BUILD:-build}/drm_fdinfo
+
+# Real /proc first: no root needed, no DRM clients on this machine.
+out=$("$BIN" --once --window=0 --format=influx 2>/dev/null)
+tap_is 0 $? "real /proc: exit status"
+tap_check "real /proc: drm_scan reports zero clients" \
+  grep -qE '^drm_scan .*,clients=0i,' <<<"$out"
+tap_check "real /proc: no engine records" \
+  bash -c '! grep -q "^drm_engine" <<<"$1"' _ "$out"
+
+if [[ $(id -u) -ne 0 ]]; then
+  tap_skip "synthetic tree" "needs root for mknod of DRM device nodes"
+  tap_done
+  exit
+fi
+
+fp_init
+trap fp_fini EXIT
+fp_device 226 0 card0 0000:00:02.0 i915
+fp_process 100 'glx gears,"x"'
+fp_fd 100 3 card0 "$(fp_i915 7 1000)"
+ROOTS=(--ProcRoot="$FP/proc" --SysfsRoot="$FP/sys" --DebugfsRoot="$FP/debug")
+
+out=$("$BIN" --once --window=0 --format=influx "${ROOTS[@]}" 2>"$FP/err")
+tap_is 0 $? "once influx: exit status"
+tap_is "" "$(cat "$FP/err")" "once influx: nothing on stderr"
+line=$(grep '^drm_engine,scope=process' <<<"$out" | sed 's/ [0-9]*$//')
+tap_is 'drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=100,comm=glx\ gears\,"x",engine=render busy_ns=0i,utilization=0.0,capacity=1i' \
+  "$line" "once influx: process record escaped"
+
+out=$("$BIN" --once --window=0 --format=json "${ROOTS[@]}" 2>/dev/null)
+line=$(grep '"scope":"process"' <<<"$out" | grep '"engine"' |
+  sed 's/"time":[0-9]*/"time":T/')
+tap_is '{"name":"drm_engine","time":T,"scope":"process","driver":"i915","device":"0000:00:02.0","pid":"100","comm":"glx gears,\"x\"","engine":"render","busy_ns":0,"utilization":0.0,"capacity":1}' \
+  "$line" "once json: process record"
+
+out=$("$BIN" --once --window=0 --format=table "${ROOTS[@]}" 2>/dev/null)
+tap_check "once table: has a drm_device section with the device" \
+  grep -q '0000:00:02.0' <<<"$out"
+
+# execd: one batch per stdin line; counters advance between batches.
+coproc EXECD { "$BIN" --execd --format=influx --ReportBy=Device "${ROOTS[@]}" 2>"$FP/execd.err"; }
+batch() { # send one line, read until the drm_scan record closing the batch
+  echo >&"${EXECD[1]}"
+  local l lines=""
+  while IFS= read -r -t 10 l <&"${EXECD[0]}"; do
+    lines+="$l"$'\n'
+    [[ $l == drm_scan* ]] && break
+  done
+  printf '%s' "$lines"
+}
+b1=$(batch)
+fp_fdinfo 100 3 "$(fp_i915 7 500001000)"
+b2=$(batch)
+fp_fdinfo 100 3 "$(fp_i915 7 700001000)"
+b3=$(batch)
+exec {EXECD[1]}>&-
+wait "$EXECD_PID"
+tap_is 0 $? "execd: exit 0 on EOF"
+busy() { grep '^drm_engine,scope=device' <<<"$1" | sed -E 's/.* busy_ns=([0-9]+)i.*/\1/'; }
+tap_is 0 "$(busy "$b1")" "execd: batch 1 busy_ns"
+tap_is 500000000 "$(busy "$b2")" "execd: batch 2 busy_ns"
+tap_is 700000000 "$(busy "$b3")" "execd: batch 3 busy_ns"
+tap_check "execd: batch 2 has a utilization" grep -q 'utilization=' <<<"$b2"
+tap_is "" "$(cat "$FP/execd.err")" "execd: nothing on stderr"
+
+# a config error: exit 2, message names the plugin and the key, no stdout
+out=$("$BIN" --once --ReportBy=Planet "${ROOTS[@]}" 2>"$FP/err")
+tap_is 2 $? "bad option: exit 2"
+tap_is "" "$out" "bad option: nothing on stdout"
+tap_check "bad option: message names plugin and key" \
+  grep -q 'drm_fdinfo: config: ReportBy:' "$FP/err"
+
+# init failure: a ProcRoot that does not exist
+"$BIN" --once --ProcRoot="$FP/nope" >/dev/null 2>"$FP/err"
+tap_is 1 $? "missing ProcRoot: exit 1"
+tap_check "missing ProcRoot: message names the path and errno text" \
+  grep -q "drm_fdinfo: $FP/nope: open: No such file or directory" "$FP/err"
+
+tap_done
