@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The real collectd daemon loads build/drm_fdinfo.so with the shipped
+# conf.d snippet (roots pointed at a synthetic tree), dispatches values
+# under the documented identifiers, drops a bad block with a clear error,
+# and frees instances at shutdown (the profiling switch is restored).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+source tests/lib/collectd.sh
+source tests/lib/fakeproc.sh
+
+if [[ ! -x $COLLECTD ]]; then
+  tap_skip "collectd end to end" "collectd-core is not installed"
+  tap_done
+  exit
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  tap_skip "collectd end to end" "needs root for mknod of DRM device nodes"
+  tap_done
+  exit
+fi
+
+fp_init
+cleanup() {
+  collectd_stop
+  fp_fini
+  [[ -n ${CD_DIR:-} && -z ${KEEP:-} ]] && rm -rf "$CD_DIR"
+}
+trap cleanup EXIT
+fp_device 226 0 card0 0000:00:02.0 i915
+fp_process 100 'blender/x y'
+fp_fd 100 3 card0 "$(fp_i915 7 1000)"
+mkdir -p "$FP/sys/bus/platform/drivers/panthor/fb000000.gpu"
+echo 0 >"$FP/sys/bus/platform/drivers/panthor/fb000000.gpu/profiling"
+
+# The shipped snippet, with the container roots pointed at the tree.
+snippet=$(sed -e "s|#ProcRoot \"/host/proc\"|ProcRoot \"$FP/proc\"|" \
+  -e "s|#SysfsRoot \"/host/sys\"|SysfsRoot \"$FP/sys\"|" \
+  -e "s|#DebugfsRoot \"/host/sys/kernel/debug\"|DebugfsRoot \"$FP/debug\"|" \
+  -e "s|#EnableProfiling false|EnableProfiling true|" \
+  -e "s|Interval 10|Interval 1|" conf.d/drm_fdinfo.conf)
+tap_check "snippet: roots substituted" grep -q "ProcRoot \"$FP/proc\"" <<<"$snippet"
+# A second, broken block must be dropped on its own.
+snippet=${snippet/<\/Plugin>/  <Instance \"bad\">
+    ReportBy Planet
+  </Instance>
+</Plugin>}
+
+collectd_start "$snippet"
+dev="$CD_CSV/e2e/drm_fdinfo-device-i915-0000:00:02.0-render"
+tap_check "csv: device engine series appears" \
+  collectd_wait_for "$dev/derive-drm_engine_busy_ns-*" 30
+tap_check "log: bad block rejected, naming key and value" grep -q \
+  'drm_fdinfo: config: ReportBy: expected Device, Process, Client or Cgroup, got "Planet"' "$CD_LOG"
+tap_check "log: bad block dropped by name" \
+  grep -q 'drm_fdinfo: config: Instance: "bad": dropped' "$CD_LOG"
+tap_is 3 "$(cat "$FP/sys/bus/platform/drivers/panthor/fb000000.gpu/profiling")" \
+  "profiling switch set while running"
+
+# 1000 s of busy time in one interval: utilisation clamps at 100 exactly.
+fp_fdinfo 100 3 "$(fp_i915 7 1000000001000)"
+ok=1
+for _ in $(seq 1 100); do
+  v=$(collectd_getval "e2e/drm_fdinfo-device-i915-0000:00:02.0-render/percent-drm_engine_utilization" 2>/dev/null)
+  [[ $v == value=1.000000e+02 ]] && ok=0 && break
+  sleep 0.1
+done
+tap_is 0 "$ok" "unixsock: device utilisation clamped to 100"
+
+v=$(collectd_getval "e2e/drm_fdinfo-device-i915-0000:00:02.0-system0/bytes-drm_memory_total_bytes")
+tap_is "value=8.388608e+06" "$v" "unixsock: device memory total bytes"
+v=$(collectd_getval "e2e/drm_fdinfo-i915-0000:00:02.0/count-drm_device_clients")
+tap_is "value=1.000000e+00" "$v" "unixsock: device client count"
+proc="$CD_CSV/e2e/drm_fdinfo-process-i915-0000:00:02.0-100-blender_x y-render"
+tap_check "csv: process series, '/' in the name mapped to '_'" \
+  collectd_wait_for "$proc/percent-drm_engine_utilization-*" 10
+
+tap_check "collectd stops on SIGTERM" collectd_stop
+tap_is 0 "$(cat "$FP/sys/bus/platform/drivers/panthor/fb000000.gpu/profiling")" \
+  "profiling switch restored at shutdown"
+tap_check "log: no read failures" bash -c "! grep -q 'read-function of plugin .drm_fdinfo' '$CD_LOG'"
+tap_done

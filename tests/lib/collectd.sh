@@ -1,0 +1,89 @@
+# Run the real collectd daemon (Debian collectd-core) in the foreground
+# under a temp dir, for end-to-end tests. Source it, then:
+#   collectd_start "<config snippet>"   -> CD_DIR, CD_PID, CD_CSV, CD_LOG
+#   collectd_wait_for PATTERN_FILE_GLOB TIMEOUT_S   (polls, hard deadline)
+#   collectd_getval IDENTIFIER            (collectdctl getval via unixsock)
+#   collectd_stop                         (SIGTERM by PID, waits for exit)
+COLLECTD=${COLLECTD:-/usr/sbin/collectd}
+COLLECTDCTL=${COLLECTDCTL:-/usr/bin/collectdctl}
+
+collectd_start() {
+  CD_DIR=$(mktemp -d "${TMPDIR:-/tmp}/collectd-e2e.XXXXXX")
+  CD_CSV=$CD_DIR/csv
+  CD_LOG=$CD_DIR/collectd.log
+  CD_SOCK=$CD_DIR/collectd.sock
+  cat >"$CD_DIR/collectd.conf" <<CONF
+Hostname "e2e"
+FQDNLookup false
+BaseDir "$CD_DIR"
+PIDFile "$CD_DIR/collectd.pid"
+Interval 1
+TypesDB "/usr/share/collectd/types.db" "$PWD/types.db"
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel info
+  File "$CD_LOG"
+  Timestamp false
+  PrintSeverity true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$CD_CSV"
+  StoreRates false
+</Plugin>
+LoadPlugin unixsock
+<Plugin unixsock>
+  SocketFile "$CD_SOCK"
+  SocketGroup "$(id -gn)"
+  SocketPerms "0660"
+</Plugin>
+PluginDir "$PWD/${BUILD:-build}"
+$1
+CONF
+  "$COLLECTD" -f -C "$CD_DIR/collectd.conf" >"$CD_DIR/stdout" 2>&1 &
+  CD_PID=$!
+}
+
+# Wait until a file matching the glob exists and is not empty.
+collectd_wait_for() {
+  local glob=$1 deadline=$((SECONDS + ${2:-20})) f IFS=$'\n'
+  while ((SECONDS < deadline)); do
+    for f in $glob; do
+      [[ -s $f ]] && return 0
+    done
+    kill -0 "$CD_PID" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# Wait until the log contains a line matching the regex.
+collectd_wait_log() {
+  local re=$1 deadline=$((SECONDS + ${2:-20}))
+  while ((SECONDS < deadline)); do
+    grep -qE "$re" "$CD_LOG" 2>/dev/null && return 0
+    kill -0 "$CD_PID" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+collectd_getval() { "$COLLECTDCTL" -s "$CD_SOCK" getval "$1"; }
+
+collectd_stop() {
+  [[ -n ${CD_PID:-} ]] || return 0
+  kill -TERM "$CD_PID" 2>/dev/null
+  local deadline=$((SECONDS + 20))
+  while kill -0 "$CD_PID" 2>/dev/null && ((SECONDS < deadline)); do
+    sleep 0.1
+  done
+  if kill -0 "$CD_PID" 2>/dev/null; then
+    kill -KILL "$CD_PID"
+    wait "$CD_PID" 2>/dev/null
+    CD_PID=
+    return 1
+  fi
+  wait "$CD_PID" 2>/dev/null
+  CD_PID=
+  return 0
+}
