@@ -11,7 +11,7 @@ TOOL_BINS    := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/%)
 
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
-FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 \
+FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -Wall -Wextra -Werror \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 BENCH_SRCS   := $(wildcard bench/*.c)
@@ -30,7 +30,7 @@ $(BUILD)/tests/%: tests/tools/%.c $(ALL_CORE_OBJS) $(LIBCOMMON)
 
 # libFuzzer targets always build with clang, from sources, into build/fuzz.
 fuzz-build: $(FUZZ_BINS)
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRCS) $(foreach p,$(PLUGINS),$(call core_srcs,$(p)))
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host_exec.c,$(COMMON_SRCS))
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) -lm
 
