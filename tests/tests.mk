@@ -39,6 +39,6 @@ fuzz: deps-test
 	@tests/fuzz/run.sh 60
 
 bench-build: $(BENCH_BINS)
-$(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(LIBCOMMON)
+$(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(TEST_LIB_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
