@@ -106,6 +106,7 @@ struct dfi_client {
   char cgroup[DFI_CGROUP_MAX];
   struct dfi_holder holders[DFI_MAX_HOLDERS];
   size_t n_holders;
+  uint64_t created_gen; /* read generation it was first found in */
   uint64_t seen_gen;    /* last read generation it was found in */
   uint64_t updated_gen; /* last generation its counters were read */
   uint64_t last_mono_ns;

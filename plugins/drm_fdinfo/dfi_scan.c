@@ -128,14 +128,27 @@ static void dfi_client_key(const struct fdinfo *fi,
                           : ((uint64_t)(uint32_t)pid << 32) | (uint32_t)fd;
 }
 
-static bool dfi_holder_add(struct dfi_client *c, pid_t pid, int fd,
-                           dev_t rdev) {
+/* Remember (pid, fd) as a holder of c. `keep_owner`: never evict the
+ * owner's entry (an established attribution). */
+static bool dfi_holder_add(struct dfi_client *c, pid_t pid, int fd, dev_t rdev,
+                           bool keep_owner) {
   for (size_t i = 0; i < c->n_holders; i++)
     if (c->holders[i].pid == pid && c->holders[i].fd == fd)
       return true;
-  if (c->n_holders == DFI_MAX_HOLDERS)
+  struct dfi_holder h = {pid, fd, rdev};
+  if (c->n_holders < DFI_MAX_HOLDERS) {
+    c->holders[c->n_holders++] = h;
+    return true;
+  }
+  /* Full: keep the lowest pids, the candidates of the attribution rule. */
+  size_t highest = 0;
+  for (size_t i = 1; i < c->n_holders; i++)
+    if (c->holders[i].pid > c->holders[highest].pid)
+      highest = i;
+  if (pid >= c->holders[highest].pid ||
+      (keep_owner && c->holders[highest].pid == c->owner))
     return false;
-  c->holders[c->n_holders++] = (struct dfi_holder){pid, fd, rdev};
+  c->holders[highest] = h;
   return true;
 }
 
@@ -169,6 +182,7 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
       return;
     }
     c->synthetic_id = !fi->has_client_id;
+    c->created_gen = d->gen;
     dfi_attribute(c, p);
   }
   if (c->seen_gen != d->gen) {
@@ -178,7 +192,8 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
       c->n_holders = 0;
     c->seen_gen = d->gen;
   }
-  dfi_holder_add(c, p->pid, fd, dev->rdev);
+  dfi_holder_add(c, p->pid, fd, dev->rdev,
+                 /*keep_owner=*/c->created_gen != d->gen);
   if (c->owner == p->pid)
     dfi_attribute(c, p); /* comm may have changed (exec) */
   if (c->updated_gen != d->gen) {
@@ -268,19 +283,30 @@ static bool dfi_client_on_suspended(struct dfi *d, struct dfi_client *c) {
   return false;
 }
 
+/*
+ * Attribution rule: a new client goes to the lowest pid holding it (the
+ * parent of a fork, usually); after that it stays with its owner while the
+ * owner holds it, and passes to the lowest remaining holder when the owner
+ * lets go. The owner's holder entry moves to the front, so steady-state
+ * reads go through the owner's fd first.
+ */
 static void dfi_reattribute(struct dfi *d, struct dfi_client *c) {
+  size_t owner = c->n_holders, lowest = 0;
   for (size_t i = 0; i < c->n_holders; i++) {
-    if (c->holders[i].pid != c->owner)
-      continue;
-    struct dfi_holder owner = c->holders[i];
-    memmove(&c->holders[1], &c->holders[0], i * sizeof(owner));
-    c->holders[0] = owner;
-    return;
+    if (c->holders[i].pid == c->owner)
+      owner = i;
+    if (c->holders[i].pid < c->holders[lowest].pid)
+      lowest = i;
   }
-  /* The owner closed it or exited: the next holder (lowest pid) takes it. */
-  struct dfi_proc p = {.pid = c->holders[0].pid};
-  dfi_proc_load(d, &p);
-  dfi_attribute(c, &p);
+  if (owner == c->n_holders || (c->created_gen == d->gen && lowest != owner)) {
+    struct dfi_proc p = {.pid = c->holders[lowest].pid};
+    dfi_proc_load(d, &p);
+    dfi_attribute(c, &p);
+    owner = lowest;
+  }
+  struct dfi_holder first = c->holders[owner];
+  memmove(&c->holders[1], &c->holders[0], owner * sizeof(first));
+  c->holders[0] = first;
 }
 
 static int dfi_full_scan(struct dfi *d) {

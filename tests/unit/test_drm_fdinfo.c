@@ -245,6 +245,26 @@ static void shared_and_dup_counted_once(void **state) {
                  "utilization=25.0,capacity=1i");
 }
 
+/* Attribution goes to the lowest pid, whatever order readdir returns the
+ * processes in (the fake tree's directory order is a hash order). */
+static void shared_fd_goes_to_lowest_pid(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  static const int pids[] = {1006, 1003, 1001, 1009, 1004};
+  for (size_t i = 0; i < 5; i++) {
+    char comm[16];
+    snprintf(comm, sizeof(comm), "p%d", pids[i]);
+    fakeproc_process(&f->fp, pids[i], comm, NULL);
+    fakeproc_fd(&f->fp, pids[i], 5, "renderD128", fdinfo_i915(11, 0, 0));
+  }
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=1001,comm=p1001,engine=render busy_ns=0i,capacity=1i");
+  assert_int_equal(capture_sink_count(&f->sink, "drm_engine,scope=process"),
+                   2); /* render and video of one process */
+}
+
 static void client_exit_and_pid_reuse(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -661,6 +681,7 @@ int main(void) {
       T(engine_time_and_capacity),
       T(counters_backwards_hold),
       T(shared_and_dup_counted_once),
+      T(shared_fd_goes_to_lowest_pid),
       T(client_exit_and_pid_reuse),
       T(xe_cycles_and_suspended),
       T(xe_wake_suspended_option),
