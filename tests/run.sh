@@ -54,6 +54,20 @@ for t in tests/e2e/*.sh; do
   run_tap "e2e/$(basename "$t" .sh)" "$t"
 done
 
+if [[ ${SANITIZE:-} != 1 && -z ${TEST_FILTER:-} ]]; then
+  echo "== the same tree with clang -Werror"
+  clang_build() {
+    if make --no-print-directory -s CC=clang BUILD=build/clang all \
+      tests-build bench-build >"$log_dir/clang.log" 2>&1; then
+      echo "ok 1 - clang builds every target with -Wall -Wextra -Werror"
+    else
+      echo "not ok 1 - clang build"
+      tail -20 "$log_dir/clang.log" | sed 's/^/# /'
+    fi
+  }
+  run_tap "build/clang" clang_build
+fi
+
 if [[ ${SANITIZE:-} != 1 ]]; then
   echo "== fuzz smoke (fixed budget over tests/fuzz/corpus)"
   if make --no-print-directory -s fuzz-build >"$log_dir/fuzz-build.log" 2>&1; then
