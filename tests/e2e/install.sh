@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# make install honours PREFIX and DESTDIR and puts every file where the
+# README says.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+dest=$(mktemp -d "${TMPDIR:-/tmp}/install.XXXXXX")
+trap 'rm -rf "$dest"' EXIT
+make --no-print-directory -s install BUILD="${BUILD:-build}" PREFIX=/opt/gpu \
+  DESTDIR="$dest" CONF_DIR=/opt/gpu/etc/collectd.conf.d >"$dest.log" 2>&1
+tap_is 0 $? "make install exits 0"
+for f in lib/collectd/drm_fdinfo.so bin/drm_fdinfo share/collectd/types.gpu.db \
+  etc/collectd.conf.d/drm_fdinfo.conf \
+  share/collectd/telegraf/telegraf-drm_fdinfo-execd-influx.conf; do
+  tap_check "installed /opt/gpu/$f" test -s "$dest/opt/gpu/$f"
+done
+tap_check "the executable is executable" test -x "$dest/opt/gpu/bin/drm_fdinfo"
+rm -f "$dest.log"
+tap_done
