@@ -6,6 +6,7 @@
 #include "common/host_exec.h"
 #include "common/sink_influx.h"
 #include "common/sink_json.h"
+#include "common/sink_line.h"
 #include "common/sink_table.h"
 
 #include <errno.h>
@@ -334,22 +335,16 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   if (status == 0 && ops->init(inst) < 0)
     status = 1;
 
-  union {
-    struct sink_influx influx;
-    struct sink_json json;
-    struct sink_table table;
-  } sinks;
-  struct metric_sink *out;
-  if (args.format == HOST_EXEC_JSON) {
-    sink_json_init(&sinks.json, stdout);
-    out = &sinks.json.base;
-  } else if (args.format == HOST_EXEC_TABLE) {
-    sink_table_init(&sinks.table, stdout);
-    out = &sinks.table.base;
-  } else {
-    sink_influx_init(&sinks.influx, stdout);
-    out = &sinks.influx.base;
+  struct sink_line lines;
+  struct sink_table table;
+  struct metric_sink *out = &lines.base;
+  if (args.format == HOST_EXEC_TABLE) {
+    sink_table_init(&table, stdout);
+    out = &table.base;
   }
+  sink_line_init(&lines, stdout,
+                 args.format == HOST_EXEC_JSON ? sink_json_format
+                                               : sink_influx_format);
   struct metric_sink discard = {host_exec_nop, host_exec_discard,
                                 host_exec_nop};
 
@@ -368,12 +363,9 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   }
 
   ops->instance_free(inst); /* restores whatever init changed */
-  if (args.format == HOST_EXEC_JSON)
-    sink_json_fini(&sinks.json);
-  else if (args.format == HOST_EXEC_TABLE)
-    sink_table_fini(&sinks.table);
-  else
-    sink_influx_fini(&sinks.influx);
+  if (args.format == HOST_EXEC_TABLE)
+    sink_table_fini(&table);
+  sink_line_fini(&lines);
   host_exec_args_fini(&args);
   return status;
 }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,45 +72,4 @@ int sink_influx_format(const struct metric *m, char *out, size_t size) {
     return -E2BIG;
   out[o.len] = '\0';
   return (int)o.len;
-}
-
-static int sink_influx_begin(struct metric_sink *sink) {
-  (void)sink;
-  return 0;
-}
-
-static int sink_influx_write(struct metric_sink *sink, const struct metric *m) {
-  struct sink_influx *s = (struct sink_influx *)sink;
-  for (;;) {
-    int n = s->buf ? sink_influx_format(m, s->buf, s->cap) : -E2BIG;
-    if (n >= 0)
-      return fwrite(s->buf, 1, (size_t)n, s->out) == (size_t)n ? 0 : -EIO;
-    if (n != -E2BIG || s->cap >= (1u << 20))
-      return n;
-    size_t cap = s->cap ? s->cap * 2 : 1024;
-    char *buf = realloc(s->buf, cap);
-    if (buf == NULL)
-      return -ENOMEM;
-    s->buf = buf;
-    s->cap = cap;
-  }
-}
-
-static int sink_influx_end(struct metric_sink *sink) {
-  struct sink_influx *s = (struct sink_influx *)sink;
-  return fflush(s->out) == 0 ? 0 : -EIO;
-}
-
-void sink_influx_init(struct sink_influx *s, FILE *out) {
-  memset(s, 0, sizeof(*s));
-  s->base.begin = sink_influx_begin;
-  s->base.write = sink_influx_write;
-  s->base.end = sink_influx_end;
-  s->out = out;
-}
-
-void sink_influx_fini(struct sink_influx *s) {
-  free(s->buf);
-  s->buf = NULL;
-  s->cap = 0;
 }

@@ -15,21 +15,10 @@
 
 #include "common/metric.h"
 
-#include <stdio.h>
+#include <stddef.h>
 
 /* Format one record with its trailing newline. Returns the length,
  * -E2BIG when `size` is too small, -EINVAL when it has no field. */
 int sink_influx_format(const struct metric *m, char *out, size_t size);
-
-struct sink_influx {
-  struct metric_sink base;
-  FILE *out; /* borrowed */
-  char *buf; /* owned */
-  size_t cap;
-};
-
-/* A sink writing lines to `out`, flushed at the end of every batch. */
-void sink_influx_init(struct sink_influx *s, FILE *out);
-void sink_influx_fini(struct sink_influx *s);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
@@ -77,45 +78,4 @@ int sink_json_format(const struct metric *m, char *out, size_t size) {
   }
   yajl_gen_free(g);
   return rc;
-}
-
-static int sink_json_begin(struct metric_sink *sink) {
-  (void)sink;
-  return 0;
-}
-
-static int sink_json_write(struct metric_sink *sink, const struct metric *m) {
-  struct sink_json *s = (struct sink_json *)sink;
-  for (;;) {
-    int n = s->buf ? sink_json_format(m, s->buf, s->cap) : -E2BIG;
-    if (n >= 0)
-      return fwrite(s->buf, 1, (size_t)n, s->out) == (size_t)n ? 0 : -EIO;
-    if (n != -E2BIG || s->cap >= (1u << 20))
-      return n;
-    size_t cap = s->cap ? s->cap * 2 : 1024;
-    char *buf = realloc(s->buf, cap);
-    if (buf == NULL)
-      return -ENOMEM;
-    s->buf = buf;
-    s->cap = cap;
-  }
-}
-
-static int sink_json_end(struct metric_sink *sink) {
-  struct sink_json *s = (struct sink_json *)sink;
-  return fflush(s->out) == 0 ? 0 : -EIO;
-}
-
-void sink_json_init(struct sink_json *s, FILE *out) {
-  memset(s, 0, sizeof(*s));
-  s->base.begin = sink_json_begin;
-  s->base.write = sink_json_write;
-  s->base.end = sink_json_end;
-  s->out = out;
-}
-
-void sink_json_fini(struct sink_json *s) {
-  free(s->buf);
-  s->buf = NULL;
-  s->cap = 0;
 }

@@ -14,20 +14,10 @@
 
 #include "common/metric.h"
 
-#include <stdio.h>
+#include <stddef.h>
 
 /* Format one record with a trailing newline. Returns the length, -E2BIG
  * when `size` is too small, -EINVAL when it has no field, -ENOMEM. */
 int sink_json_format(const struct metric *m, char *out, size_t size);
-
-struct sink_json {
-  struct metric_sink base;
-  FILE *out; /* borrowed */
-  char *buf; /* owned */
-  size_t cap;
-};
-
-void sink_json_init(struct sink_json *s, FILE *out);
-void sink_json_fini(struct sink_json *s);
 
 #endif

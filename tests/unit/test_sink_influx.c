@@ -2,6 +2,7 @@
  * test_sink_influx.c: exact bytes of Influx lines, every escaping rule.
  */
 #include "common/sink_influx.h"
+#include "common/sink_line.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -70,8 +71,8 @@ static void sink_influx__writes_and_flushes(void **state) {
   char *text = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
-  struct sink_influx s;
-  sink_influx_init(&s, out);
+  struct sink_line s;
+  sink_line_init(&s, out, sink_influx_format);
   struct metric m;
   metric_init(&m, "m", 2);
   char big[3000];
@@ -84,7 +85,7 @@ static void sink_influx__writes_and_flushes(void **state) {
   assert_int_equal(s.base.end(&s.base), 0);
   /* "m,t=" + the value + " v=1i" + " 2\n" */
   assert_int_equal(len, 4 + sizeof(big) - 1 + 5 + 3);
-  sink_influx_fini(&s);
+  sink_line_fini(&s);
   fclose(out);
   free(text);
 }
