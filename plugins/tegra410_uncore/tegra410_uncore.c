@@ -1,0 +1,217 @@
+/*
+ * tegra410_uncore.c: the plugin core: counting groups from Event options
+ * on any sysfs-described PMU, read once per interval, reported as
+ * uncore_event records (cumulative count, rate, enabled/running time).
+ * The Tegra410 preset with the kernel documentation's metrics builds on
+ * this engine (README, "tegra410_uncore").
+ */
+#include "plugins/tegra410_uncore/t410.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define T410_BACKOFF_MIN_NS 1000000000ull
+#define T410_BACKOFF_MAX_NS 300000000000ull
+
+static uint64_t t410_now(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *t410_new(const char *instance) {
+  (void)instance;
+  return calloc(1, sizeof(struct t410));
+}
+
+static int t410_configure(void *inst, const struct cfg_item *item) {
+  return t410_config_apply(&((struct t410 *)inst)->cfg, item);
+}
+
+static const struct t410_pmu *t410_pmu_get(struct t410 *d, const char *name) {
+  for (size_t i = 0; i < d->n_pmus; i++)
+    if (strcmp(d->pmus[i].name, name) == 0)
+      return &d->pmus[i];
+  struct t410_pmu pmu;
+  int rc = t410_pmu_load(d->cfg.sysfs_root, name, &pmu);
+  if (rc < 0) {
+    log_errno(LOG_LEVEL_ERROR, T410_PLUGIN, name, "PMU", -rc, NULL);
+    return NULL;
+  }
+  struct t410_pmu *grown = realloc(d->pmus, (d->n_pmus + 1) * sizeof(*grown));
+  if (grown == NULL) {
+    t410_pmu_fini(&pmu);
+    return NULL;
+  }
+  d->pmus = grown;
+  grown[d->n_pmus] = pmu;
+  log_msg(LOG_LEVEL_INFO, T410_PLUGIN, name, "PMU",
+          "type %u, %zu CPU(s)%s, %zu format terms, %zu events", pmu.type,
+          pmu.n_cpus, pmu.has_cpumask ? " (cpumask)" : " (per CPU)",
+          pmu.n_formats, pmu.n_events);
+  return &grown[d->n_pmus++];
+}
+
+/* Build one group from a parsed spec; false (logged) if it cannot be. */
+static bool t410_group_build(struct t410 *d, const char *text,
+                             const struct pmu_group_spec *spec,
+                             struct t410_group *g) {
+  memset(g, 0, sizeof(*g));
+  snprintf(g->text, sizeof(g->text), "%s", text);
+  snprintf(g->pmu, sizeof(g->pmu), "%s", spec->events[0].pmu);
+  for (size_t i = 1; i < spec->n_events; i++)
+    if (strcmp(spec->events[i].pmu, g->pmu) != 0) {
+      log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
+              "\"%s\": a group must stay on one PMU (%s and %s)", text, g->pmu,
+              spec->events[i].pmu);
+      return false;
+    }
+  const struct t410_pmu *pmu = t410_pmu_get(d, g->pmu);
+  if (pmu == NULL)
+    return false;
+  g->type = pmu->type;
+  g->cpus = pmu->cpus;
+  g->n_cpus = pmu->n_cpus;
+  for (size_t i = 0; i < spec->n_events; i++) {
+    char why[256];
+    if (t410_event_resolve(pmu, &spec->events[i], &g->counters[i], why,
+                           sizeof(why)) < 0) {
+      log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event", "\"%s\": %s",
+              text, why);
+      return false;
+    }
+    if (g->counters[i].config[3] != 0) {
+      log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
+              "\"%s\": config3 terms are not supported by this build", text);
+      return false;
+    }
+  }
+  g->n_counters = spec->n_events;
+  g->backoff_ns = T410_BACKOFF_MIN_NS;
+  return true;
+}
+
+static int t410_init(void *inst) {
+  struct t410 *d = inst;
+  if (d->cfg.sysfs_root == NULL && (d->cfg.sysfs_root = strdup("/sys")) == NULL)
+    return -ENOMEM;
+  if (d->cfg.n_events == 0) {
+    log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
+            "no Event given (the Tegra410 preset is not available yet)");
+    return -EINVAL;
+  }
+  struct pmu_group_spec *specs = calloc(8, sizeof(*specs));
+  d->groups = calloc(d->cfg.n_events * 8, sizeof(*d->groups));
+  if (specs == NULL || d->groups == NULL) {
+    free(specs);
+    return -ENOMEM;
+  }
+  for (size_t e = 0; e < d->cfg.n_events; e++) {
+    const char *text = d->cfg.events[e];
+    size_t n;
+    struct pmu_parse_error err;
+    if (pmu_event_parse(text, strlen(text), specs, 8, &n, &err) < 0)
+      continue; /* checked at config time */
+    for (size_t i = 0; i < n; i++)
+      if (t410_group_build(d, text, &specs[i], &d->groups[d->n_groups]))
+        d->n_groups++;
+  }
+  free(specs);
+  if (d->n_groups == 0) {
+    log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
+            "no event could be set up");
+    return -ENOENT;
+  }
+  uint64_t now = t410_now(CLOCK_MONOTONIC);
+  for (size_t i = 0; i < d->n_groups; i++)
+    if (t410_group_open(&d->groups[i]) < 0)
+      d->groups[i].retry_at_ns = now + d->groups[i].backoff_ns;
+  return 0;
+}
+
+static void t410_retry_later(struct t410_group *g, uint64_t now) {
+  g->retry_at_ns = now + g->backoff_ns;
+  g->backoff_ns = g->backoff_ns * 2 > T410_BACKOFF_MAX_NS ? T410_BACKOFF_MAX_NS
+                                                          : g->backoff_ns * 2;
+}
+
+static int t410_emit(struct t410_group *g, struct metric_sink *sink,
+                     uint64_t now, uint64_t time_ns) {
+  double dt = g->prev_time_ns ? (double)(now - g->prev_time_ns) / 1e9 : 0;
+  int rc = 0;
+  for (size_t k = 0; k < g->n_counters; k++) {
+    struct t410_counter *c = &g->counters[k];
+    struct metric m;
+    metric_init(&m, "uncore_event", time_ns);
+    metric_add_tag(&m, "pmu", g->pmu);
+    metric_add_tag(&m, "event", c->event);
+    metric_add_tag(&m, "unit", c->unit);
+    metric_add_int(&m, "count", "derive", c->count);
+    if (c->scale != 1.0)
+      metric_add_float(&m, "value", "gauge", (double)c->count * c->scale);
+    if (c->have_prev && dt > 0 && c->count >= c->prev_count)
+      metric_add_float(&m, "rate", "gauge",
+                       (double)(c->count - c->prev_count) * c->scale / dt);
+    metric_add_int(&m, "enabled_ns", "derive", g->enabled_ns);
+    metric_add_int(&m, "running_ns", "derive", g->running_ns);
+    rc |= metric_sink_write(sink, &m);
+    c->prev_count = c->count;
+    c->have_prev = true;
+  }
+  g->prev_time_ns = now;
+  return rc;
+}
+
+static int t410_read(void *inst, struct metric_sink *sink) {
+  struct t410 *d = inst;
+  uint64_t now = t410_now(CLOCK_MONOTONIC), time_ns = t410_now(CLOCK_REALTIME);
+  size_t ok = 0;
+  for (size_t i = 0; i < d->n_groups; i++) {
+    struct t410_group *g = &d->groups[i];
+    if (!g->open) {
+      if (now < g->retry_at_ns || t410_group_open(g) < 0) {
+        if (now >= g->retry_at_ns)
+          t410_retry_later(g, now);
+        continue;
+      }
+      g->backoff_ns = T410_BACKOFF_MIN_NS;
+    }
+    int rc = t410_group_read(g);
+    if (rc < 0) {
+      /* ENODEV: PMU gone or its CPU unplugged; reopen later */
+      log_errno(LOG_LEVEL_WARNING, T410_PLUGIN, g->pmu, "read", -rc, NULL);
+      t410_group_close(g);
+      t410_retry_later(g, now);
+      continue;
+    }
+    t410_emit(g, sink, now, time_ns);
+    ok++;
+  }
+  return ok > 0 ? 0 : -EIO;
+}
+
+static void t410_free(void *inst) {
+  struct t410 *d = inst;
+  if (d == NULL)
+    return;
+  for (size_t i = 0; i < d->n_groups; i++)
+    t410_group_close(&d->groups[i]);
+  free(d->groups);
+  for (size_t i = 0; i < d->n_pmus; i++)
+    t410_pmu_fini(&d->pmus[i]);
+  free(d->pmus);
+  t410_config_fini(&d->cfg);
+  free(d);
+}
+
+const struct plugin_ops tegra410_uncore_ops = {
+    .name = T410_PLUGIN,
+    .instance_new = t410_new,
+    .configure = t410_configure,
+    .init = t410_init,
+    .read = t410_read,
+    .instance_free = t410_free,
+};

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tegra410_uncore's engine on this machine's real PMUs: msr/tsc (per-CPU,
+# no cpumask) and a software group, compared with perf stat (Debian
+# linux-perf) over the same window, every exec mode, and its config errors.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+BIN=${BUILD:-build}/tegra410_uncore
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+
+# config errors need no counters
+out=$("$BIN" --once --Event='msr/tsc,bogus=1/' 2>&1 >/dev/null)
+tap_is 1 $? "unknown term: init fails"
+tap_check "unknown term: message names the string and the term" grep -q \
+  'tegra410_uncore: config: Event: "msr/tsc,bogus=1/": unknown term "bogus" for PMU msr' <<<"$out"
+out=$("$BIN" --once --Event='msr/tsc' 2>&1 >/dev/null)
+tap_is 2 $? "malformed string: config error"
+tap_check "malformed string: message names the offset" grep -q \
+  "tegra410_uncore: config: Event: \"msr/tsc\": expected ',' or '/' after a term at offset 7" <<<"$out"
+out=$("$BIN" --once --Event='nvidia_ucf_pmu_0/cycles/' 2>&1 >/dev/null)
+tap_is 1 $? "absent PMU: init fails"
+tap_check "absent PMU: message names the PMU and errno text" grep -q \
+  'tegra410_uncore: nvidia_ucf_pmu_0: PMU: No such file or directory' <<<"$out"
+
+if [[ $(id -u) -ne 0 && $paranoid -gt 0 ]]; then
+  tap_skip "live counters" "perf_event_paranoid is $paranoid and not root"
+  tap_done
+  exit
+fi
+if [[ ! -d /sys/bus/event_source/devices/msr ]]; then
+  tap_skip "live msr/tsc" "this kernel has no msr PMU"
+  tap_done
+  exit
+fi
+ncpu=$(getconf _NPROCESSORS_ONLN)
+
+# Our TSC rate (summed over CPUs, as perf stat -a sums) and perf's, over
+# overlapping one-second windows: the TSC ticks at a constant rate.
+ours=$("$BIN" --once --window=1 --format=json --Event='msr/tsc/')
+theirs=$(perf stat -a -x, -e msr/tsc/ -- sleep 1 2>&1 >/dev/null | grep 'msr/tsc/')
+our_rate=$(sed -E 's/.*"rate":([0-9.e+]+).*/\1/' <<<"$ours")
+perf_count=${theirs%%,*}
+perf_enabled=$(cut -d, -f4 <<<"$theirs") # ns, summed over CPUs
+tap_check "perf stat counted msr/tsc" test -n "$perf_count"
+agree=$(awk -v a="$our_rate" -v c="$perf_count" -v e="$perf_enabled" -v n="$ncpu" \
+  'BEGIN { r = c / (e / n / 1e9); d = (a - r) / r; if (d < 0) d = -d; print (d < 0.02) ? "yes" : "no: " a " vs " r }')
+tap_is yes "$agree" "msr/tsc rate agrees with perf stat within 2%"
+
+# A software group: cpu-clock (config 0) and task-clock (config 1) tick at
+# 1e9 ns per second per CPU.
+ours=$("$BIN" --once --window=0.5 --Event='{software/config=0x0/,software/config=0x1/}')
+tap_is 2 "$(grep -c '^uncore_event,pmu=software' <<<"$ours")" "software group: two records"
+rate=$(grep 'event=config\\=0x0' <<<"$ours" | sed -E 's/.*rate=([0-9.e+]+).*/\1/')
+ok=$(awk -v r="$rate" -v n="$ncpu" 'BEGIN { d = r / (n * 1e9); print (d > 0.95 && d < 1.05) ? "yes" : "no: " r }')
+tap_is yes "$ok" "software cpu-clock rate is 1e9 ns/s per CPU"
+tap_check "enabled and running times reported" grep -q 'enabled_ns=[1-9][0-9]*i,running_ns=[1-9]' <<<"$ours"
+
+# execd: three batches, counts growing
+out=$(printf '\n\n\n' | "$BIN" --execd --Event='msr/tsc/')
+tap_is 3 "$(grep -c '^uncore_event' <<<"$out")" "execd: one record per batch"
+counts=$(sed -E 's/.*count=([0-9]+)i.*/\1/' <<<"$out" | tr '\n' ' ')
+tap_check "execd: counts grow ($counts)" awk -v s="$counts" \
+  'BEGIN { n = split(s, a, " "); for (i = 2; i <= n; i++) if (a[i] + 0 <= a[i-1] + 0) exit 1 }'
+tap_done

@@ -1,0 +1,221 @@
+/*
+ * test_t410_events.c: tegra410_uncore's engine against a synthetic sysfs
+ * holding Tegra410 PMUs (formats and events as the mainline drivers
+ * publish them, reference sheet) and a Grace one for contrast: every event
+ * form of the kernel documentation resolves to the config words worked
+ * out by hand from the format bits.
+ */
+#include "plugins/tegra410_uncore/t410.h"
+#include "tests/lib/fakeproc.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static struct fakeproc fp;
+
+static void pmu_file(const char *pmu, const char *file, const char *text) {
+  char rel[512];
+  snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/%s", pmu, file);
+  assert_int_equal(fakeproc_write(&fp, rel, text), 0);
+}
+
+static int setup(void **state) {
+  (void)state;
+  assert_int_equal(fakeproc_init(&fp), 0);
+  fakeproc_write(&fp, "sys/devices/system/cpu/online", "0-3\n");
+  /* UCF */
+  const char *ucf = "nvidia_ucf_pmu_0";
+  pmu_file(ucf, "type", "31\n");
+  pmu_file(ucf, "cpumask", "0\n");
+  pmu_file(ucf, "format/event", "config:0-32\n");
+  pmu_file(ucf, "format/src_loc_cpu", "config1:1\n");
+  pmu_file(ucf, "format/dst_loc_cmem", "config1:8\n");
+  pmu_file(ucf, "format/dst_rem", "config1:11\n");
+  pmu_file(ucf, "events/cycles", "event=0x100000000\n");
+  pmu_file(ucf, "events/slc_bytes_rd", "event=0x113\n");
+  /* PCIE, socket 1, RC 2: cpumask on CPU 88 in real boxes; 2 here */
+  const char *pcie = "nvidia_pcie_pmu_1_rc_2";
+  pmu_file(pcie, "type", "28\n");
+  pmu_file(pcie, "cpumask", "2\n");
+  pmu_file(pcie, "format/event", "config:0-32\n");
+  pmu_file(pcie, "format/src_rp_mask", "config1:0-7\n");
+  pmu_file(pcie, "format/src_bdf", "config1:8-23\n");
+  pmu_file(pcie, "format/src_bdf_en", "config1:24\n");
+  pmu_file(pcie, "format/dst_loc_cmem", "config2:0\n");
+  pmu_file(pcie, "format/dst_rem", "config2:4\n");
+  pmu_file(pcie, "events/rd_bytes", "event=0x0\n");
+  pmu_file(pcie, "events/rd_req", "event=0x2\n");
+  pmu_file(pcie, "events/cycles", "event=0x100000000\n");
+  /* PCIE-TGT */
+  const char *tgt = "nvidia_pcie_tgt_pmu_0_rc_0";
+  pmu_file(tgt, "type", "29\n");
+  pmu_file(tgt, "cpumask", "0\n");
+  pmu_file(tgt, "format/event", "config:0-2\n");
+  pmu_file(tgt, "format/dst_rp_mask", "config:3-10\n");
+  pmu_file(tgt, "format/dst_addr_en", "config:11\n");
+  pmu_file(tgt, "format/dst_addr_base", "config1:0-63\n");
+  pmu_file(tgt, "format/dst_addr_mask", "config2:0-63\n");
+  pmu_file(tgt, "events/rd_bytes", "event=0x0\n");
+  pmu_file(tgt, "events/wr_bytes", "event=0x1\n");
+  /* C2C with a GPU peer */
+  const char *c2c = "nvidia_nvlink_c2c_pmu_0";
+  pmu_file(c2c, "type", "33\n");
+  pmu_file(c2c, "cpumask", "0\n");
+  pmu_file(c2c, "peer", "nr_gpu=2\n");
+  pmu_file(c2c, "format/event", "config:0-3\n");
+  pmu_file(c2c, "format/gpu_mask", "config1:0-1\n");
+  pmu_file(c2c, "events/in_rd_cum_outs", "event=0x1\n");
+  /* Grace SCF: different names, a default-bearing event, scale/unit */
+  const char *scf = "nvidia_scf_pmu_0";
+  pmu_file(scf, "type", "30\n");
+  pmu_file(scf, "cpumask", "0\n");
+  pmu_file(scf, "format/event", "config:0-32\n");
+  pmu_file(scf, "events/cmem_rd_data", "event=0x1a5\n");
+  pmu_file(scf, "events/cmem_rd_data.scale", "3.2e1\n");
+  pmu_file(scf, "events/cmem_rd_data.unit", "Bytes\n");
+  pmu_file(scf, "events/needs_param", "event=0x1,port=?\n");
+  /* per-CPU PMU without cpumask */
+  pmu_file("msr", "type", "9\n");
+  pmu_file("msr", "format/event", "config:0-63\n");
+  pmu_file("msr", "events/tsc", "event=0x00\n");
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  fakeproc_fini(&fp);
+  return 0;
+}
+
+static struct t410_pmu pmu_load(const char *name) {
+  struct t410_pmu pmu;
+  assert_int_equal(t410_pmu_load(fp.sys, name, &pmu), 0);
+  return pmu;
+}
+
+/* Resolve `text` (one event) and check its config words. */
+static int resolve(const char *text, struct t410_counter *c, char *why) {
+  struct pmu_group_spec g;
+  struct pmu_parse_error err;
+  size_t n;
+  assert_int_equal(pmu_event_parse(text, strlen(text), &g, 1, &n, &err), 0);
+  struct t410_pmu pmu = pmu_load(g.events[0].pmu);
+  int rc = t410_event_resolve(&pmu, &g.events[0], c, why, 256);
+  t410_pmu_fini(&pmu);
+  return rc;
+}
+
+static void t410_pmu_load__discovers_sysfs(void **state) {
+  (void)state;
+  struct t410_pmu pcie = pmu_load("nvidia_pcie_pmu_1_rc_2");
+  assert_int_equal(pcie.type, 28);
+  assert_true(pcie.has_cpumask);
+  assert_int_equal(pcie.n_cpus, 1);
+  assert_int_equal(pcie.cpus[0], 2);
+  assert_int_equal(pcie.n_formats, 6);
+  assert_int_equal(pcie.n_events, 3);
+  t410_pmu_fini(&pcie);
+  struct t410_pmu msr = pmu_load("msr");
+  assert_false(msr.has_cpumask);
+  assert_int_equal(msr.n_cpus, 4); /* every online CPU */
+  t410_pmu_fini(&msr);
+  struct t410_pmu missing;
+  assert_int_equal(t410_pmu_load(fp.sys, "nvidia_ucf_pmu_9", &missing),
+                   -ENOENT);
+}
+
+static void t410_event_resolve__doc_forms(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    uint64_t config, config1, config2;
+  } cases[] = {
+      {"nvidia_ucf_pmu_0/event=0x113,src_loc_cpu=1,dst_loc_cmem=1/", 0x113,
+       0x102, 0},
+      {"nvidia_ucf_pmu_0/cycles/", 0x100000000ull, 0, 0},
+      {"nvidia_ucf_pmu_0/slc_bytes_rd,dst_rem/", 0x113, 0x800, 0},
+      {"nvidia_pcie_pmu_1_rc_2/rd_bytes,src_bdf=0x0108,src_bdf_en=1/", 0,
+       0x01010800, 0},
+      {"nvidia_pcie_pmu_1_rc_2/rd_req,src_rp_mask=0x3,dst_loc_cmem=1/", 0x2,
+       0x3, 0x1},
+      {"nvidia_pcie_tgt_pmu_0_rc_0/event=0x1,dst_rp_mask=0x3/", 0x19, 0, 0},
+      {"nvidia_pcie_tgt_pmu_0_rc_0/wr_bytes,dst_addr_base=0x10000,"
+       "dst_addr_mask=0xFFF00,dst_addr_en=1/",
+       0x801, 0x10000, 0xFFF00},
+      {"nvidia_nvlink_c2c_pmu_0/in_rd_cum_outs,gpu_mask=0x1/", 0x1, 0x1, 0},
+      {"nvidia_scf_pmu_0/cmem_rd_data/", 0x1a5, 0, 0},
+      {"msr/tsc/", 0, 0, 0},
+      {"msr/config=0x5,config1=7/", 0x5, 7, 0},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct t410_counter c;
+    char why[256] = "";
+    if (resolve(cases[i].text, &c, why) != 0 ||
+        c.config[0] != cases[i].config || c.config[1] != cases[i].config1 ||
+        c.config[2] != cases[i].config2)
+      fail_msg("%s: %s config %#llx/%#llx/%#llx", cases[i].text, why,
+               (unsigned long long)c.config[0], (unsigned long long)c.config[1],
+               (unsigned long long)c.config[2]);
+  }
+  struct t410_counter c;
+  char why[256];
+  assert_int_equal(resolve("nvidia_scf_pmu_0/cmem_rd_data/", &c, why), 0);
+  assert_true(c.scale == 32.0);
+  assert_string_equal(c.unit, "Bytes");
+  assert_string_equal(c.event, "cmem_rd_data");
+}
+
+static void t410_event_resolve__errors_name_the_term(void **state) {
+  (void)state;
+  static const struct {
+    const char *text, *why;
+  } cases[] = {
+      {"nvidia_pcie_pmu_1_rc_2/rd_bytes,src_bdf=0x10000/",
+       "value 0x10000 too big for term \"src_bdf\" (at most 0xffff)"},
+      {"nvidia_pcie_tgt_pmu_0_rc_0/event=0x8/",
+       "value 0x8 too big for term \"event\" (at most 0x7)"},
+      {"nvidia_ucf_pmu_0/slc_bytes_rd,src_rp_mask=1/",
+       "unknown term \"src_rp_mask\" for PMU nvidia_ucf_pmu_0"},
+      {"nvidia_ucf_pmu_0/bogus/",
+       "unknown term \"bogus\" for PMU nvidia_ucf_pmu_0"},
+      {"nvidia_scf_pmu_0/needs_param/",
+       "event \"needs_param\" needs a value for a parameter "
+       "(event=0x1,port=?)"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct t410_counter c;
+    char why[256] = "";
+    assert_int_equal(resolve(cases[i].text, &c, why), -EINVAL);
+    assert_string_equal(why, cases[i].why);
+  }
+}
+
+static void t410_cpulist_parse__lists(void **state) {
+  (void)state;
+  int cpus[8];
+  assert_int_equal(t410_cpulist_parse("0-2,5\n", cpus, 8), 4);
+  assert_int_equal(cpus[3], 5);
+  assert_int_equal(t410_cpulist_parse("88", cpus, 8), 1);
+  assert_int_equal(cpus[0], 88);
+  assert_int_equal(t410_cpulist_parse("\n", cpus, 8), 0);
+  assert_int_equal(t410_cpulist_parse("3-1", cpus, 8), -EINVAL);
+  assert_int_equal(t410_cpulist_parse("0-9", cpus, 8), -E2BIG);
+  assert_int_equal(t410_cpulist_parse("a", cpus, 8), -EINVAL);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t410_pmu_load__discovers_sysfs),
+      cmocka_unit_test(t410_event_resolve__doc_forms),
+      cmocka_unit_test(t410_event_resolve__errors_name_the_term),
+      cmocka_unit_test(t410_cpulist_parse__lists),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
