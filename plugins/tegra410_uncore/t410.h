@@ -18,8 +18,10 @@
 #include "common/pmu_event_parse.h"
 #include "common/pmu_format.h"
 
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define T410_PLUGIN "tegra410_uncore"
 #define T410_MAX_STRINGS 64 /* Event options */
@@ -27,6 +29,61 @@
 #define T410_EVENT_TEXT_MAX 256
 
 extern const struct plugin_ops tegra410_uncore_ops;
+
+/* The kernel calls the engine makes; tests swap in a double that plays
+ * scripted counts, multiplexing and errors on fake PMUs. */
+struct t410_kernel {
+  int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu,
+                         int group_fd, unsigned long flags);
+  ssize_t (*read)(int fd, void *buf, size_t len);
+  int (*ioctl)(int fd, unsigned long request, void *arg);
+  int (*close)(int fd);
+};
+extern const struct t410_kernel t410_kernel_real;
+/* Use `kernel` (borrowed) for every later open/read; for tests. */
+void t410_set_kernel(void *inst, const struct t410_kernel *kernel);
+
+/* Roles of preset counters in the kernel documentation's formulas. */
+enum t410_role {
+  T410_NONE = 0,
+  T410_CYCLES,
+  T410_RD_BYTES,
+  T410_WR_BYTES,
+  T410_RD_REQ,
+  T410_WR_REQ,
+  T410_RD_CUM_OUTS,
+  T410_WR_CUM_OUTS,
+  T410_SLC_BYTES_RD,
+  T410_SLC_BYTES_WR,
+  T410_SLC_ACCESS_RD,
+  T410_SLC_ACCESS_WR,
+  T410_ROLE_COUNT,
+};
+
+enum t410_kind {
+  T410_GENERIC = 0,
+  T410_UCF,
+  T410_PCIE,
+  T410_PCIE_TGT,
+  T410_CMEM,
+  T410_C2C,
+};
+
+/* What a preset group is: which PMU instance, and which formulas apply. */
+struct t410_preset_tags {
+  enum t410_kind kind;
+  char socket[12];
+  char rc[12];       /* PCIE, PCIE-TGT */
+  char direction[4]; /* C2C family: "in" or "out" */
+  const char *part;  /* static: which of a PMU's preset groups, or NULL */
+};
+
+/* Deltas of one read of one preset group. */
+struct t410_sample {
+  bool have[T410_ROLE_COUNT];
+  double delta[T410_ROLE_COUNT];
+  double elapsed_ns; /* the window the counts cover */
+};
 
 struct t410_term_format {
   char name[PMU_NAME_MAX];
@@ -60,13 +117,17 @@ struct t410_counter {
   double scale;
   char unit[32];
   /* state, per read */
-  uint64_t count; /* multiplex-scaled, summed over CPUs, cumulative */
+  enum t410_role role; /* preset groups: its part in a formula */
+  uint64_t count;      /* multiplex-scaled, summed over CPUs, cumulative */
   uint64_t prev_count;
   bool have_prev;
 };
 
 /* One group, opened once per CPU of its PMU. */
 struct t410_group {
+  const struct t410_kernel *kernel; /* borrowed */
+  struct t410_preset_tags preset;   /* kind T410_GENERIC for Event groups */
+  uint64_t prev_enabled_ns;
   char text[512]; /* the Event option it came from, for messages */
   char pmu[PMU_NAME_MAX];
   uint32_t type;
@@ -87,12 +148,14 @@ struct t410_group {
 
 struct t410_config {
   char *sysfs_root;
+  bool preset; /* Preset "Tegra410" (the default without Event) */
   char *events[T410_MAX_STRINGS];
   size_t n_events;
 };
 
 struct t410 {
   struct t410_config cfg;
+  const struct t410_kernel *kernel;
   struct t410_pmu *pmus;
   size_t n_pmus;
   struct t410_group *groups;
@@ -115,6 +178,20 @@ int t410_cpulist_parse(const char *text, int *cpus, size_t max);
 int t410_event_resolve(const struct t410_pmu *pmu,
                        const struct pmu_event_spec *spec,
                        struct t410_counter *out, char *why, size_t why_size);
+
+/* t410_preset.c: every Tegra410 PMU under sysfs, as Event texts with
+ * their tags and roles. Calls `add` per group; returns how many. */
+typedef bool (*t410_preset_add_fn)(void *ctx, const char *text,
+                                   const struct t410_preset_tags *tags,
+                                   const enum t410_role *roles, size_t n);
+int t410_preset_scan(const char *sysfs_root, t410_preset_add_fn add, void *ctx);
+/* Recognise a Tegra410 PMU name (anchored); fills kind, socket, rc. */
+bool t410_preset_match(const char *name, struct t410_preset_tags *tags);
+
+/* t410_metrics.c: the kernel documentation's formulas, pure. Adds the
+ * fields that the sample's counters allow to `m`. */
+void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
+                      struct metric *m);
 
 /* t410_perf.c */
 int t410_group_open(struct t410_group *g);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item) {
   const char *value;
@@ -18,6 +19,18 @@ int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item) {
     free(cfg->sysfs_root);
     cfg->sysfs_root = strdup(value);
     return cfg->sysfs_root ? 0 : -ENOMEM;
+  }
+  if (cfg_key_is(item, "Preset")) {
+    int rc = cfg_get_string(T410_PLUGIN, item, &value);
+    if (rc < 0)
+      return rc;
+    if (strcasecmp(value, "Tegra410") != 0) {
+      log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", item->key,
+              "expected \"Tegra410\", got \"%s\"", value);
+      return -EINVAL;
+    }
+    cfg->preset = true;
+    return 0;
   }
   if (cfg_key_is(item, "Event")) {
     int rc = cfg_get_string(T410_PLUGIN, item, &value);

@@ -23,18 +23,29 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int t410_perf_event_open(struct perf_event_attr *attr, int cpu,
-                                int group_fd) {
+static int t410_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+                                    int cpu, int group_fd,
+                                    unsigned long flags) {
   /* glibc has no wrapper */
-  return (int)syscall(__NR_perf_event_open, attr, -1, cpu, group_fd,
-                      PERF_FLAG_FD_CLOEXEC);
+  return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
+
+static int t410_sys_ioctl(int fd, unsigned long request, void *arg) {
+  return ioctl(fd, request, arg);
+}
+
+const struct t410_kernel t410_kernel_real = {
+    .perf_event_open = t410_sys_perf_event_open,
+    .read = read,
+    .ioctl = t410_sys_ioctl,
+    .close = close,
+};
 
 void t410_group_close(struct t410_group *g) {
   if (g->fds != NULL)
     for (size_t i = 0; i < g->n_cpus * g->n_counters; i++)
       if (g->fds[i] >= 0) {
-        close(g->fds[i]);
+        g->kernel->close(g->fds[i]);
         g->fds[i] = -1;
       }
   free(g->fds);
@@ -72,7 +83,8 @@ int t410_group_open(struct t410_group *g) {
                          PERF_FORMAT_TOTAL_TIME_ENABLED |
                          PERF_FORMAT_TOTAL_TIME_RUNNING;
       attr.disabled = k == 0;
-      int fd = t410_perf_event_open(&attr, g->cpus[c], leader);
+      int fd = g->kernel->perf_event_open(&attr, -1, g->cpus[c], leader,
+                                          PERF_FLAG_FD_CLOEXEC);
       if (fd < 0) {
         int err = errno;
         char object[PMU_NAME_MAX + T410_EVENT_TEXT_MAX + 2];
@@ -86,7 +98,8 @@ int t410_group_open(struct t410_group *g) {
         return -err;
       }
       g->fds[c * g->n_counters + k] = fd;
-      if (ioctl(fd, PERF_EVENT_IOC_ID, &g->ids[c * g->n_counters + k]) < 0) {
+      if (g->kernel->ioctl(fd, PERF_EVENT_IOC_ID,
+                           &g->ids[c * g->n_counters + k]) < 0) {
         int err = errno;
         t410_group_close(g);
         return -err;
@@ -94,7 +107,8 @@ int t410_group_open(struct t410_group *g) {
       if (k == 0)
         leader = fd;
     }
-    if (ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0) {
+    if (g->kernel->ioctl(leader, PERF_EVENT_IOC_ENABLE,
+                         (void *)(uintptr_t)PERF_IOC_FLAG_GROUP) < 0) {
       int err = errno;
       t410_group_close(g);
       return -err;
@@ -114,8 +128,8 @@ int t410_group_read(struct t410_group *g) {
   uint64_t sums[PMU_MAX_GROUP] = {0};
   uint64_t enabled = 0, running = 0;
   for (size_t c = 0; c < g->n_cpus; c++) {
-    ssize_t n =
-        read(g->fds[c * g->n_counters], g->readbuf, words * sizeof(uint64_t));
+    ssize_t n = g->kernel->read(g->fds[c * g->n_counters], g->readbuf,
+                                words * sizeof(uint64_t));
     if (n < 0)
       return -errno;
     if ((size_t)n != words * sizeof(uint64_t) || g->readbuf[0] != g->n_counters)
@@ -137,6 +151,7 @@ int t410_group_read(struct t410_group *g) {
   }
   for (size_t k = 0; k < g->n_counters; k++)
     g->counters[k].count = sums[k];
+  g->prev_enabled_ns = g->enabled_ns;
   g->enabled_ns = enabled;
   g->running_ns = running;
   return 0;

@@ -24,7 +24,14 @@ static uint64_t t410_now(clockid_t id) {
 
 static void *t410_new(const char *instance) {
   (void)instance;
-  return calloc(1, sizeof(struct t410));
+  struct t410 *d = calloc(1, sizeof(*d));
+  if (d != NULL)
+    d->kernel = &t410_kernel_real;
+  return d;
+}
+
+void t410_set_kernel(void *inst, const struct t410_kernel *kernel) {
+  ((struct t410 *)inst)->kernel = kernel;
 }
 
 static int t410_configure(void *inst, const struct cfg_item *item) {
@@ -91,6 +98,29 @@ static bool t410_group_build(struct t410 *d, const char *text,
   }
   g->n_counters = spec->n_events;
   g->backoff_ns = T410_BACKOFF_MIN_NS;
+  g->kernel = d->kernel;
+  return true;
+}
+
+/* t410_preset_scan callback: one preset group. */
+static bool t410_preset_add(void *ctx, const char *text,
+                            const struct t410_preset_tags *tags,
+                            const enum t410_role *roles, size_t n) {
+  struct t410 *d = ctx;
+  struct pmu_group_spec *spec = calloc(1, sizeof(*spec));
+  size_t n_groups;
+  struct pmu_parse_error err;
+  bool ok = spec != NULL &&
+            pmu_event_parse(text, strlen(text), spec, 1, &n_groups, &err) == 0;
+  struct t410_group *g = &d->groups[d->n_groups];
+  ok = ok && t410_group_build(d, text, spec, g) && g->n_counters == n;
+  free(spec);
+  if (!ok)
+    return false;
+  g->preset = *tags;
+  for (size_t i = 0; i < n; i++)
+    g->counters[i].role = roles[i];
+  d->n_groups++;
   return true;
 }
 
@@ -98,13 +128,11 @@ static int t410_init(void *inst) {
   struct t410 *d = inst;
   if (d->cfg.sysfs_root == NULL && (d->cfg.sysfs_root = strdup("/sys")) == NULL)
     return -ENOMEM;
-  if (d->cfg.n_events == 0) {
-    log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
-            "no Event given (the Tegra410 preset is not available yet)");
-    return -EINVAL;
-  }
+  bool preset = d->cfg.preset || d->cfg.n_events == 0;
   struct pmu_group_spec *specs = calloc(8, sizeof(*specs));
-  d->groups = calloc(d->cfg.n_events * 8, sizeof(*d->groups));
+  /* the preset opens at most 2 groups per PMU; 256 PMUs is plenty */
+  d->groups =
+      calloc(d->cfg.n_events * 8 + (preset ? 512 : 0), sizeof(*d->groups));
   if (specs == NULL || d->groups == NULL) {
     free(specs);
     return -ENOMEM;
@@ -120,9 +148,17 @@ static int t410_init(void *inst) {
         d->n_groups++;
   }
   free(specs);
+  if (preset) {
+    int n = t410_preset_scan(d->cfg.sysfs_root, t410_preset_add, d);
+    log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
+            "Tegra410: %d group(s) on the PMUs found", n);
+  }
   if (d->n_groups == 0) {
     log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
-            "no event could be set up");
+            preset && d->cfg.n_events == 0
+                ? "no Event given and no Tegra410 PMU found under %s"
+                : "no event could be set up under %s",
+            d->cfg.sysfs_root);
     return -ENOENT;
   }
   uint64_t now = t410_now(CLOCK_MONOTONIC);
@@ -138,10 +174,47 @@ static void t410_retry_later(struct t410_group *g, uint64_t now) {
                                                           : g->backoff_ns * 2;
 }
 
+/*
+ * The window the counts of this read cover: the time the group was enabled
+ * since the previous read, per CPU (ELAPSED_TIME_IN_NS of the kernel doc);
+ * the wall time between reads if the kernel reported none.
+ */
+static double t410_window_ns(const struct t410_group *g, double wall_s) {
+  if (g->enabled_ns > g->prev_enabled_ns && g->n_cpus > 0)
+    return (double)(g->enabled_ns - g->prev_enabled_ns) / (double)g->n_cpus;
+  return wall_s * 1e9;
+}
+
+/* The preset's metrics over this read's window. */
+static int t410_emit_metrics(struct t410_group *g, struct metric_sink *sink,
+                             double window_ns, uint64_t time_ns) {
+  struct t410_sample sample;
+  memset(&sample, 0, sizeof(sample));
+  for (size_t k = 0; k < g->n_counters; k++) {
+    const struct t410_counter *c = &g->counters[k];
+    if (!c->have_prev || c->count < c->prev_count || c->role == T410_NONE)
+      return 0;
+    sample.have[c->role] = true;
+    sample.delta[c->role] = (double)(c->count - c->prev_count);
+  }
+  sample.elapsed_ns = window_ns;
+  struct metric m;
+  metric_init(&m, "tegra410", time_ns);
+  metric_add_tag(&m, "pmu", g->pmu);
+  metric_add_tag(&m, "socket", g->preset.socket);
+  metric_add_tag(&m, "rc", g->preset.rc);
+  metric_add_tag(&m, "direction", g->preset.direction);
+  t410_metrics_add(g->preset.kind, &sample, &m);
+  return m.n_fields ? metric_sink_write(sink, &m) : 0;
+}
+
 static int t410_emit(struct t410_group *g, struct metric_sink *sink,
                      uint64_t now, uint64_t time_ns) {
-  double dt = g->prev_time_ns ? (double)(now - g->prev_time_ns) / 1e9 : 0;
+  double wall = g->prev_time_ns ? (double)(now - g->prev_time_ns) / 1e9 : 0;
+  double window_ns = t410_window_ns(g, wall), dt = window_ns / 1e9;
   int rc = 0;
+  if (g->preset.kind != T410_GENERIC)
+    rc |= t410_emit_metrics(g, sink, window_ns, time_ns);
   for (size_t k = 0; k < g->n_counters; k++) {
     struct t410_counter *c = &g->counters[k];
     struct metric m;
@@ -149,6 +222,7 @@ static int t410_emit(struct t410_group *g, struct metric_sink *sink,
     metric_add_tag(&m, "pmu", g->pmu);
     metric_add_tag(&m, "event", c->event);
     metric_add_tag(&m, "unit", c->unit);
+    metric_add_tag(&m, "group", g->preset.part);
     metric_add_int(&m, "count", "derive", c->count);
     if (c->scale != 1.0)
       metric_add_float(&m, "value", "gauge", (double)c->count * c->scale);

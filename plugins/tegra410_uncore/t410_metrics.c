@@ -1,0 +1,81 @@
+/*
+ * t410_metrics.c: the metrics of Documentation/admin-guide/perf/
+ * nvidia-tegra410-pmu.rst from one group's deltas over one window
+ * (ELAPSED_TIME_IN_NS: the group's enabled time over the window).
+ * Units are base units: bytes per second (the doc's GB/s is bytes/ns),
+ * requests per cycle, Hz, cycles and ns.
+ *
+ *   bandwidth     = bytes / elapsed              (UCF: SLC and memory)
+ *   request rate  = requests / cycles
+ *   frequency     = cycles / elapsed
+ *   latency       = cum_outs / requests  cycles; / (cycles / elapsed) ns
+ *   CMEM read bandwidth = rd_req * 32 / elapsed  (32-byte requests; from an
+ *                         earlier revision of the doc)
+ */
+#include "plugins/tegra410_uncore/t410.h"
+
+#define T410_CMEM_REQUEST_BYTES 32.0
+
+static bool t410_has(const struct t410_sample *s, enum t410_role r) {
+  return s->have[r];
+}
+
+static void t410_latency(const struct t410_sample *s, enum t410_role cum,
+                         enum t410_role req, const char *cycles_field,
+                         const char *ns_field, struct metric *m) {
+  if (!t410_has(s, cum) || !t410_has(s, req) || s->delta[req] <= 0)
+    return;
+  double cycles = s->delta[cum] / s->delta[req];
+  metric_add_float(m, cycles_field, "uncore_latency_cycles", cycles);
+  if (t410_has(s, T410_CYCLES) && s->delta[T410_CYCLES] > 0)
+    metric_add_float(m, ns_field, "uncore_latency_ns",
+                     cycles * s->elapsed_ns / s->delta[T410_CYCLES]);
+}
+
+void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
+                      struct metric *m) {
+  double per_s = s->elapsed_ns > 0 ? 1e9 / s->elapsed_ns : 0;
+  if (per_s == 0)
+    return;
+  static const struct {
+    enum t410_role role;
+    const char *field;
+  } bandwidths[] = {
+      {T410_RD_BYTES, "read_bandwidth"},
+      {T410_WR_BYTES, "write_bandwidth"},
+      {T410_SLC_BYTES_RD, "slc_read_bandwidth"},
+      {T410_SLC_BYTES_WR, "slc_write_bandwidth"},
+  };
+  for (size_t i = 0; i < sizeof(bandwidths) / sizeof(bandwidths[0]); i++)
+    if (t410_has(s, bandwidths[i].role))
+      metric_add_float(m, bandwidths[i].field, "uncore_bandwidth",
+                       s->delta[bandwidths[i].role] * per_s);
+  if (kind == T410_CMEM && t410_has(s, T410_RD_REQ))
+    metric_add_float(m, "read_bandwidth", "uncore_bandwidth",
+                     s->delta[T410_RD_REQ] * T410_CMEM_REQUEST_BYTES * per_s);
+
+  bool cycles = t410_has(s, T410_CYCLES) && s->delta[T410_CYCLES] > 0;
+  if (t410_has(s, T410_CYCLES))
+    metric_add_float(m, "frequency", "frequency",
+                     s->delta[T410_CYCLES] * per_s);
+  if (cycles &&
+      (kind == T410_UCF || kind == T410_PCIE || kind == T410_PCIE_TGT)) {
+    static const struct {
+      enum t410_role role;
+      const char *field;
+    } rates[] = {
+        {T410_RD_REQ, "read_request_rate"},
+        {T410_WR_REQ, "write_request_rate"},
+        {T410_SLC_ACCESS_RD, "slc_read_request_rate"},
+        {T410_SLC_ACCESS_WR, "slc_write_request_rate"},
+    };
+    for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+      if (t410_has(s, rates[i].role))
+        metric_add_float(m, rates[i].field, "uncore_ratio",
+                         s->delta[rates[i].role] / s->delta[T410_CYCLES]);
+  }
+  t410_latency(s, T410_RD_CUM_OUTS, T410_RD_REQ, "read_latency_cycles",
+               "read_latency_ns", m);
+  t410_latency(s, T410_WR_CUM_OUTS, T410_WR_REQ, "write_latency_cycles",
+               "write_latency_ns", m);
+}

@@ -1,0 +1,325 @@
+/*
+ * test_t410_preset.c: the Tegra410 preset end to end through the plugin
+ * core, on a synthetic sysfs with every Tegra410 PMU kind and a test
+ * double of the perf_event_open uAPI that plays scripted counts (with
+ * multiplexing and errors). Every metric is checked against a value worked
+ * out by hand from the kernel documentation's formulas.
+ */
+#include "plugins/tegra410_uncore/t410.h"
+#include "tests/lib/capture_sink.h"
+#include "tests/lib/fakeproc.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static struct fakeproc fp;
+
+/* ---- the perf_event_open double ---- */
+#define FAKE_FD_BASE 1000
+#define FAKE_MAX_FDS 256
+struct fake_event {
+  bool open;
+  uint32_t type;
+  uint64_t config;
+  int leader; /* index of the leader */
+};
+static struct fake_event fake_fds[FAKE_MAX_FDS];
+static unsigned fake_reads[FAKE_MAX_FDS]; /* per leader */
+static uint32_t fake_eacces_type;         /* opens of this type fail */
+static uint32_t fake_half_running_type;   /* multiplexed: running = 1/2 */
+
+/* Counts per read for (type, config): cumulative = rate * reads. */
+static uint64_t fake_rate(uint32_t type, uint64_t config) {
+  switch (type) {
+  case 28: /* PCIE */
+    switch (config) {
+    case 0x100000000ull:
+      return 1000000000; /* cycles: 1 GHz */
+    case 0x0:
+      return 2000000000; /* rd_bytes */
+    case 0x1:
+      return 500000000; /* wr_bytes */
+    case 0x2:
+      return 1000000; /* rd_req */
+    case 0x3:
+      return 250000; /* wr_req */
+    case 0x4:
+      return 500000000; /* rd_cum_outs */
+    }
+    break;
+  case 40: /* CMEM: cycles 0, rd_req 1, rd_cum_outs 2 */
+    return config == 0 ? 2000000000 : config == 1 ? 10000000 : 3000000000;
+  case 31: /* UCF, counted under multiplexing */
+    return config == 0x100000000ull ? 1500000000 : 3000000;
+  }
+  return 7;
+}
+
+static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+                     int group_fd, unsigned long flags) {
+  (void)cpu;
+  (void)flags;
+  if (pid != -1 || attr->exclude_kernel || attr->sample_period) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (attr->type == fake_eacces_type) {
+    errno = EACCES;
+    return -1;
+  }
+  for (int i = 0; i < FAKE_MAX_FDS; i++) {
+    if (fake_fds[i].open)
+      continue;
+    fake_fds[i] =
+        (struct fake_event){true, attr->type, attr->config,
+                            group_fd < 0 ? i : group_fd - FAKE_FD_BASE};
+    if (group_fd < 0)
+      fake_reads[i] = 0;
+    return FAKE_FD_BASE + i;
+  }
+  errno = EMFILE;
+  return -1;
+}
+
+static int fake_ioctl(int fd, unsigned long request, void *arg) {
+  if (request == PERF_EVENT_IOC_ID)
+    *(uint64_t *)arg = (uint64_t)fd * 10; /* any unique id */
+  return 0;
+}
+
+/* Leader read: nr, enabled, running, {value, id} x nr. Each read is 1 s. */
+static ssize_t fake_read(int fd, void *buf, size_t len) {
+  int leader = fd - FAKE_FD_BASE;
+  uint64_t *w = buf;
+  unsigned t = ++fake_reads[leader];
+  size_t n = 0;
+  uint64_t enabled = (uint64_t)t * 1000000000ull, running = enabled;
+  if (fake_fds[leader].type == fake_half_running_type)
+    running /= 2;
+  for (int i = 0; i < FAKE_MAX_FDS; i++) {
+    if (!fake_fds[i].open || fake_fds[i].leader != leader)
+      continue;
+    if ((3 + 2 * (n + 1)) * 8 > len)
+      return -1;
+    uint64_t counted = fake_rate(fake_fds[i].type, fake_fds[i].config) * t;
+    if (running != enabled)
+      counted /= 2; /* the group ran half the time */
+    w[3 + 2 * n] = counted;
+    w[4 + 2 * n] = (uint64_t)(FAKE_FD_BASE + i) * 10;
+    n++;
+  }
+  w[0] = n;
+  w[1] = enabled;
+  w[2] = running;
+  return (ssize_t)((3 + 2 * n) * 8);
+}
+
+static int fake_close(int fd) {
+  fake_fds[fd - FAKE_FD_BASE].open = false;
+  return 0;
+}
+
+static const struct t410_kernel fake_kernel = {fake_open, fake_read, fake_ioctl,
+                                               fake_close};
+
+/* ---- the synthetic sysfs ---- */
+static void pmu_file(const char *pmu, const char *file, const char *text) {
+  char rel[512];
+  snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/%s", pmu, file);
+  assert_int_equal(fakeproc_write(&fp, rel, text), 0);
+}
+
+static void pmu(const char *name, const char *type, const char *event_bits,
+                const char *const *events) {
+  pmu_file(name, "type", type);
+  pmu_file(name, "cpumask", "0\n");
+  pmu_file(name, "format/event", event_bits);
+  for (size_t i = 0; events[i] != NULL; i += 2) {
+    char file[128];
+    snprintf(file, sizeof(file), "events/%s", events[i]);
+    pmu_file(name, file, events[i + 1]);
+  }
+}
+
+static int setup(void **state) {
+  (void)state;
+  assert_int_equal(fakeproc_init(&fp), 0);
+  static const char *const pcie[] = {
+      "cycles",   "event=0x100000000", "rd_bytes",    "event=0x0",
+      "wr_bytes", "event=0x1",         "rd_req",      "event=0x2",
+      "wr_req",   "event=0x3",         "rd_cum_outs", "event=0x4",
+      NULL};
+  pmu("nvidia_pcie_pmu_1_rc_2", "28\n", "config:0-32\n", pcie);
+  static const char *const cmem[] = {"cycles",    "event=0x0",   "rd_req",
+                                     "event=0x1", "rd_cum_outs", "event=0x2",
+                                     NULL};
+  pmu("nvidia_cmem_latency_pmu_0", "40\n", "config:0-1\n", cmem);
+  static const char *const ucf[] = {"cycles",
+                                    "event=0x100000000",
+                                    "slc_bytes_rd",
+                                    "event=0x113",
+                                    "slc_bytes_wr",
+                                    "event=0x114",
+                                    "mem_bytes_rd",
+                                    "event=0x123",
+                                    "mem_bytes_wr",
+                                    "event=0x124",
+                                    "slc_access_rd",
+                                    "event=0x111",
+                                    "slc_access_wr",
+                                    "event=0x112",
+                                    "mem_access_rd",
+                                    "event=0x121",
+                                    "mem_access_wr",
+                                    "event=0x122",
+                                    NULL};
+  pmu("nvidia_ucf_pmu_0", "31\n", "config:0-32\n", ucf);
+  /* a CPU-peer NV-CLink: read events only */
+  static const char *const clink[] = {
+      "cycles",          "event=0x0", "in_rd_req",  "event=0x2",
+      "in_rd_cum_outs",  "event=0x1", "out_rd_req", "event=0x6",
+      "out_rd_cum_outs", "event=0x5", NULL};
+  pmu("nvidia_nvclink_pmu_1", "33\n", "config:0-3\n", clink);
+  pmu_file("nvidia_nvclink_pmu_1", "peer", "nr_cpu=1\n");
+  /* Grace PCIE: must not be taken for a Tegra410 one */
+  static const char *const grace[] = {"rd_bytes_loc", "event=0x0", NULL};
+  pmu("nvidia_pcie_pmu_0", "27\n", "config:0-32\n", grace);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  fakeproc_fini(&fp);
+  return 0;
+}
+
+static void *start(void) {
+  void *inst = tegra410_uncore_ops.instance_new("test");
+  t410_set_kernel(inst, &fake_kernel);
+  struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  assert_int_equal(tegra410_uncore_ops.init(inst), 0);
+  return inst;
+}
+
+static void expect(struct capture_sink *cs, const char *prefix,
+                   const char *fields) {
+  const char *line = capture_sink_find(cs, prefix);
+  if (line == NULL || strncmp(line + strlen(prefix), fields, strlen(fields)))
+    fail_msg("%s%s\n  got: %s", prefix, fields, line ? line : "(none)");
+}
+
+static void t410_preset_match__anchored_names(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    bool match;
+    enum t410_kind kind;
+    const char *socket, *rc;
+  } cases[] = {
+      {"nvidia_ucf_pmu_0", true, T410_UCF, "0", ""},
+      {"nvidia_pcie_pmu_1_rc_5", true, T410_PCIE, "1", "5"},
+      {"nvidia_pcie_tgt_pmu_0_rc_3", true, T410_PCIE_TGT, "0", "3"},
+      {"nvidia_cmem_latency_pmu_1", true, T410_CMEM, "1", ""},
+      {"nvidia_nvlink_c2c_pmu_0", true, T410_C2C, "0", ""},
+      {"nvidia_nvdlink_pmu_0", true, T410_C2C, "0", ""},
+      {"nvidia_pcie_pmu_0", false, 0, "", ""},           /* Grace */
+      {"nvidia_nvlink_c2c1_pmu_0", false, 0, "", ""},    /* Grace */
+      {"nvidia_pcie_pmu_0_chiplet_1", false, 0, "", ""}, /* pre-mainline */
+      {"nvidia_ucf_pmu_0x", false, 0, "", ""},
+      {"nvidia_ucf_pmu_", false, 0, "", ""},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct t410_preset_tags tags;
+    bool match = t410_preset_match(cases[i].name, &tags);
+    if (match != cases[i].match ||
+        (match && (tags.kind != cases[i].kind ||
+                   strcmp(tags.socket, cases[i].socket) != 0 ||
+                   strcmp(tags.rc, cases[i].rc) != 0)))
+      fail_msg("%s", cases[i].name);
+  }
+}
+
+static void t410_preset__metrics_from_the_doc_formulas(void **state) {
+  (void)state;
+  memset(fake_fds, 0, sizeof(fake_fds));
+  fake_eacces_type = 0;
+  fake_half_running_type = 31; /* UCF multiplexed */
+  void *inst = start();
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_null(capture_sink_find(&cs, "tegra410,")); /* one sample: no window */
+  capture_sink_clear(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  /* PCIE over 1 s: 1e9 cycles = 1 GHz; 2e9 rd bytes/s, 5e8 wr bytes/s;
+   * request rates 1e6/1e9 and 2.5e5/1e9 per cycle; latency 5e8/1e6 = 500
+   * cycles = 500 ns at 1 GHz */
+  expect(&cs, "tegra410,pmu=nvidia_pcie_pmu_1_rc_2,socket=1,rc=2 ",
+         "read_bandwidth=2000000000.0,write_bandwidth=500000000.0,"
+         "frequency=1000000000.0,read_request_rate=0.001,"
+         "write_request_rate=0.00025,read_latency_cycles=500.0,"
+         "read_latency_ns=500.0 ");
+  /* CMEM: 1e7 requests of 32 bytes per second = 3.2e8 B/s; 2 GHz; latency
+   * 3e9/1e7 = 300 cycles = 150 ns */
+  expect(&cs, "tegra410,pmu=nvidia_cmem_latency_pmu_0,socket=0 ",
+         "read_bandwidth=320000000.0,frequency=2000000000.0,"
+         "read_latency_cycles=300.0,read_latency_ns=150.0 ");
+  /* UCF ran half the time: counts are scaled back to the full window */
+  expect(&cs, "tegra410,pmu=nvidia_ucf_pmu_0,socket=0 ",
+         "read_bandwidth=3000000.0,write_bandwidth=3000000.0,"
+         "slc_read_bandwidth=3000000.0,slc_write_bandwidth=3000000.0,"
+         "frequency=1500000000.0 ");
+  expect(&cs, "uncore_event,pmu=nvidia_ucf_pmu_0,event=cycles,group=bandwidth ",
+         "count=3000000000i,rate=1500000000.0,enabled_ns=2000000000i,"
+         "running_ns=1000000000i ");
+  /* CLink with a CPU peer: reads only, in and out; every event counts 7
+   * per second here: 7 Hz, 7/7 = 1 cycle = 1/7 s */
+  expect(&cs, "tegra410,pmu=nvidia_nvclink_pmu_1,socket=1,direction=in ",
+         "frequency=7.0,read_latency_cycles=1.0,"
+         "read_latency_ns=142857142.85714287 ");
+  assert_non_null(capture_sink_find(
+      &cs, "tegra410,pmu=nvidia_nvclink_pmu_1,socket=1,direction=out "));
+  assert_null(capture_sink_find(&cs, "uncore_event,pmu=nvidia_pcie_pmu_0,"));
+  /* 2 UCF + 1 PCIE + 1 CMEM + 2 CLink groups */
+  assert_int_equal(capture_sink_count(&cs, "tegra410,"), 6);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+  for (int i = 0; i < FAKE_MAX_FDS; i++)
+    assert_false(fake_fds[i].open); /* every fd closed */
+}
+
+static void t410_preset__one_pmu_failing_keeps_the_others(void **state) {
+  (void)state;
+  memset(fake_fds, 0, sizeof(fake_fds));
+  fake_eacces_type = 28; /* PCIE: permission denied */
+  fake_half_running_type = 0;
+  void *inst = start();
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_null(capture_sink_find(&cs, "uncore_event,pmu=nvidia_pcie_pmu_1"));
+  assert_non_null(
+      capture_sink_find(&cs, "tegra410,pmu=nvidia_cmem_latency_pmu_0"));
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+  fake_eacces_type = 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t410_preset_match__anchored_names),
+      cmocka_unit_test(t410_preset__metrics_from_the_doc_formulas),
+      cmocka_unit_test(t410_preset__one_pmu_failing_keeps_the_others),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
