@@ -62,6 +62,9 @@ $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
 endef
 $(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
 
+# Keep intermediate objects (tests/lib, bench) between runs.
+.SECONDARY:
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 include tests/tests.mk

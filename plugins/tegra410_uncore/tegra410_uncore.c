@@ -90,6 +90,11 @@ static bool t410_group_build(struct t410 *d, const char *text,
               text, why);
       return false;
     }
+    const uint64_t *c = g->counters[i].config;
+    log_msg(LOG_LEVEL_DEBUG, T410_PLUGIN, g->pmu, "attr",
+            "%s: type %u config 0x%llx config1 0x%llx config2 0x%llx",
+            g->counters[i].event, pmu->type, (unsigned long long)c[0],
+            (unsigned long long)c[1], (unsigned long long)c[2]);
     if (g->counters[i].config[3] != 0) {
       log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
               "\"%s\": config3 terms are not supported by this build", text);
