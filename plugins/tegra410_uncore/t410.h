@@ -153,8 +153,17 @@ struct t410_config {
   size_t n_events;
 };
 
+/* A Tegra410 root port's DVSEC: which PCI segment an RC serves. */
+struct t410_pcie_label {
+  unsigned socket, rc;
+  char segment[8]; /* "0002" */
+};
+#define T410_MAX_PCIE_LABELS 64
+
 struct t410 {
   struct t410_config cfg;
+  struct t410_pcie_label pcie_labels[T410_MAX_PCIE_LABELS];
+  size_t n_pcie_labels;
   const struct t410_kernel *kernel;
   struct t410_pmu *pmus;
   size_t n_pmus;
@@ -192,6 +201,13 @@ bool t410_preset_match(const char *name, struct t410_preset_tags *tags);
  * fields that the sample's counters allow to `m`. */
 void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
                       struct metric *m);
+
+/* t410_pcie.c: DVSEC labels of every NVIDIA root port; the segment of
+ * (socket, rc) or NULL. */
+size_t t410_pcie_labels_scan(const char *sysfs_root,
+                             struct t410_pcie_label *labels, size_t max);
+const char *t410_pcie_segment(const struct t410_pcie_label *labels, size_t n,
+                              const char *socket, const char *rc);
 
 /* t410_perf.c */
 int t410_group_open(struct t410_group *g);

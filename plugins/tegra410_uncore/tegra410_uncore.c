@@ -154,6 +154,8 @@ static int t410_init(void *inst) {
   }
   free(specs);
   if (preset) {
+    d->n_pcie_labels = t410_pcie_labels_scan(d->cfg.sysfs_root, d->pcie_labels,
+                                             T410_MAX_PCIE_LABELS);
     int n = t410_preset_scan(d->cfg.sysfs_root, t410_preset_add, d);
     log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
             "Tegra410: %d group(s) on the PMUs found", n);
@@ -191,8 +193,9 @@ static double t410_window_ns(const struct t410_group *g, double wall_s) {
 }
 
 /* The preset's metrics over this read's window. */
-static int t410_emit_metrics(struct t410_group *g, struct metric_sink *sink,
-                             double window_ns, uint64_t time_ns) {
+static int t410_emit_metrics(const struct t410 *d, struct t410_group *g,
+                             struct metric_sink *sink, double window_ns,
+                             uint64_t time_ns) {
   struct t410_sample sample;
   memset(&sample, 0, sizeof(sample));
   for (size_t k = 0; k < g->n_counters; k++) {
@@ -208,18 +211,22 @@ static int t410_emit_metrics(struct t410_group *g, struct metric_sink *sink,
   metric_add_tag(&m, "pmu", g->pmu);
   metric_add_tag(&m, "socket", g->preset.socket);
   metric_add_tag(&m, "rc", g->preset.rc);
+  if (g->preset.rc[0])
+    metric_add_tag(&m, "segment",
+                   t410_pcie_segment(d->pcie_labels, d->n_pcie_labels,
+                                     g->preset.socket, g->preset.rc));
   metric_add_tag(&m, "direction", g->preset.direction);
   t410_metrics_add(g->preset.kind, &sample, &m);
   return m.n_fields ? metric_sink_write(sink, &m) : 0;
 }
 
-static int t410_emit(struct t410_group *g, struct metric_sink *sink,
-                     uint64_t now, uint64_t time_ns) {
+static int t410_emit(const struct t410 *d, struct t410_group *g,
+                     struct metric_sink *sink, uint64_t now, uint64_t time_ns) {
   double wall = g->prev_time_ns ? (double)(now - g->prev_time_ns) / 1e9 : 0;
   double window_ns = t410_window_ns(g, wall), dt = window_ns / 1e9;
   int rc = 0;
   if (g->preset.kind != T410_GENERIC)
-    rc |= t410_emit_metrics(g, sink, window_ns, time_ns);
+    rc |= t410_emit_metrics(d, g, sink, window_ns, time_ns);
   for (size_t k = 0; k < g->n_counters; k++) {
     struct t410_counter *c = &g->counters[k];
     struct metric m;
@@ -266,7 +273,7 @@ static int t410_read(void *inst, struct metric_sink *sink) {
       t410_retry_later(g, now);
       continue;
     }
-    t410_emit(g, sink, now, time_ns);
+    t410_emit(d, g, sink, now, time_ns);
     ok++;
   }
   return ok > 0 ? 0 : -EIO;

@@ -188,6 +188,32 @@ static int setup(void **state) {
       "out_rd_cum_outs", "event=0x5", NULL};
   pmu("nvidia_nvclink_pmu_1", "33\n", "config:0-3\n", clink);
   pmu_file("nvidia_nvclink_pmu_1", "peer", "nr_cpu=1\n");
+  /* the root port of socket 1, RC 2, on PCI segment 0x0009, with its
+   * NVIDIA DVSEC after one other extended capability */
+  static unsigned char config[4096];
+  config[0x100] = 0x01; /* AER, version 1, next 0x148 */
+  config[0x102] = 0x01;
+  config[0x103] = 0x148 >> 4 & 0xff;
+  config[0x102] |= (0x148 & 0xf) << 4;
+  config[0x148] = 0x23; /* DVSEC, version 1, last */
+  config[0x14a] = 0x01;
+  config[0x14c] = 0xde; /* vendor 0x10de */
+  config[0x14d] = 0x10;
+  config[0x150] = 0x04; /* DVSEC id 4 */
+  config[0x154] = 0x00; /* bus */
+  config[0x155] = 0x09; /* segment */
+  config[0x156] = 1;    /* root port */
+  config[0x157] = 2;    /* RC */
+  config[0x158] = 1;    /* socket */
+  fakeproc_write(&fp, "sys/bus/pci/devices/0009:00:00.0/vendor", "0x10de\n");
+  fakeproc_write(&fp, "sys/bus/pci/devices/0009:00:00.0/class", "0x060400\n");
+  char path[512];
+  snprintf(path, sizeof(path), "%s/bus/pci/devices/0009:00:00.0/config",
+           fp.sys);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(config, 1, sizeof(config), f), sizeof(config));
+  fclose(f);
   /* Grace PCIE: must not be taken for a Tegra410 one */
   static const char *const grace[] = {"rd_bytes_loc", "event=0x0", NULL};
   pmu("nvidia_pcie_pmu_0", "27\n", "config:0-32\n", grace);
@@ -263,7 +289,7 @@ static void t410_preset__metrics_from_the_doc_formulas(void **state) {
   /* PCIE over 1 s: 1e9 cycles = 1 GHz; 2e9 rd bytes/s, 5e8 wr bytes/s;
    * request rates 1e6/1e9 and 2.5e5/1e9 per cycle; latency 5e8/1e6 = 500
    * cycles = 500 ns at 1 GHz */
-  expect(&cs, "tegra410,pmu=nvidia_pcie_pmu_1_rc_2,socket=1,rc=2 ",
+  expect(&cs, "tegra410,pmu=nvidia_pcie_pmu_1_rc_2,socket=1,rc=2,segment=0009 ",
          "read_bandwidth=2000000000.0,write_bandwidth=500000000.0,"
          "frequency=1000000000.0,read_request_rate=0.001,"
          "write_request_rate=0.00025,read_latency_cycles=500.0,"
