@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The real collectd daemon loads build/tegra410_uncore.so with the shipped
+# snippet (its generic instance counts msr/tsc on this machine's kernel)
+# and dispatches the counts and rates under the documented identifiers.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+source tests/lib/collectd.sh
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+if [[ ! -x $COLLECTD ]]; then
+  tap_skip "collectd end to end" "collectd-core is not installed"
+  tap_done
+  exit
+fi
+if [[ $(id -u) -ne 0 && $paranoid -gt 0 ]]; then
+  tap_skip "collectd end to end" "perf_event_paranoid is $paranoid and not root"
+  tap_done
+  exit
+fi
+if [[ ! -d /sys/bus/event_source/devices/msr ]]; then
+  tap_skip "collectd end to end" "this kernel has no msr PMU"
+  tap_done
+  exit
+fi
+trap 'collectd_stop; [[ -n ${CD_DIR:-} ]] && rm -rf "$CD_DIR"' EXIT
+snippet=$(sed -e 's|Interval 10|Interval 1|' conf.d/tegra410_uncore.conf)
+collectd_start "$snippet"
+dir="$CD_CSV/e2e/tegra410_uncore-msr-tsc"
+tap_check "csv: the count series appears" \
+  collectd_wait_for "$dir/derive-uncore_event_count-*" 30
+tap_check "csv: the rate series appears" \
+  collectd_wait_for "$dir/gauge-uncore_event_rate-*" 30
+v=$(collectd_getval "e2e/tegra410_uncore-msr-tsc/gauge-uncore_event_rate" |
+  sed -n 's/^value=//p')
+ncpu=$(getconf _NPROCESSORS_ONLN)
+mhz=$(awk -F: '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+ok=$(awk -v v="$v" -v n="$ncpu" -v m="$mhz" 'BEGIN {
+  if (m == "") { print (v > 1e8) ? "yes" : "no: " v; exit }
+  r = v / (n * m * 1e6); print (r > 0.8 && r < 1.25) ? "yes" : "no: " v }')
+tap_is yes "$ok" "unixsock: TSC rate is about CPUs x nominal clock ($v)"
+tap_check "collectd stops on SIGTERM" collectd_stop
+tap_check "log: no read failures" \
+  bash -c "! grep -q 'read-function of plugin .tegra410_uncore' '$CD_LOG'"
+tap_done
