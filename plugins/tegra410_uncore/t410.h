@@ -76,6 +76,16 @@ struct t410_preset_tags {
   char rc[12];       /* PCIE, PCIE-TGT */
   char direction[4]; /* C2C family: "in" or "out" */
   const char *part;  /* static: which of a PMU's preset groups, or NULL */
+  char filter[32];   /* the Filter block's name, "" when unfiltered */
+};
+
+/* A Filter block: extra terms for every preset event of one PMU kind,
+ * reported as its own series. */
+#define T410_MAX_FILTERS 16
+struct t410_filter {
+  char name[32];
+  enum t410_kind kind;
+  char terms[200]; /* "src_bdf=0x0180,src_bdf_en=1" */
 };
 
 /* Deltas of one read of one preset group. */
@@ -128,7 +138,7 @@ struct t410_group {
   const struct t410_kernel *kernel; /* borrowed */
   struct t410_preset_tags preset;   /* kind T410_GENERIC for Event groups */
   uint64_t prev_enabled_ns;
-  char text[512]; /* the Event option it came from, for messages */
+  char text[1024]; /* the Event option it came from, for messages */
   char pmu[PMU_NAME_MAX];
   uint32_t type;
   int *cpus;
@@ -149,6 +159,8 @@ struct t410_group {
 struct t410_config {
   char *sysfs_root;
   bool preset; /* Preset "Tegra410" (the default without Event) */
+  struct t410_filter filters[T410_MAX_FILTERS];
+  size_t n_filters;
   char *events[T410_MAX_STRINGS];
   size_t n_events;
 };
@@ -168,7 +180,7 @@ struct t410 {
   struct t410_pmu *pmus;
   size_t n_pmus;
   struct t410_group *groups;
-  size_t n_groups;
+  size_t n_groups, cap_groups;
 };
 
 /* t410_config.c */
@@ -193,7 +205,8 @@ int t410_event_resolve(const struct t410_pmu *pmu,
 typedef bool (*t410_preset_add_fn)(void *ctx, const char *text,
                                    const struct t410_preset_tags *tags,
                                    const enum t410_role *roles, size_t n);
-int t410_preset_scan(const char *sysfs_root, t410_preset_add_fn add, void *ctx);
+int t410_preset_scan(const char *sysfs_root, const struct t410_filter *filters,
+                     size_t n_filters, t410_preset_add_fn add, void *ctx);
 /* Recognise a Tegra410 PMU name (anchored); fills kind, socket, rc. */
 bool t410_preset_match(const char *name, struct t410_preset_tags *tags);
 

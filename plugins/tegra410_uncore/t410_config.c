@@ -6,11 +6,125 @@
 #include "plugins/tegra410_uncore/t410.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+static int t410_filter_fail(const struct cfg_item *item, const char *name,
+                            const char *why) {
+  log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", item->key, "\"%s\": %s", name,
+          why);
+  return -EINVAL;
+}
+
+static const struct pmu_term *t410_term(const struct pmu_event_spec *e,
+                                        const char *name) {
+  for (size_t i = 0; i < e->n_terms; i++)
+    if (strcmp(e->terms[i].name, name) == 0)
+      return &e->terms[i];
+  return NULL;
+}
+
+/*
+ * <Filter "name"> PMU "ucf|pcie|pcie_tgt|c2c"; Terms "t=v,..." </Filter>
+ * The rules the hardware imposes, checked here so a bad combination is a
+ * config error and not an EINVAL at open time (reference sheet, format
+ * terms): a PCIE filter is a root-port mask or a BDF, never both; a BDF
+ * needs src_bdf_en=1; a PCIE PMU has one BDF filter for all its counters,
+ * so all PCIE filters share one BDF at most; PCIE-TGT has 8 address slots.
+ */
+static int t410_config_filter(struct t410_config *cfg,
+                              const struct cfg_item *item) {
+  if (item->n_values != 1 || item->values[0].type != CFG_STRING ||
+      item->values[0].string[0] == '\0' ||
+      strlen(item->values[0].string) >= sizeof(cfg->filters[0].name)) {
+    log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", item->key,
+            "expected a name of 1 to 31 characters");
+    return -EINVAL;
+  }
+  const char *name = item->values[0].string;
+  if (cfg->n_filters == T410_MAX_FILTERS)
+    return t410_filter_fail(item, name, "too many filters");
+  for (size_t i = 0; i < cfg->n_filters; i++)
+    if (strcmp(cfg->filters[i].name, name) == 0)
+      return t410_filter_fail(item, name, "defined twice");
+  struct t410_filter f;
+  memset(&f, 0, sizeof(f));
+  snprintf(f.name, sizeof(f.name), "%s", name);
+  const char *pmu = NULL, *terms = NULL;
+  for (size_t i = 0; i < item->n_children; i++) {
+    const struct cfg_item *c = &item->children[i];
+    int rc;
+    if (cfg_key_is(c, "PMU"))
+      rc = cfg_get_string(T410_PLUGIN, c, &pmu);
+    else if (cfg_key_is(c, "Terms"))
+      rc = cfg_get_string(T410_PLUGIN, c, &terms);
+    else
+      rc = cfg_unknown(T410_PLUGIN, c);
+    if (rc < 0)
+      return rc;
+  }
+  static const struct {
+    const char *name;
+    enum t410_kind kind;
+  } kinds[] = {{"ucf", T410_UCF},
+               {"pcie", T410_PCIE},
+               {"pcie_tgt", T410_PCIE_TGT},
+               {"c2c", T410_C2C}};
+  for (size_t k = 0; pmu != NULL && k < 4; k++)
+    if (strcasecmp(pmu, kinds[k].name) == 0)
+      f.kind = kinds[k].kind;
+  if (f.kind == T410_GENERIC)
+    return t410_filter_fail(item, name,
+                            "PMU must be ucf, pcie, pcie_tgt or c2c");
+  if (terms == NULL || terms[0] == '\0' || strlen(terms) >= sizeof(f.terms))
+    return t410_filter_fail(item, name, "Terms missing or too long");
+  /* the terms must read as one event's term list, each with a value */
+  char text[sizeof(f.terms) + 8];
+  snprintf(text, sizeof(text), "x/%s/", terms);
+  struct pmu_group_spec spec;
+  struct pmu_parse_error err;
+  size_t n;
+  if (pmu_event_parse(text, strlen(text), &spec, 1, &n, &err) < 0)
+    return t410_filter_fail(item, name, err.message);
+  const struct pmu_event_spec *e = &spec.events[0];
+  for (size_t i = 0; i < e->n_terms; i++)
+    if (!e->terms[i].has_value)
+      return t410_filter_fail(item, name, "every term needs a value");
+  if (f.kind == T410_PCIE) {
+    const struct pmu_term *bdf = t410_term(e, "src_bdf"),
+                          *en = t410_term(e, "src_bdf_en");
+    if (t410_term(e, "src_rp_mask") && (bdf || en))
+      return t410_filter_fail(item, name,
+                              "src_rp_mask and src_bdf exclude each other");
+    if (bdf && (!en || en->value != 1))
+      return t410_filter_fail(item, name, "src_bdf needs src_bdf_en=1");
+    for (size_t i = 0; bdf && i < cfg->n_filters; i++) {
+      const struct t410_filter *o = &cfg->filters[i];
+      if (o->kind == T410_PCIE && strstr(o->terms, "src_bdf=") != NULL)
+        return t410_filter_fail(item, name,
+                                "a PCIE PMU has one BDF filter for all its "
+                                "counters: one BDF filter at most");
+    }
+  }
+  if (f.kind == T410_PCIE_TGT && t410_term(e, "dst_addr_base")) {
+    size_t slots = 1;
+    for (size_t i = 0; i < cfg->n_filters; i++)
+      slots += cfg->filters[i].kind == T410_PCIE_TGT &&
+               strstr(cfg->filters[i].terms, "dst_addr_base") != NULL;
+    if (slots > 8)
+      return t410_filter_fail(item, name,
+                              "PCIE-TGT has 8 address filter slots");
+  }
+  snprintf(f.terms, sizeof(f.terms), "%s", terms);
+  cfg->filters[cfg->n_filters++] = f;
+  return 0;
+}
+
 int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item) {
+  if (cfg_key_is(item, "Filter"))
+    return t410_config_filter(cfg, item);
   const char *value;
   if (cfg_key_is(item, "SysfsRoot")) {
     int rc = cfg_get_string(T410_PLUGIN, item, &value);

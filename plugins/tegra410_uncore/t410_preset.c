@@ -153,8 +153,49 @@ static bool t410_event_exists(const char *sysfs_root, const char *pmu,
   return access(path, R_OK) == 0;
 }
 
+/* One preset group of one PMU, unfiltered (filter NULL) or filtered. */
+static bool t410_preset_group_add(const char *sysfs_root, const char *pmu,
+                                  const struct t410_preset_tags *found,
+                                  const struct t410_preset_group *pg,
+                                  const struct t410_filter *filter,
+                                  t410_preset_add_fn add, void *ctx) {
+  {
+    char text[1024];
+    size_t len = (size_t)snprintf(text, sizeof(text), "{");
+    enum t410_role roles[PMU_MAX_GROUP];
+    size_t n = 0;
+    for (size_t e = 0; e < 7 && pg->events[e].name != NULL; e++) {
+      if (!t410_event_exists(sysfs_root, pmu, pg->events[e].name))
+        continue;
+      len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s/%s%s%s/",
+                              n ? "," : "", pmu, pg->events[e].name,
+                              filter ? "," : "", filter ? filter->terms : "");
+      if (len >= sizeof(text))
+        return false;
+      roles[n++] = pg->events[e].role;
+    }
+    snprintf(text + len, sizeof(text) - len, "}");
+    /* cycles alone measures nothing the formulas use */
+    if (n < 2 || roles[0] != T410_CYCLES) {
+      if (filter == NULL)
+        log_msg(LOG_LEVEL_INFO, T410_PLUGIN, pmu, "preset",
+                "%s events not listed by this PMU, skipped",
+                pg->part ? pg->part : "its");
+      return false;
+    }
+    struct t410_preset_tags tags = *found;
+    tags.part = pg->part;
+    if (pg->direction != NULL)
+      snprintf(tags.direction, sizeof(tags.direction), "%s", pg->direction);
+    if (filter != NULL)
+      snprintf(tags.filter, sizeof(tags.filter), "%s", filter->name);
+    return add(ctx, text, &tags, roles, n);
+  }
+}
+
 static int t410_preset_pmu(const char *sysfs_root, const char *pmu,
                            const struct t410_preset_tags *found,
+                           const struct t410_filter *filters, size_t n_filters,
                            t410_preset_add_fn add, void *ctx) {
   int added = 0;
   for (size_t g = 0;
@@ -162,37 +203,17 @@ static int t410_preset_pmu(const char *sysfs_root, const char *pmu,
     const struct t410_preset_group *pg = &t410_preset_groups[g];
     if (pg->kind != found->kind)
       continue;
-    char text[512];
-    size_t len = (size_t)snprintf(text, sizeof(text), "{");
-    enum t410_role roles[PMU_MAX_GROUP];
-    size_t n = 0;
-    for (size_t e = 0; e < 7 && pg->events[e].name != NULL; e++) {
-      if (!t410_event_exists(sysfs_root, pmu, pg->events[e].name))
-        continue;
-      len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s/%s/",
-                              n ? "," : "", pmu, pg->events[e].name);
-      roles[n++] = pg->events[e].role;
-    }
-    snprintf(text + len, sizeof(text) - len, "}");
-    /* cycles alone measures nothing the formulas use */
-    if (n < 2 || roles[0] != T410_CYCLES) {
-      log_msg(LOG_LEVEL_INFO, T410_PLUGIN, pmu, "preset",
-              "%s events not listed by this PMU, skipped",
-              pg->part ? pg->part : "its");
-      continue;
-    }
-    struct t410_preset_tags tags = *found;
-    tags.part = pg->part;
-    if (pg->direction != NULL)
-      snprintf(tags.direction, sizeof(tags.direction), "%s", pg->direction);
-    if (add(ctx, text, &tags, roles, n))
-      added++;
+    added += t410_preset_group_add(sysfs_root, pmu, found, pg, NULL, add, ctx);
+    for (size_t f = 0; f < n_filters; f++)
+      if (filters[f].kind == found->kind)
+        added += t410_preset_group_add(sysfs_root, pmu, found, pg, &filters[f],
+                                       add, ctx);
   }
   return added;
 }
 
-int t410_preset_scan(const char *sysfs_root, t410_preset_add_fn add,
-                     void *ctx) {
+int t410_preset_scan(const char *sysfs_root, const struct t410_filter *filters,
+                     size_t n_filters, t410_preset_add_fn add, void *ctx) {
   char path[512];
   snprintf(path, sizeof(path), "%s/bus/event_source/devices", sysfs_root);
   DIR *dir = opendir(path);
@@ -203,7 +224,8 @@ int t410_preset_scan(const char *sysfs_root, t410_preset_add_fn add,
   while ((de = readdir(dir)) != NULL) {
     struct t410_preset_tags tags;
     if (de->d_name[0] != '.' && t410_preset_match(de->d_name, &tags))
-      added += t410_preset_pmu(sysfs_root, de->d_name, &tags, add, ctx);
+      added += t410_preset_pmu(sysfs_root, de->d_name, &tags, filters,
+                               n_filters, add, ctx);
   }
   closedir(dir);
   return added;

@@ -112,6 +112,8 @@ static bool t410_preset_add(void *ctx, const char *text,
                             const struct t410_preset_tags *tags,
                             const enum t410_role *roles, size_t n) {
   struct t410 *d = ctx;
+  if (d->n_groups == d->cap_groups)
+    return false;
   struct pmu_group_spec *spec = calloc(1, sizeof(*spec));
   size_t n_groups;
   struct pmu_parse_error err;
@@ -135,9 +137,10 @@ static int t410_init(void *inst) {
     return -ENOMEM;
   bool preset = d->cfg.preset || d->cfg.n_events == 0;
   struct pmu_group_spec *specs = calloc(8, sizeof(*specs));
-  /* the preset opens at most 2 groups per PMU; 256 PMUs is plenty */
-  d->groups =
-      calloc(d->cfg.n_events * 8 + (preset ? 512 : 0), sizeof(*d->groups));
+  /* the preset opens at most 2 groups per PMU and filter; 256 PMUs */
+  d->cap_groups =
+      d->cfg.n_events * 8 + (preset ? 512 * (1 + d->cfg.n_filters) : 0);
+  d->groups = calloc(d->cap_groups, sizeof(*d->groups));
   if (specs == NULL || d->groups == NULL) {
     free(specs);
     return -ENOMEM;
@@ -156,7 +159,8 @@ static int t410_init(void *inst) {
   if (preset) {
     d->n_pcie_labels = t410_pcie_labels_scan(d->cfg.sysfs_root, d->pcie_labels,
                                              T410_MAX_PCIE_LABELS);
-    int n = t410_preset_scan(d->cfg.sysfs_root, t410_preset_add, d);
+    int n = t410_preset_scan(d->cfg.sysfs_root, d->cfg.filters,
+                             d->cfg.n_filters, t410_preset_add, d);
     log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
             "Tegra410: %d group(s) on the PMUs found", n);
   }
@@ -216,6 +220,7 @@ static int t410_emit_metrics(const struct t410 *d, struct t410_group *g,
                    t410_pcie_segment(d->pcie_labels, d->n_pcie_labels,
                                      g->preset.socket, g->preset.rc));
   metric_add_tag(&m, "direction", g->preset.direction);
+  metric_add_tag(&m, "filter", g->preset.filter);
   t410_metrics_add(g->preset.kind, &sample, &m);
   return m.n_fields ? metric_sink_write(sink, &m) : 0;
 }
@@ -235,6 +240,7 @@ static int t410_emit(const struct t410 *d, struct t410_group *g,
     metric_add_tag(&m, "event", c->event);
     metric_add_tag(&m, "unit", c->unit);
     metric_add_tag(&m, "group", g->preset.part);
+    metric_add_tag(&m, "filter", g->preset.filter);
     metric_add_int(&m, "count", "derive", c->count);
     if (c->scale != 1.0)
       metric_add_float(&m, "value", "gauge", (double)c->count * c->scale);

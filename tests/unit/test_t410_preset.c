@@ -28,6 +28,7 @@ struct fake_event {
   bool open;
   uint32_t type;
   uint64_t config;
+  uint64_t config1;
   int leader; /* index of the leader */
 };
 static struct fake_event fake_fds[FAKE_MAX_FDS];
@@ -77,9 +78,12 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
   for (int i = 0; i < FAKE_MAX_FDS; i++) {
     if (fake_fds[i].open)
       continue;
-    fake_fds[i] =
-        (struct fake_event){true, attr->type, attr->config,
-                            group_fd < 0 ? i : group_fd - FAKE_FD_BASE};
+    fake_fds[i] = (struct fake_event){
+        .open = true,
+        .type = attr->type,
+        .config = attr->config,
+        .config1 = attr->config1,
+        .leader = group_fd < 0 ? i : group_fd - FAKE_FD_BASE};
     if (group_fd < 0)
       fake_reads[i] = 0;
     return FAKE_FD_BASE + i;
@@ -157,6 +161,9 @@ static int setup(void **state) {
       "wr_req",   "event=0x3",         "rd_cum_outs", "event=0x4",
       NULL};
   pmu("nvidia_pcie_pmu_1_rc_2", "28\n", "config:0-32\n", pcie);
+  pmu_file("nvidia_pcie_pmu_1_rc_2", "format/src_rp_mask", "config1:0-7\n");
+  pmu_file("nvidia_pcie_pmu_1_rc_2", "format/src_bdf", "config1:8-23\n");
+  pmu_file("nvidia_pcie_pmu_1_rc_2", "format/src_bdf_en", "config1:24\n");
   static const char *const cmem[] = {"cycles",    "event=0x0",   "rd_req",
                                      "event=0x1", "rd_cum_outs", "event=0x2",
                                      NULL};
@@ -226,15 +233,31 @@ static int teardown(void **state) {
   return 0;
 }
 
-static void *start(void) {
+/* Apply <Filter "name"> PMU "pmu"; Terms "terms" </Filter>. */
+static int filter(void *inst, const char *name, const char *pmu_kind,
+                  const char *terms) {
+  struct cfg_value vname = {.type = CFG_STRING, .string = name};
+  struct cfg_value vpmu = {.type = CFG_STRING, .string = pmu_kind};
+  struct cfg_value vterms = {.type = CFG_STRING, .string = terms};
+  struct cfg_item children[] = {{"PMU", &vpmu, 1, NULL, 0},
+                                {"Terms", &vterms, 1, NULL, 0}};
+  struct cfg_item item = {"Filter", &vname, 1, children, 2};
+  return tegra410_uncore_ops.configure(inst, &item);
+}
+
+static void *start_with(const char *filter_terms) {
   void *inst = tegra410_uncore_ops.instance_new("test");
   t410_set_kernel(inst, &fake_kernel);
   struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
   struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  if (filter_terms != NULL)
+    assert_int_equal(filter(inst, "rp01", "pcie", filter_terms), 0);
   assert_int_equal(tegra410_uncore_ops.init(inst), 0);
   return inst;
 }
+
+static void *start(void) { return start_with(NULL); }
 
 static void expect(struct capture_sink *cs, const char *prefix,
                    const char *fields) {
@@ -341,11 +364,81 @@ static void t410_preset__one_pmu_failing_keeps_the_others(void **state) {
   fake_eacces_type = 0;
 }
 
+static void t410_filter__config_rules(void **state) {
+  (void)state;
+  static const struct {
+    const char *pmu, *terms;
+  } bad[] = {
+      {"pcie", "src_rp_mask=0x3,src_bdf=0x0108,src_bdf_en=1"},
+      {"pcie", "src_bdf=0x0108"},
+      {"pcie", "src_bdf=0x0108,src_bdf_en=0"},
+      {"pcie", "src_rp_mask"},
+      {"gpu", "gpu_mask=0x1"},
+      {"c2c", ""},
+      {"c2c", "gpu_mask=0x1/"},
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    void *inst = tegra410_uncore_ops.instance_new("cfg");
+    if (filter(inst, "f", bad[i].pmu, bad[i].terms) != -EINVAL)
+      fail_msg("accepted %s %s", bad[i].pmu, bad[i].terms);
+    tegra410_uncore_ops.instance_free(inst);
+  }
+  /* one BDF per PCIE PMU across filters; 8 PCIE-TGT address slots */
+  void *inst = tegra410_uncore_ops.instance_new("cfg");
+  assert_int_equal(filter(inst, "a", "pcie", "src_bdf=0x0108,src_bdf_en=1"), 0);
+  assert_int_equal(filter(inst, "a", "c2c", "gpu_mask=0x1"), -EINVAL);
+  assert_int_equal(filter(inst, "b", "pcie", "src_bdf=0x0200,src_bdf_en=1"),
+                   -EINVAL);
+  assert_int_equal(filter(inst, "c", "pcie", "src_rp_mask=0x3"), 0);
+  for (int i = 0; i < 8; i++) {
+    char name[8], terms[96];
+    snprintf(name, sizeof(name), "t%d", i);
+    snprintf(terms, sizeof(terms),
+             "dst_addr_base=0x%x0000,dst_addr_mask=0xffff0000,dst_addr_en=1",
+             i);
+    assert_int_equal(filter(inst, name, "pcie_tgt", terms), 0);
+  }
+  assert_int_equal(filter(inst, "t8", "pcie_tgt",
+                          "dst_addr_base=0x90000,dst_addr_mask=0xffff0000,"
+                          "dst_addr_en=1"),
+                   -EINVAL);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
+static void t410_filter__labelled_series(void **state) {
+  (void)state;
+  memset(fake_fds, 0, sizeof(fake_fds));
+  fake_half_running_type = 0;
+  void *inst = start_with("src_rp_mask=0x3");
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  expect(&cs,
+         "tegra410,pmu=nvidia_pcie_pmu_1_rc_2,socket=1,rc=2,segment=0009,"
+         "filter=rp01 ",
+         "read_bandwidth=2000000000.0");
+  expect(&cs,
+         "uncore_event,pmu=nvidia_pcie_pmu_1_rc_2,"
+         "event=rd_bytes\\,src_rp_mask\\=0x3,filter=rp01 ",
+         "count=");
+  /* the filter's terms reached the kernel: config1 = RP mask 0x3 */
+  bool seen = false;
+  for (int i = 0; i < FAKE_MAX_FDS; i++)
+    seen |= fake_fds[i].open && fake_fds[i].type == 28 &&
+            fake_fds[i].config1 == 0x3;
+  assert_true(seen);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
       cmocka_unit_test(t410_preset__metrics_from_the_doc_formulas),
       cmocka_unit_test(t410_preset__one_pmu_failing_keeps_the_others),
+      cmocka_unit_test(t410_filter__config_rules),
+      cmocka_unit_test(t410_filter__labelled_series),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
