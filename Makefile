@@ -27,7 +27,7 @@ CFLAGS       ?= -O2 -g -gdwarf-4
 ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC $(SAN_FLAGS) $(CFLAGS)
 DRM_CFLAGS   := $(shell pkg-config --cflags libdrm 2>/dev/null)
 YAJL_LIBS    := -lyajl
-LDLIBS_ALL   := -lm
+LDLIBS_ALL   := -lm -pthread
 COLLECTD_CFLAGS := -DHAVE_CONFIG_H -I/usr/include/collectd
 
 COMMON_SRCS  := $(filter-out common/host_collectd.c,$(wildcard common/*.c))

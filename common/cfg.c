@@ -5,7 +5,10 @@
 #include "common/log.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -66,37 +69,49 @@ int cfg_get_bool(const char *plugin, const struct cfg_item *item, bool *out) {
   return cfg_fail(plugin, item, "expected true or false");
 }
 
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+static locale_t cfg_c_locale; /* lives as long as the process */
+
+static void cfg_make_c_locale(void) {
+  cfg_c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+}
+
+static bool cfg_digit(char c) { return c >= '0' && c <= '9'; }
+
 int cfg_parse_double(const char *text, double *out) {
-  /* strtod honours LC_NUMERIC; accept only [+-]digits[.digits][e[+-]digits]
-   * and convert by hand so "1,5" is an error in every locale. */
+  /* Accept only [+-]digits[.digits][(e|E)[+-]digits] (or [+-].digits...),
+   * so "1,5", hex, "inf", "nan" and spaces are errors in every locale; then
+   * let strtod_l convert in the C locale, which rounds correctly (summing
+   * digit * 0.1^k by hand made "0.3" 0.30000000000000004). */
   const char *p = text;
-  double sign = 1.0;
   if (*p == '+' || *p == '-')
-    sign = (*p++ == '-') ? -1.0 : 1.0;
-  if (!(*p >= '0' && *p <= '9') && !(*p == '.' && p[1] >= '0' && p[1] <= '9'))
+    p++;
+  if (!cfg_digit(*p) && !(*p == '.' && cfg_digit(p[1])))
     return -EINVAL;
-  double value = 0.0;
-  while (*p >= '0' && *p <= '9')
-    value = value * 10.0 + (*p++ - '0');
-  if (*p == '.') {
-    double scale = 0.1;
-    for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10.0)
-      value += (*p - '0') * scale;
-  }
+  while (cfg_digit(*p))
+    p++;
+  if (*p == '.')
+    for (p++; cfg_digit(*p); p++)
+      ;
   if (*p == 'e' || *p == 'E') {
     p++;
-    int esign = 1, exponent = 0;
     if (*p == '+' || *p == '-')
-      esign = (*p++ == '-') ? -1 : 1;
-    if (!(*p >= '0' && *p <= '9'))
+      p++;
+    if (!cfg_digit(*p))
       return -EINVAL;
-    while (*p >= '0' && *p <= '9' && exponent < 10000)
-      exponent = exponent * 10 + (*p++ - '0');
-    value *= pow(10.0, esign * exponent);
+    while (cfg_digit(*p))
+      p++;
   }
-  if (*p != '\0' || !isfinite(value))
+  if (*p != '\0')
     return -EINVAL;
-  *out = sign * value;
+  pthread_once(&cfg_once, cfg_make_c_locale);
+  if (cfg_c_locale == (locale_t)0)
+    return -EINVAL; /* newlocale failed: ENOMEM */
+  char *end;
+  double value = strtod_l(text, &end, cfg_c_locale);
+  if (end != p || !isfinite(value))
+    return -EINVAL;
+  *out = value;
   return 0;
 }
 
@@ -133,6 +148,14 @@ int cfg_get_u64(const char *plugin, const struct cfg_item *item, uint64_t min,
   int rc = cfg_get_double(plugin, item, (double)min, (double)max, &value);
   if (rc < 0)
     return rc;
+  /* (double)UINT64_MAX rounds up to 2^64, which passes the range check
+   * but does not fit: converting it would be undefined behaviour. */
+  if (value >= 18446744073709551616.0) {
+    log_msg(LOG_LEVEL_ERROR, plugin, "config", item->key,
+            "expected a number between %" PRIu64 " and %" PRIu64 ", got %g",
+            min, max, value);
+    return -EINVAL;
+  }
   if (value != floor(value)) {
     log_msg(LOG_LEVEL_ERROR, plugin, "config", item->key,
             "expected a whole number, got %g", value);

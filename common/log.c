@@ -17,7 +17,10 @@ static void log_default(enum log_level level, const char *message) {
                                       [LOG_LEVEL_NOTICE] = "notice",
                                       [LOG_LEVEL_INFO] = "info",
                                       [LOG_LEVEL_DEBUG] = "debug"};
-  fprintf(stderr, "%s: %s\n", names[level], message);
+  const char *name = level >= LOG_LEVEL_ERROR && level <= LOG_LEVEL_DEBUG
+                         ? names[level]
+                         : "log";
+  fprintf(stderr, "%s: %s\n", name, message);
 }
 
 void log_set_sink(log_fn fn, enum log_level max_level) {

@@ -1,20 +1,27 @@
 /*
  * sink_table.c: human-readable tables (see sink_table.h).
+ *
+ * Records are borrowed, so write() copies every string into a row it owns;
+ * end() groups rows by measurement in first-seen order and prints them.
+ * Text reaches a terminal here, so control characters (C0, DEL and the C1
+ * range U+0080..U+009F, which some terminals treat as escape sequences)
+ * become '?' even though cores sanitise already.
  */
 #include "common/sink_table.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SINK_TABLE_MAX_COLUMNS (METRIC_MAX_TAGS + METRIC_MAX_FIELDS)
 
 struct sink_table_row {
-  char *measurement;
+  char *measurement; /* owned */
   size_t n_cells;
   char *keys[SINK_TABLE_MAX_COLUMNS];  /* owned */
-  char *cells[SINK_TABLE_MAX_COLUMNS]; /* owned, formatted */
+  char *cells[SINK_TABLE_MAX_COLUMNS]; /* owned, formatted, printable */
 };
 
 static void sink_table_row_free(struct sink_table_row *row) {
@@ -33,6 +40,30 @@ static void sink_table_clear(struct sink_table *s) {
   s->dropped = 0;
 }
 
+/* An owned copy of `s` that is safe to print on a terminal, or NULL. */
+static char *sink_table_strdup(const char *s) {
+  char *copy = strdup(s);
+  if (copy == NULL)
+    return NULL;
+  unsigned char *p = (unsigned char *)copy;
+  for (size_t i = 0; p[i] != '\0'; i++) {
+    if (p[i] < 0x20 || p[i] == 0x7f)
+      p[i] = '?';
+    else if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+      p[i] = p[i + 1] = '?'; /* U+0080..U+009F in UTF-8 */
+  }
+  return copy;
+}
+
+/* Display width: code points, counted as UTF-8 lead bytes (wide CJK
+ * characters take two cells on most terminals; good enough here). */
+static size_t sink_table_width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++)
+    w += ((unsigned char)*s & 0xc0) != 0x80;
+  return w;
+}
+
 static int sink_table_begin(struct metric_sink *sink) {
   sink_table_clear((struct sink_table *)sink);
   return 0;
@@ -40,11 +71,17 @@ static int sink_table_begin(struct metric_sink *sink) {
 
 static int sink_table_cell(struct sink_table_row *row, const char *key,
                            const char *value) {
-  row->keys[row->n_cells] = strdup(key);
-  row->cells[row->n_cells] = strdup(value);
+  char *k = sink_table_strdup(key);
+  char *v = sink_table_strdup(value);
+  if (k == NULL || v == NULL) {
+    free(k);
+    free(v);
+    return -ENOMEM;
+  }
+  row->keys[row->n_cells] = k;
+  row->cells[row->n_cells] = v;
   row->n_cells++;
-  return row->keys[row->n_cells - 1] && row->cells[row->n_cells - 1] ? 0
-                                                                     : -ENOMEM;
+  return 0;
 }
 
 static int sink_table_write(struct metric_sink *sink, const struct metric *m) {
@@ -55,15 +92,17 @@ static int sink_table_write(struct metric_sink *sink, const struct metric *m) {
   }
   if (s->n_rows == s->cap_rows) {
     size_t cap = s->cap_rows ? s->cap_rows * 2 : 64;
+    if (cap > SINK_TABLE_MAX_ROWS)
+      cap = SINK_TABLE_MAX_ROWS;
     struct sink_table_row *rows = realloc(s->rows, cap * sizeof(*rows));
     if (rows == NULL)
       return -ENOMEM;
     s->rows = rows;
     s->cap_rows = cap;
   }
-  struct sink_table_row *row = &s->rows[s->n_rows++];
+  struct sink_table_row *row = &s->rows[s->n_rows];
   memset(row, 0, sizeof(*row));
-  row->measurement = strdup(m->measurement);
+  row->measurement = sink_table_strdup(m->measurement);
   int rc = row->measurement ? 0 : -ENOMEM;
   for (size_t i = 0; rc == 0 && i < m->n_tags; i++)
     rc = sink_table_cell(row, m->tags[i].key, m->tags[i].value);
@@ -76,10 +115,11 @@ static int sink_table_write(struct metric_sink *sink, const struct metric *m) {
     rc = sink_table_cell(row, m->fields[i].key, num);
   }
   if (rc < 0) {
-    sink_table_row_free(row);
-    s->n_rows--;
+    sink_table_row_free(row); /* the batch goes on without this row */
+    return rc;
   }
-  return rc;
+  s->n_rows++;
+  return 0;
 }
 
 static const char *sink_table_lookup(const struct sink_table_row *row,
@@ -90,7 +130,17 @@ static const char *sink_table_lookup(const struct sink_table_row *row,
   return "-";
 }
 
-/* Print every row of one measurement as a table. */
+/* Print `text` left-aligned in a column of `width` cells. */
+static void sink_table_put(FILE *out, bool first, const char *text,
+                           size_t width) {
+  fprintf(out, "%s%s", first ? "" : "  ", text);
+  for (size_t w = sink_table_width(text); w < width; w++)
+    fputc(' ', out);
+}
+
+/* Print every row of one measurement as a table: title, header, rows and
+ * a blank line. Columns are the union of the rows' keys, first seen first;
+ * keys past the 2 * SINK_TABLE_MAX_COLUMNS-th are not shown. */
 static void sink_table_print(struct sink_table *s, const char *measurement) {
   const char *columns[SINK_TABLE_MAX_COLUMNS * 2];
   size_t widths[SINK_TABLE_MAX_COLUMNS * 2];
@@ -107,24 +157,24 @@ static void sink_table_print(struct sink_table *s, const char *measurement) {
         if (n_columns == sizeof(columns) / sizeof(columns[0]))
           continue;
         columns[n_columns] = row->keys[i];
-        widths[n_columns++] = strlen(row->keys[i]);
+        widths[n_columns++] = sink_table_width(row->keys[i]);
       }
-      size_t w = strlen(row->cells[i]);
+      size_t w = sink_table_width(row->cells[i]);
       if (w > widths[c])
         widths[c] = w;
     }
   }
   fprintf(s->out, "%s\n", measurement);
   for (size_t c = 0; c < n_columns; c++)
-    fprintf(s->out, "%s%-*s", c ? "  " : "", (int)widths[c], columns[c]);
+    sink_table_put(s->out, c == 0, columns[c], widths[c]);
   fputc('\n', s->out);
   for (size_t r = 0; r < s->n_rows; r++) {
     const struct sink_table_row *row = &s->rows[r];
     if (strcmp(row->measurement, measurement) != 0)
       continue;
     for (size_t c = 0; c < n_columns; c++)
-      fprintf(s->out, "%s%-*s", c ? "  " : "", (int)widths[c],
-              sink_table_lookup(row, columns[c]));
+      sink_table_put(s->out, c == 0, sink_table_lookup(row, columns[c]),
+                     widths[c]);
     fputc('\n', s->out);
   }
   fputc('\n', s->out);
@@ -142,7 +192,7 @@ static int sink_table_end(struct metric_sink *sink) {
   if (s->dropped > 0)
     fprintf(s->out, "(%zu rows not shown)\n", s->dropped);
   sink_table_clear(s);
-  return fflush(s->out) == 0 ? 0 : -EIO;
+  return fflush(s->out) == 0 && !ferror(s->out) ? 0 : -EIO;
 }
 
 void sink_table_init(struct sink_table *s, FILE *out) {

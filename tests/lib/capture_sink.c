@@ -1,5 +1,7 @@
 /*
- * capture_sink.c: the test sink (see capture_sink.h).
+ * capture_sink.c: the test sink (see capture_sink.h). Each record is
+ * formatted into its own heap buffer, doubled until the line fits, and the
+ * buffer is kept as the captured line.
  */
 #include "tests/lib/capture_sink.h"
 #include "common/sink_influx.h"
@@ -13,24 +15,45 @@ static int capture_begin(struct metric_sink *sink) {
   return 0;
 }
 
+/* Format `m` into a heap buffer grown until the line fits; returns the
+ * owned line or NULL with *rc set. */
+static char *capture_format(const struct metric *m, int *rc) {
+  size_t size = 512;
+  for (;;) {
+    char *line = malloc(size);
+    if (line == NULL) {
+      *rc = -ENOMEM;
+      return NULL;
+    }
+    int n = sink_influx_format(m, line, size);
+    if (n >= 0)
+      return line;
+    free(line);
+    if (n != -E2BIG || size >= ((size_t)1 << 26)) {
+      *rc = n;
+      return NULL;
+    }
+    size *= 2;
+  }
+}
+
 static int capture_write(struct metric_sink *sink, const struct metric *m) {
   struct capture_sink *c = (struct capture_sink *)sink;
-  char line[8192];
-  int n = sink_influx_format(m, line, sizeof(line));
-  if (n < 0)
-    return n;
+  int rc = 0;
+  char *line = capture_format(m, &rc);
+  if (line == NULL)
+    return rc;
   if (c->n_lines == c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 64;
     char **lines = realloc(c->lines, cap * sizeof(*lines));
-    if (lines == NULL)
+    if (lines == NULL) {
+      free(line);
       return -ENOMEM;
+    }
     c->lines = lines;
     c->cap = cap;
   }
-  c->lines[c->n_lines] = strdup(line);
-  if (c->lines[c->n_lines] == NULL)
-    return -ENOMEM;
-  c->n_lines++;
+  c->lines[c->n_lines++] = line;
   return 0;
 }
 
@@ -47,8 +70,10 @@ void capture_sink_init(struct capture_sink *c) {
 }
 
 void capture_sink_clear(struct capture_sink *c) {
-  for (size_t i = 0; i < c->n_lines; i++)
+  for (size_t i = 0; i < c->n_lines; i++) {
     free(c->lines[i]);
+    c->lines[i] = NULL;
+  }
   c->n_lines = 0;
 }
 

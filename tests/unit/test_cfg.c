@@ -1,16 +1,45 @@
 /*
  * test_cfg.c: typed config getters, as both hosts feed them (collectd:
- * typed values; exec: strings).
+ * typed values; exec: strings): value count and type, ranges, spellings,
+ * exact numbers, a comma-decimal locale, and the exact error messages.
  */
 #include "common/cfg.h"
+#include "common/log.h"
+#include "tests/lib/comma_locale.h"
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static char last_message[1024];
+static enum log_level last_level;
+
+static void capture_log(enum log_level level, const char *message) {
+  last_level = level;
+  snprintf(last_message, sizeof(last_message), "%s", message);
+}
+
+static int setup(void **state) {
+  (void)state;
+  last_message[0] = '\0';
+  log_set_sink(capture_log, LOG_LEVEL_DEBUG);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  comma_locale_reset();
+  return 0;
+}
 
 static struct cfg_item item_of(const char *key, const struct cfg_value *v,
                                size_t n) {
@@ -30,13 +59,16 @@ static void cfg_get_double__strings_and_numbers(void **state) {
       {"", -EINVAL, 0},    {"5s", -EINVAL, 0},  {"1e999", -EINVAL, 0},
       {"-1", -EINVAL, 0},  /* below the range */
       {"101", -EINVAL, 0}, /* above the range */
+      {"0", 0, 0},         /* the range is inclusive */
+      {"100", 0, 100},     {"1e2", 0, 100},
   };
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
     struct cfg_value v = {.type = CFG_STRING, .string = cases[i].text};
     struct cfg_item item = item_of("Interval", &v, 1);
     double out = -7;
     int rc = cfg_get_double("test", &item, 0, 100, &out);
-    if (rc != cases[i].rc || (rc == 0 && out != cases[i].value))
+    if (rc != cases[i].rc || (rc == 0 && out != cases[i].value) ||
+        (rc != 0 && out != -7))
       fail_msg("case \"%s\": rc %d value %g", cases[i].text, rc, out);
   }
   struct cfg_value n = {.type = CFG_NUMBER, .number = 3.5};
@@ -44,9 +76,80 @@ static void cfg_get_double__strings_and_numbers(void **state) {
   double out;
   assert_int_equal(cfg_get_double("test", &item, 0, 100, &out), 0);
   assert_true(out == 3.5);
+  n.number = NAN;
+  assert_int_equal(cfg_get_double("test", &item, 0, 100, &out), -EINVAL);
   struct cfg_value b = {.type = CFG_BOOLEAN, .boolean = true};
   item = item_of("Interval", &b, 1);
   assert_int_equal(cfg_get_double("test", &item, 0, 100, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Interval: expected a number");
+}
+
+/* The number nearest to the text, as strtod in the C locale gives it. */
+static void cfg_parse_double__exact(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    double value;
+  } cases[] = {
+      {"0.3", 0.3}, /* summing 3 * 0.1 gave 0.30000000000000004 */
+      {"1.15", 1.15},
+      {"0.1", 0.1},
+      {"123.456e-2", 1.23456},
+      {"-2.5E+3", -2500.0},
+      {"6.103515625e-5", 6.103515625e-5}, /* a perf .scale file */
+      {"9007199254740993", 9007199254740992.0},
+      {"18446744073709551615", 18446744073709551616.0},
+      {"0.000001", 1e-6},
+      {"-0", -0.0},
+      {"007", 7.0},
+      {"1.", 1.0},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    double out = -7;
+    int rc = cfg_parse_double(cases[i].text, &out);
+    if (rc != 0 || out != cases[i].value)
+      fail_msg("case \"%s\": rc %d value %.17g", cases[i].text, rc, out);
+  }
+}
+
+static void cfg_parse_double__rejects(void **state) {
+  (void)state;
+  static const char *const bad[] = {
+      "",      " 1",     "1 ",
+      "1,5",   "1.5.",   "0x10",
+      "inf",   "nan",    "NaN",
+      "1e",    "1e+",    "e5",
+      ".",     "-.",     "+",
+      "--1",   "1e5.5",  "1_0",
+      "1e999", "-1e999", "\xef\xbc\x91" /* fullwidth 1 */,
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+    double out = -7;
+    int rc = cfg_parse_double(bad[i], &out);
+    if (rc != -EINVAL || out != -7)
+      fail_msg("case \"%s\": rc %d value %g", bad[i], rc, out);
+  }
+}
+
+/* Under a comma-decimal LC_NUMERIC, "1.5" still parses and "1,5" is still
+ * an error (strtod alone would do the opposite). */
+static void cfg_parse_double__comma_locale(void **state) {
+  (void)state;
+  double out = -7;
+  assert_int_equal(cfg_parse_double("1,5", &out), -EINVAL);
+  if (comma_locale_set() == NULL)
+    skip(); /* the line above is the locale-independent half */
+  assert_int_equal(cfg_parse_double("1,5", &out), -EINVAL);
+  assert_true(out == -7);
+  assert_int_equal(cfg_parse_double("1.5", &out), 0);
+  assert_true(out == 1.5);
+  assert_int_equal(cfg_parse_double("0.3", &out), 0);
+  assert_true(out == 0.3);
+  struct cfg_value v = {.type = CFG_STRING, .string = "2.25"};
+  struct cfg_item item = item_of("Interval", &v, 1);
+  assert_int_equal(cfg_get_double("test", &item, 0, 100, &out), 0);
+  assert_true(out == 2.25);
 }
 
 static void cfg_get_u64__whole_numbers(void **state) {
@@ -55,9 +158,42 @@ static void cfg_get_u64__whole_numbers(void **state) {
   struct cfg_item item = item_of("MaxClients", &v, 1);
   uint64_t out = 0;
   assert_int_equal(cfg_get_u64("test", &item, 1, 10, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: MaxClients: expected a whole number, "
+                      "got 2.5");
   v.string = "7";
   assert_int_equal(cfg_get_u64("test", &item, 1, 10, &out), 0);
   assert_int_equal(out, 7);
+  v.string = "1e1";
+  assert_int_equal(cfg_get_u64("test", &item, 1, 10, &out), 0);
+  assert_int_equal(out, 10);
+  v.string = "11";
+  assert_int_equal(cfg_get_u64("test", &item, 1, 10, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: MaxClients: expected a number between "
+                      "1 and 10, got 11");
+  struct cfg_value n = {.type = CFG_NUMBER, .number = 3};
+  item = item_of("MaxClients", &n, 1);
+  assert_int_equal(cfg_get_u64("test", &item, 1, 10, &out), 0);
+  assert_int_equal(out, 3);
+}
+
+/* (double)UINT64_MAX is 2^64: it passed the range check and converting it
+ * back to uint64_t was undefined (x86-64 gave 0). */
+static void cfg_get_u64__top_of_range(void **state) {
+  (void)state;
+  struct cfg_value v = {.type = CFG_STRING, .string = "18446744073709551615"};
+  struct cfg_item item = item_of("Big", &v, 1);
+  uint64_t out = 5;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
+  assert_int_equal(out, 5);
+  assert_string_equal(last_message,
+                      "test: config: Big: expected a number between 0 and "
+                      "18446744073709551615, got 1.84467e+19");
+  /* the largest double below 2^64 fits */
+  v.string = "18446744073709549568";
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), 0);
+  assert_true(out == 18446744073709549568ull);
 }
 
 static void cfg_get_bool__spellings(void **state) {
@@ -74,14 +210,22 @@ static void cfg_get_bool__spellings(void **state) {
     assert_int_equal(cfg_get_bool("test", &item, &out), 0);
     assert_false(out);
   }
-  bool out;
+  bool out = true;
   struct cfg_value v = {.type = CFG_STRING, .string = "maybe"};
   struct cfg_item item = item_of("X", &v, 1);
   assert_int_equal(cfg_get_bool("test", &item, &out), -EINVAL);
-  struct cfg_value b = {.type = CFG_BOOLEAN, .boolean = true};
+  assert_true(out); /* untouched */
+  assert_string_equal(last_message,
+                      "test: config: X: expected true or false, got \"maybe\"");
+  assert_int_equal(last_level, LOG_LEVEL_ERROR);
+  struct cfg_value b = {.type = CFG_BOOLEAN, .boolean = false};
   item = item_of("X", &b, 1);
   assert_int_equal(cfg_get_bool("test", &item, &out), 0);
-  assert_true(out);
+  assert_false(out);
+  struct cfg_value n = {.type = CFG_NUMBER, .number = 1};
+  item = item_of("X", &n, 1);
+  assert_int_equal(cfg_get_bool("test", &item, &out), -EINVAL);
+  assert_string_equal(last_message, "test: config: X: expected true or false");
 }
 
 static void cfg_get_string__value_count(void **state) {
@@ -91,24 +235,68 @@ static void cfg_get_string__value_count(void **state) {
   struct cfg_item item = item_of("ProcRoot", two, 2);
   const char *out = NULL;
   assert_int_equal(cfg_get_string("test", &item, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: ProcRoot: expected exactly one value");
   item = item_of("ProcRoot", two, 0);
   assert_int_equal(cfg_get_string("test", &item, &out), -EINVAL);
+  assert_null(out);
   item = item_of("ProcRoot", two, 1);
   assert_int_equal(cfg_get_string("test", &item, &out), 0);
-  assert_string_equal(out, "a");
+  assert_ptr_equal(out, two[0].string); /* borrowed from the item */
   struct cfg_value n = {.type = CFG_NUMBER, .number = 1};
   item = item_of("ProcRoot", &n, 1);
   assert_int_equal(cfg_get_string("test", &item, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: ProcRoot: expected a string");
   assert_true(cfg_key_is(&item, "procroot"));
+  assert_true(cfg_key_is(&item, "PROCROOT"));
   assert_false(cfg_key_is(&item, "ProcRoo"));
+  assert_false(cfg_key_is(&item, "ProcRoots"));
+}
+
+/* A key with a child block is not a value, whatever its values say. */
+static void cfg_getters__reject_child_blocks(void **state) {
+  (void)state;
+  struct cfg_value v = {.type = CFG_STRING, .string = "1"};
+  struct cfg_item child = item_of("Inner", &v, 1);
+  struct cfg_item item = item_of("Outer", &v, 1);
+  item.children = &child;
+  item.n_children = 1;
+  const char *s;
+  bool b;
+  double d;
+  uint64_t u;
+  assert_int_equal(cfg_get_string("test", &item, &s), -EINVAL);
+  assert_int_equal(cfg_get_bool("test", &item, &b), -EINVAL);
+  assert_int_equal(cfg_get_double("test", &item, 0, 9, &d), -EINVAL);
+  assert_int_equal(cfg_get_u64("test", &item, 0, 9, &u), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Outer: expected exactly one value");
+}
+
+static void cfg_unknown__message(void **state) {
+  (void)state;
+  struct cfg_item item = item_of("Colour", NULL, 0);
+  assert_int_equal(cfg_unknown("drm_fdinfo", &item), -EINVAL);
+  assert_string_equal(last_message,
+                      "drm_fdinfo: config: Colour: unknown option");
+  assert_int_equal(last_level, LOG_LEVEL_ERROR);
 }
 
 int main(void) {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(cfg_get_double__strings_and_numbers),
-      cmocka_unit_test(cfg_get_u64__whole_numbers),
-      cmocka_unit_test(cfg_get_bool__spellings),
-      cmocka_unit_test(cfg_get_string__value_count),
+      T(cfg_get_double__strings_and_numbers),
+      T(cfg_parse_double__exact),
+      T(cfg_parse_double__rejects),
+      T(cfg_parse_double__comma_locale),
+      T(cfg_get_u64__whole_numbers),
+      T(cfg_get_u64__top_of_range),
+      T(cfg_get_bool__spellings),
+      T(cfg_get_string__value_count),
+      T(cfg_getters__reject_child_blocks),
+      T(cfg_unknown__message),
   };
+#undef T
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

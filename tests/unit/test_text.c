@@ -1,5 +1,8 @@
 /*
- * test_text.c: sanitising hostile strings.
+ * test_text.c: sanitising hostile strings: control characters, every kind
+ * of invalid UTF-8 (stray bytes, overlongs, surrogates, beyond U+10FFFF,
+ * cut sequences), bounded output that never splits a sequence, trailing
+ * spaces and the input length.
  */
 #include "common/text.h"
 
@@ -10,6 +13,8 @@
 
 #include <cmocka.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static void text_sanitize__table(void **state) {
   (void)state;
   static const struct {
@@ -18,6 +23,7 @@ static void text_sanitize__table(void **state) {
     const char *out;
   } cases[] = {
       {"glxgears", 64, "glxgears"},
+      {"", 64, ""},
       {"tab\there", 64, "tab?here"},
       {"del\x7f", 64, "del?"},
       {"\xc3\x9f\xe6\xb8\xb2\xf0\x9f\x98\x80", 64,
@@ -30,7 +36,7 @@ static void text_sanitize__table(void **state) {
       {"abcdef", 4, "abc"},
       {"ab\xc3\x9f", 4, "ab"}, /* never half a sequence */
   };
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
     char out[64];
     size_t n =
         text_sanitize(out, cases[i].out_size, cases[i].in, strlen(cases[i].in));
@@ -39,9 +45,139 @@ static void text_sanitize__table(void **state) {
   }
 }
 
+static void text_sanitize__control_characters(void **state) {
+  (void)state;
+  static const struct {
+    const char *in, *out;
+  } cases[] = {
+      {"a\nb", "a?b"},
+      {"a\rb", "a?b"},
+      {"\x01\x02\x1f", "???"},
+      {"\x1b[31mred", "?[31mred"},
+      {"a\x7f", "a?"},
+      {"x\t", "x?"},          /* a control is not trailing whitespace */
+      {"q\"b\\s", "q\"b\\s"}, /* printable ASCII stays as it is */
+      {" lead", " lead"},     /* only trailing spaces go */
+      {"a b  ", "a b"},
+      {"   ", ""},
+      {"\xc2\x85", "\xc2\x85"}, /* U+0085 (C1) is valid UTF-8: kept */
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    char out[64];
+    size_t n =
+        text_sanitize(out, sizeof(out), cases[i].in, strlen(cases[i].in));
+    if (strcmp(out, cases[i].out) != 0 || n != strlen(cases[i].out))
+      fail_msg("case %zu: \"%s\" (%zu)", i, out, n);
+  }
+}
+
+/* Each byte that does not start a valid, shortest-form, non-surrogate
+ * sequence up to U+10FFFF becomes one '?'; scanning resumes at the next
+ * byte. */
+static void text_sanitize__invalid_utf8(void **state) {
+  (void)state;
+  static const struct {
+    const char *in, *out;
+  } cases[] = {
+      {"\x80", "?"}, /* stray continuation */
+      {"\xbf\x80x", "??x"},
+      {"\xc0\x80", "??"},                       /* overlong NUL */
+      {"\xc1\xbf", "??"},                       /* overlong U+007F */
+      {"\xc2\x80", "\xc2\x80"},                 /* U+0080: shortest */
+      {"\xe0\x80\xaf", "???"},                  /* overlong '/' */
+      {"\xe0\x9f\xbf", "???"},                  /* overlong U+07FF */
+      {"\xe0\xa0\x80", "\xe0\xa0\x80"},         /* U+0800 */
+      {"\xed\x9f\xbf", "\xed\x9f\xbf"},         /* U+D7FF */
+      {"\xed\xa0\x80", "???"},                  /* U+D800 */
+      {"\xed\xbf\xbf", "???"},                  /* U+DFFF */
+      {"\xee\x80\x80", "\xee\x80\x80"},         /* U+E000 */
+      {"\xef\xbf\xbf", "\xef\xbf\xbf"},         /* U+FFFF */
+      {"\xf0\x8f\xbf\xbf", "????"},             /* overlong U+FFFF */
+      {"\xf0\x90\x80\x80", "\xf0\x90\x80\x80"}, /* U+10000 */
+      {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf"}, /* U+10FFFF */
+      {"\xf4\x90\x80\x80", "????"},             /* U+110000 */
+      {"\xf5\x80\x80\x80", "????"},
+      {"\xf8\x88\x80\x80\x80", "?????"}, /* old 5-byte form */
+      {"\xfe\xff", "??"},
+      {"\xc3", "?"},   /* cut at the end */
+      {"\xc3x", "?x"}, /* cut by ASCII */
+      {"\xe6\xb8x", "??x"},
+      {"\xf0\x9f\x98", "???"},
+      {"\xc3\xc3\x9f", "?\xc3\x9f"}, /* cut by a new lead */
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    char out[64];
+    size_t n =
+        text_sanitize(out, sizeof(out), cases[i].in, strlen(cases[i].in));
+    if (strcmp(out, cases[i].out) != 0 || n != strlen(cases[i].out))
+      fail_msg("case %zu: got %zu bytes", i, n);
+  }
+}
+
+/* out_size bounds the output including its NUL; a sequence that does not
+ * fit whole is left out, and so is everything after it. */
+static void text_sanitize__truncation(void **state) {
+  (void)state;
+  static const char in[] = "ab\xe6\xb8\xb2\xf0\x9f\x98\x80z";
+  static const struct {
+    size_t out_size;
+    const char *out;
+  } cases[] = {
+      {1, ""},
+      {2, "a"},
+      {3, "ab"},
+      {4, "ab"}, /* 3-byte char needs 6 */
+      {5, "ab"},
+      {6, "ab\xe6\xb8\xb2"},
+      {9, "ab\xe6\xb8\xb2"}, /* 4-byte char needs 10 */
+      {10, "ab\xe6\xb8\xb2\xf0\x9f\x98\x80"},
+      {11, "ab\xe6\xb8\xb2\xf0\x9f\x98\x80z"},
+      {64, "ab\xe6\xb8\xb2\xf0\x9f\x98\x80z"},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    char out[64];
+    memset(out, 'X', sizeof(out));
+    size_t n = text_sanitize(out, cases[i].out_size, in, sizeof(in) - 1);
+    if (strcmp(out, cases[i].out) != 0 || n != strlen(cases[i].out))
+      fail_msg("out_size %zu: got %zu bytes", cases[i].out_size, n);
+    if (cases[i].out_size < sizeof(out))
+      assert_int_equal(out[cases[i].out_size], 'X'); /* nothing past it */
+  }
+  char out[8];
+  /* a cut that leaves trailing spaces removes them too */
+  assert_int_equal(text_sanitize(out, 5, "ab  cd", 6), 2);
+  assert_string_equal(out, "ab");
+  /* a '?' takes one byte, like the byte it replaces */
+  assert_int_equal(text_sanitize(out, 4, "\xff\xff\xff\xff", 4), 3);
+  assert_string_equal(out, "???");
+}
+
+/* in_len bounds the input; a NUL inside it ends the string. */
+static void text_sanitize__input_length(void **state) {
+  (void)state;
+  char out[64];
+  assert_int_equal(text_sanitize(out, sizeof(out), "abcdef", 3), 3);
+  assert_string_equal(out, "abc");
+  /* a sequence cut by in_len is invalid where it stands */
+  assert_int_equal(text_sanitize(out, sizeof(out), "ab\xc3\x9f", 3), 3);
+  assert_string_equal(out, "ab?");
+  assert_int_equal(text_sanitize(out, sizeof(out), "ab\0cd", 5), 2);
+  assert_string_equal(out, "ab");
+  assert_int_equal(text_sanitize(out, sizeof(out), "anything", 0), 0);
+  assert_string_equal(out, "");
+  /* an unterminated buffer is read only up to in_len */
+  const char raw[4] = {'w', 'x', 'y', 'z'};
+  assert_int_equal(text_sanitize(out, sizeof(out), raw, sizeof(raw)), 4);
+  assert_string_equal(out, "wxyz");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(text_sanitize__table),
+      cmocka_unit_test(text_sanitize__control_characters),
+      cmocka_unit_test(text_sanitize__invalid_utf8),
+      cmocka_unit_test(text_sanitize__truncation),
+      cmocka_unit_test(text_sanitize__input_length),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
