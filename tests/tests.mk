@@ -42,3 +42,12 @@ bench-build: $(BENCH_BINS)
 $(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(TEST_LIB_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+
+# The kernel emulation, an LD_PRELOAD library (tests/shim/).
+SHIM_SRCS    := $(wildcard tests/shim/*.c)
+SHIM_SO      := $(BUILD)/tests/shim.so
+tests-build: $(SHIM_SO)
+$(SHIM_SO): $(SHIM_SRCS) tests/shim/shim.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC -shared -fvisibility=hidden \
+	  $(SAN_FLAGS) $(CFLAGS) -o $@ $(SHIM_SRCS) -ldl -pthread

@@ -40,12 +40,12 @@ LoadPlugin unixsock
 PluginDir "$PWD/${BUILD:-build}"
 $1
 CONF
-  local preload=
+  local preload=${COLLECTD_PRELOAD:-}
   if [[ ${SANITIZE:-} == 1 ]]; then
     # The plugin is built with ASan/UBSan; the daemon is not, so the
     # runtimes must be loaded first. collectd's own exit-time allocations
     # are not ours to report.
-    preload="$(${CC:-cc} -print-file-name=libasan.so):$(${CC:-cc} -print-file-name=libubsan.so)"
+    preload="$(${CC:-cc} -print-file-name=libasan.so):$(${CC:-cc} -print-file-name=libubsan.so)${preload:+:$preload}"
   fi
   LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0 \
     "$COLLECTD" -f -C "$CD_DIR/collectd.conf" >"$CD_DIR/stdout" 2>&1 &
