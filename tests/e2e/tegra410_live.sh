@@ -61,4 +61,12 @@ tap_is 3 "$(grep -c '^uncore_event' <<<"$out")" "execd: one record per batch"
 counts=$(sed -E 's/.*count=([0-9]+)i.*/\1/' <<<"$out" | tr '\n' ' ')
 tap_check "execd: counts grow ($counts)" awk -v s="$counts" \
   'BEGIN { n = split(s, a, " "); for (i = 2; i <= n; i++) if (a[i] + 0 <= a[i-1] + 0) exit 1 }'
+# --interval: batches keep coming until SIGTERM, which ends it cleanly
+out=$(timeout -s TERM 1.5 "$BIN" --interval=0.2 --Event='msr/tsc/')
+rc=$?
+tap_is 124 "$rc" "interval: runs until stopped by SIGTERM"
+n=$(grep -c '^uncore_event' <<<"$out")
+tap_check "interval: several batches in 1.5 s ($n)" test "$n" -ge 2
+out=$("$BIN" --once --window=0.1 --format=table --Event='msr/tsc/')
+tap_check "table: a uncore_event table with the tsc row" grep -qE '^msr +tsc ' <<<"$out"
 tap_done
