@@ -21,6 +21,7 @@ struct dfi_group_engine {
   char name[FDINFO_NAME_MAX];
   unsigned present;
   uint64_t busy_ns, cycles, total_cycles;
+  uint64_t d_total_read; /* largest client delta of total_cycles this read */
   uint64_t capacity;
   double utilization;
   bool util_valid;
@@ -190,7 +191,12 @@ static void dfi_group_fold(struct dfi_group *g, const struct dfi_client *c) {
     } else {
       ge->busy_ns += e->d_busy_ns;
       ge->cycles += e->d_cycles;
-      ge->total_cycles += e->d_total_cycles;
+      /* drm-total-cycles is the GPU's own clock, the same for every client
+       * (xe): a group advances by the largest client delta, not the sum */
+      if (e->d_total_cycles > ge->d_total_read) {
+        ge->total_cycles += e->d_total_cycles - ge->d_total_read;
+        ge->d_total_read = e->d_total_cycles;
+      }
     }
     if (e->capacity > ge->capacity)
       ge->capacity = e->capacity;
@@ -224,6 +230,7 @@ static void dfi_group_begin(struct dfi_group *g, uint64_t gen) {
   for (size_t i = 0; i < g->n_engines; i++) {
     g->engines[i].utilization = 0;
     g->engines[i].util_valid = false;
+    g->engines[i].d_total_read = 0;
   }
   g->n_regions = 0;
 }

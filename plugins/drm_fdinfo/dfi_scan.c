@@ -432,9 +432,13 @@ static bool dfi_debugfs_diff(struct dfi *d, pid_t **changed,
     return false;
   }
   pid_t *pids = malloc(DFI_DEBUGFS_MAX_PIDS * sizeof(*pids));
+  if (pids == NULL) {
+    globfree(&g);
+    return false; /* full scans still find everything */
+  }
   size_t n = 0;
   bool any = false;
-  for (size_t i = 0; pids != NULL && i < g.gl_pathc; i++) {
+  for (size_t i = 0; i < g.gl_pathc; i++) {
     if (fileio_read_at(AT_FDCWD, g.gl_pathv[i], &d->buf, 1 << 22) < 0)
       continue;
     size_t got = 0;

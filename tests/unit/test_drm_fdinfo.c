@@ -333,6 +333,33 @@ static void xe_cycles_and_suspended(void **state) {
   expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=0i,clients=1i");
 }
 
+/* Two xe clients: cycles add up, the shared GPU timestamp does not. */
+static void xe_two_clients_share_the_timestamp(void **state) {
+  struct fixture *f = need_root(state);
+  fakeproc_device(&f->fp, 226, 1, "card1", "0000:03:00.0", "xe");
+  fakeproc_process(&f->fp, 200, "a", NULL);
+  fakeproc_process(&f->fp, 201, "b", NULL);
+  char text[512];
+  xe_text(text, sizeof(text), 0, 1000, 0, 1000);
+  fakeproc_fd(&f->fp, 200, 3, "card1", text);
+  fakeproc_fd(&f->fp, 201, 3, "card1",
+              "drm-driver: xe\ndrm-client-id: 4\ndrm-pdev: 0000:03:00.0\n"
+              "drm-cycles-rcs: 0\ndrm-total-cycles-rcs: 1000\n");
+  start(f, NULL);
+  read_at(f, 1);
+  xe_text(text, sizeof(text), 300, 2000, 0, 2000);
+  fakeproc_fdinfo(&f->fp, 200, 3, text);
+  fakeproc_fdinfo(&f->fp, 201, 3,
+                  "drm-driver: xe\ndrm-client-id: 4\ndrm-pdev: 0000:03:00.0\n"
+                  "drm-cycles-rcs: 200\ndrm-total-cycles-rcs: 2000\n");
+  read_at(f, 2);
+  /* 300 + 200 busy cycles of 1000 GPU clock cycles: 50 %, and the row's
+   * own counters give the same ratio */
+  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
+                 "engine=rcs utilization=50.0,capacity=1i,cycles=500i,"
+                 "total_cycles=1000i");
+}
+
 static void xe_wake_suspended_option(void **state) {
   struct fixture *f = need_root(state);
   fakeproc_device(&f->fp, 226, 1, "card1", "0000:03:00.0", "xe");
@@ -684,6 +711,7 @@ int main(void) {
       T(shared_fd_goes_to_lowest_pid),
       T(client_exit_and_pid_reuse),
       T(xe_cycles_and_suspended),
+      T(xe_two_clients_share_the_timestamp),
       T(xe_wake_suspended_option),
       T(msm_cycles_over_maxfreq),
       T(accel_and_multi_driver),
