@@ -156,6 +156,7 @@ static void setup_bench(void) {
 }
 
 int main(void) {
+  log_set_sink(NULL, LOG_LEVEL_WARNING); /* no per-PMU info lines */
   void *inst = tegra410_uncore_ops.instance_new("bench");
   set(inst, "Event", "{software/config=0x0/,software/config=0x1/}");
   if (tegra410_uncore_ops.init(inst) < 0) {
