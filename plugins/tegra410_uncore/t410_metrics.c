@@ -71,7 +71,7 @@ void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
     };
     for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
       if (t410_has(s, rates[i].role))
-        metric_add_float(m, rates[i].field, "uncore_ratio",
+        metric_add_float(m, rates[i].field, "uncore_requests_per_cycle",
                          s->delta[rates[i].role] / s->delta[T410_CYCLES]);
   }
   t410_latency(s, T410_RD_CUM_OUTS, T410_RD_REQ, "read_latency_cycles",
