@@ -6,8 +6,11 @@ UNIT_BINS    := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_CORE_OBJS = $(foreach p,$(PLUGINS),$($(p)_CORE))
 TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
 TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-TOOL_SRCS    := $(wildcard tests/tools/*.c)
+# tests/tools/<x>.c is an executable; <x>_ops.c and <x>_module.c are the
+# fake plugin core and collectd entry point shared with <x>.so.
+TOOL_SRCS    := $(filter-out %_ops.c %_module.c,$(wildcard tests/tools/*.c))
 TOOL_BINS    := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/%)
+TOOL_SOS     := $(BUILD)/tests/fake_plugin.so
 
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
@@ -18,7 +21,7 @@ BENCH_SRCS   := $(wildcard bench/*.c)
 BENCH_BINS   := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: tests-build fuzz-build bench-build
-tests-build: $(UNIT_BINS) $(TOOL_BINS)
+tests-build: $(UNIT_BINS) $(TOOL_BINS) $(TOOL_SOS)
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(ALL_CORE_OBJS) $(TEST_LIB_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
@@ -28,11 +31,24 @@ $(BUILD)/tests/%: tests/tools/%.c $(ALL_CORE_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
 
+# The simulated machine of make demo builds its tree with tests/lib/fakeproc.
+$(BUILD)/tests/demo_tree: $(BUILD)/obj/tests/lib/fakeproc.o
+
+# The fake plugin (tests/tools/fake_plugin_ops.h) behind both hosts.
+$(BUILD)/tests/fake_plugin: $(BUILD)/obj/tests/tools/fake_plugin_ops.o
+$(BUILD)/tests/fake_plugin.so: $(BUILD)/obj/tests/tools/fake_plugin_ops.o \
+    $(BUILD)/obj/tests/tools/fake_plugin_module.o \
+    $(BUILD)/obj/common/host_collectd.o $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LDLIBS_ALL) -lc
+
 # libFuzzer targets always build with clang, from sources, into build/fuzz.
 fuzz-build: $(FUZZ_BINS)
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host_exec.c,$(COMMON_SRCS))
+# common/host_collectd.c (collectd headers) is not in COMMON_SRCS; the exec
+# host is left out too. Headers are prerequisites only.
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host_exec.c,$(COMMON_SRCS)) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) -lm
+	$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
 
 fuzz: deps-test
 	@$(MAKE) --no-print-directory fuzz-build

@@ -1,9 +1,19 @@
 # Run the real collectd daemon (Debian collectd-core) in the foreground
 # under a temp dir, for end-to-end tests. Source it, then:
-#   collectd_start "<config snippet>"   -> CD_DIR, CD_PID, CD_CSV, CD_LOG
-#   collectd_wait_for PATTERN_FILE_GLOB TIMEOUT_S   (polls, hard deadline)
+#   collectd_start "<config snippet>"   -> CD_DIR, CD_PID, CD_CSV, CD_LOG,
+#                                          CD_SOCK
+#   collectd_wait_for_file PATH_OR_GLOB TIMEOUT_S  (polls, hard deadline;
+#                                          collectd_wait_for is the old name)
+#   collectd_wait_log REGEX TIMEOUT_S     (a line of the log matches)
 #   collectd_getval IDENTIFIER            (collectdctl getval via unixsock)
-#   collectd_stop                         (SIGTERM by PID, waits for exit)
+#   collectd_stop                         (SIGTERM by PID, waits for exit,
+#                                          fails if it does not exit)
+# The generated collectd.conf: BaseDir, PIDFile, csv DataDir, unixsock
+# SocketFile and the log all under CD_DIR; TypesDB is collectd's default
+# plus the repository's types.db; Interval 1; logfile is loaded first so
+# every later message lands in CD_LOG. The snippet is appended after
+# `PluginDir $CD_PLUGIN_DIR` (default $BUILD, where build/<plugin>.so is);
+# a snippet may switch PluginDir again before its own LoadPlugin.
 COLLECTD=${COLLECTD:-/usr/sbin/collectd}
 COLLECTDCTL=${COLLECTDCTL:-/usr/bin/collectdctl}
 
@@ -37,7 +47,7 @@ LoadPlugin unixsock
   SocketGroup "$(id -gn)"
   SocketPerms "0660"
 </Plugin>
-PluginDir "$PWD/${BUILD:-build}"
+PluginDir "${CD_PLUGIN_DIR:-$PWD/${BUILD:-build}}"
 $1
 CONF
   local preload=${COLLECTD_PRELOAD:-}
@@ -52,12 +62,13 @@ CONF
   CD_PID=$!
 }
 
-# Wait until a file matching the glob exists and is not empty.
-collectd_wait_for() {
+# Wait until a file matching the glob exists and is not empty; fails at
+# the deadline or as soon as the daemon is gone.
+collectd_wait_for_file() {
   local glob=$1 deadline=$((SECONDS + ${2:-20})) f IFS=$'\n'
   while ((SECONDS < deadline)); do
     for f in $glob; do
-      [[ -s $f ]] && return 0
+      [[ -s $f || -S $f ]] && return 0
     done
     kill -0 "$CD_PID" 2>/dev/null || return 1
     sleep 0.1
@@ -75,6 +86,8 @@ collectd_wait_log() {
   done
   return 1
 }
+
+collectd_wait_for() { collectd_wait_for_file "$@"; }
 
 collectd_getval() { "$COLLECTDCTL" -s "$CD_SOCK" getval "$1"; }
 

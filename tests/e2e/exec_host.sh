@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# The exec host (common/host_exec.c) around the fake plugin
+# (build/tests/fake_plugin, tests/tools/fake_plugin_ops.h), line by line:
+# --once in every format, --execd (batches per stdin line, EOF), --interval
+# stopped by SIGTERM, SIGINT while blocked on stdin, a closed stdout, --help,
+# usage/config/init/read failures with their exit status and exact stderr,
+# log levels and Telegraf's prefixes, and instance_free on every path (the
+# fake plugin appends to a FreeMarker file when it is freed). Every wait is
+# bounded: reads use `read -t`, process exits `timeout ... tail --pid`.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+BIN=${BUILD:-build}/tests/fake_plugin
+if [[ ! -x $BIN ]]; then
+  tap_fail "$BIN is built (make tests-build)"
+  tap_done
+  exit 1
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/exec-host.XXXXXX")
+pids=()
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+# Timestamps vary: the 19-digit Influx one and the JSON "time".
+untime() { sed -E 's/ [0-9]{19}$/ T/; s/"time":[0-9]{19}/"time":T/'; }
+counters() { sed -E 's/.*counter=([0-9]+)i.*/\1/' <<<"$1" | paste -sd' '; }
+# Wait (at most $2 s) for process $1 to exit; then its status is in $rc.
+wait_exit() {
+  local timed_out=""
+  timeout "$2" tail --pid="$1" -f /dev/null
+  if kill -0 "$1" 2>/dev/null; then
+    timed_out=1
+    kill -KILL "$1"
+  fi
+  wait "$1"
+  rc=$?
+  [[ -z $timed_out ]] || rc=timeout
+}
+
+# ---- --once, each format ----
+out=$("$BIN" --once --window=0 --Step=10 --Tag=t1 2>"$T/err")
+tap_is 0 $? "once influx: exit 0"
+tap_is 'fake,instance=fake_plugin,tag=t1 counter=20i,reads=2i,half=10.0,debt=-20i T' \
+  "$(untime <<<"$out")" "once influx: one line, the second of two reads"
+tap_is "" "$(cat "$T/err")" "once influx: nothing on stderr"
+ts=${out##* } now=$(date +%s%N)
+tap_check "once influx: timestamp is now in ns" \
+  test $((now - ts)) -ge 0 -a $((now - ts)) -lt 60000000000
+
+out=$("$BIN" --window=0 --Step=10 --Tag=t1 --format=json 2>"$T/err")
+tap_is 0 $? "once json: exit 0"
+tap_is '{"name":"fake","time":T,"instance":"fake_plugin","tag":"t1","counter":20,"reads":2,"half":10.0,"debt":-20}' \
+  "$(untime <<<"$out")" "once json: one object per line"
+tap_is "" "$(cat "$T/err")" "once json: nothing on stderr"
+
+out=$("$BIN" --window=0 --Step=10 --Tag=t1 --format=table 2>"$T/err")
+tap_is 0 $? "once table: exit 0"
+tap_is $'fake\ninstance tag counter reads half debt\nfake_plugin t1 20 2 10.00 -20' \
+  "$(sed -E 's/ +/ /g; s/ $//' <<<"$out" | sed '/^$/d')" \
+  "once table: title, header, one row (spacing squeezed)"
+tap_is "" "$(cat "$T/err")" "once table: nothing on stderr"
+
+out=$("$BIN" --window=0 --Field=extra --Field.Value=7 --Field.Type=count \
+  --field=more --FIELD.value=9 2>"$T/err")
+tap_is 'fake,instance=fake_plugin counter=2i,reads=2i,half=1.0,debt=-2i,extra=7i,more=9i T' \
+  "$(untime <<<"$out")" "once: --Block.Key=value builds nested blocks, any case"
+
+start=$EPOCHREALTIME
+out=$("$BIN" --window=0.3 2>/dev/null)
+elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print (b - a >= 0.3) ? "yes" : b - a }')
+tap_is yes "$elapsed" "once: --window=0.3 waits 0.3 s between the reads"
+tap_is 2 "$(sed -E 's/.*reads=([0-9]+)i.*/\1/' <<<"$out")" "once: two reads"
+
+# ---- --execd ----
+out=$(printf '\n\n\n' | "$BIN" --execd --Step=5 2>"$T/err")
+tap_is 0 $? "execd: exit 0 on EOF"
+tap_is 3 "$(grep -c . <<<"$out")" "execd: 3 lines in one write, exactly 3 batches"
+tap_is "10 15 20" "$(counters "$out")" "execd: counter advances by Step (first read primed)"
+tap_is "" "$(cat "$T/err")" "execd: nothing on stderr"
+
+out=$(printf 'a\nb\nc' | "$BIN" --execd --Step=5 2>/dev/null)
+tap_is "10 15 20" "$(counters "$out")" "execd: a last line without newline counts"
+out=$({ head -c 200000 /dev/zero | tr '\0' x; echo; echo; } |
+  "$BIN" --execd 2>/dev/null)
+tap_is "2 3" "$(counters "$out")" "execd: a 200 kB line is one line"
+out=$("$BIN" --execd </dev/null 2>/dev/null)
+tap_is 0 $? "execd: immediate EOF: exit 0"
+tap_is "" "$out" "execd: immediate EOF: no batch"
+
+# One batch per request, flushed at once: a conversation with the process.
+coproc EXECD { "$BIN" --execd --Step=4 --FreeMarker="$T/m.execd" 2>"$T/execd.err"; }
+pids+=("$EXECD_PID")
+execd_pid=$EXECD_PID
+seen=""
+for _ in 1 2 3; do
+  echo >&"${EXECD[1]}"
+  l=""
+  IFS= read -r -t 5 l <&"${EXECD[0]}"
+  seen+="$(counters "$l") "
+done
+tap_is "8 12 16 " "$seen" "execd: each line answered by one flushed batch"
+exec {EXECD[1]}>&-
+wait_exit "$execd_pid" 5
+tap_is 0 "$rc" "execd: exit 0 when stdin closes"
+tap_is "freed fake_plugin reads=4" "$(cat "$T/m.execd" 2>/dev/null)" \
+  "execd: instance freed at EOF"
+
+# SIGINT while blocked in read(2) on stdin (stdin stays open).
+mkfifo "$T/in" "$T/out"
+exec {in_fd}<>"$T/in" {out_fd}<>"$T/out"
+"$BIN" --execd --FreeMarker="$T/m.int" <"$T/in" >"$T/out" 2>"$T/int.err" &
+pid=$!
+pids+=("$pid")
+echo >&"$in_fd"
+l=""
+IFS= read -r -t 5 l <&"$out_fd"
+tap_is 2 "$(counters "$l")" "execd: answers through FIFOs"
+kill -INT "$pid"
+wait_exit "$pid" 5
+tap_is 0 "$rc" "execd: SIGINT while blocked on stdin: exit 0"
+tap_is "freed fake_plugin reads=2" "$(cat "$T/m.int" 2>/dev/null)" \
+  "execd: SIGINT: instance freed"
+tap_is "" "$(cat "$T/int.err")" "execd: SIGINT: nothing on stderr"
+
+# ---- --interval ----
+"$BIN" --interval=0.2 --Step=3 --FreeMarker="$T/m.interval" \
+  >"$T/out" 2>"$T/interval.err" &
+pid=$!
+pids+=("$pid")
+l1="" l2=""
+IFS= read -r -t 5 l1 <&"$out_fd"
+IFS= read -r -t 5 l2 <&"$out_fd"
+kill -TERM "$pid"
+wait_exit "$pid" 5
+tap_is 0 "$rc" "interval: exit 0 on SIGTERM"
+tap_is "6 9" "$(counters "$l1") $(counters "$l2")" \
+  "interval: two batches, counter advances by Step"
+gap=$(awk -v a="${l1##* }" -v b="${l2##* }" \
+  'BEGIN { d = (b - a) / 1e9; print (d > 0.1 && d < 1.0) ? "yes" : d }')
+tap_is yes "$gap" "interval: batches about 0.2 s apart"
+tap_check "interval: instance freed after SIGTERM" \
+  grep -qE '^freed fake_plugin reads=[0-9]+$' "$T/m.interval"
+tap_is "" "$(cat "$T/interval.err")" "interval: nothing on stderr"
+
+# stdout closed by the reader: the write error ends the run, exit 1.
+timeout 10 "$BIN" --interval=0.05 --FreeMarker="$T/m.pipe" 2>"$T/pipe.err" |
+  head -n 1 >/dev/null
+st=("${PIPESTATUS[@]}")
+tap_is "1 0" "${st[*]}" "interval: closed stdout: exit 1, not killed by SIGPIPE"
+tap_check "interval: closed stdout: instance freed" \
+  grep -qE '^freed fake_plugin reads=[0-9]+$' "$T/m.pipe"
+tap_is "error: fake_plugin: stdout: write: Broken pipe" "$(cat "$T/pipe.err")" \
+  "interval: closed stdout: says why"
+
+# ---- --help ----
+out=$("$BIN" --help 2>"$T/err")
+tap_is 0 $? "help: exit 0"
+tap_is "usage: fake_plugin [--format=json|influx|table] [--once | --execd | --interval=SECONDS]" \
+  "$(head -n 1 <<<"$out")" "help: usage on stdout"
+tap_check "help: documents the dotted block spelling" \
+  grep -qF -- '<Event "a"> Scale 2 </Event> is --Event=a --Event.Scale=2' <<<"$out"
+tap_check "help: documents --log-level and its default" \
+  grep -qF -- 'error, warning (default), info or debug' <<<"$out"
+tap_is "" "$(cat "$T/err")" "help: nothing on stderr"
+
+# ---- usage errors: exit 2, one line on stderr, nothing on stdout ----
+usage() { # expected message, args...
+  local want="fake_plugin: usage: $1 (see fake_plugin --help)"
+  shift
+  local o
+  o=$("$BIN" "$@" 2>"$T/err")
+  local got=$?
+  tap_is "2|$want|" "$got|$(cat "$T/err")|$o" "usage error: $*"
+}
+usage 'unexpected argument "positional"' positional
+usage '"--Step": plugin options need a value: --Key=<value>' --Step 5
+usage '"--bogus": plugin options need a value: --Key=<value>' --bogus
+usage '--interval: expected a number of seconds > 0 and at most 1e+06, got "0,5"' \
+  --interval=0,5
+usage '--interval: expected a number of seconds > 0 and at most 1e+06, got "0"' \
+  --interval=0
+usage '--window: expected a number of seconds >= 0 and at most 1e+06, got "-1"' \
+  --window=-1
+usage '--format: expected json, influx or table, got "xml"' --format=xml
+usage '"--execd": choose one of --once, --execd and --interval' --once --execd
+usage '--log-level: expected error, warning, info or debug, got "loud"' \
+  --log-level=loud
+
+# ---- configure, init and read failures ----
+out=$("$BIN" --FreeMarker="$T/m.cfg" --Step=abc 2>"$T/err")
+tap_is 2 $? "config error: exit 2"
+tap_is 'error: fake_plugin: config: Step: expected a number, got "abc"' \
+  "$(cat "$T/err")" "config error: the getter's message"
+tap_is "" "$out" "config error: nothing on stdout"
+out=$("$BIN" --FreeMarker="$T/m.cfg" --Bogus=1 2>"$T/err")
+tap_is 2 $? "unknown key: exit 2"
+tap_is 'error: fake_plugin: config: Bogus: unknown option' "$(cat "$T/err")" \
+  "unknown key: message names the key"
+tap_is $'freed fake_plugin reads=0\nfreed fake_plugin reads=0' \
+  "$(cat "$T/m.cfg" 2>/dev/null)" "config errors: instance freed"
+"$BIN" --execd --Step=abc </dev/null >/dev/null 2>"$T/err"
+tap_is '2|E! fake_plugin: config: Step: expected a number, got "abc"' \
+  "$?|$(cat "$T/err")" "config error in execd mode: exit 2, prefix E!"
+
+out=$("$BIN" --FailInit=true --FreeMarker="$T/m.init" 2>"$T/err")
+tap_is 1 $? "init failure: exit 1"
+tap_is 'error: fake_plugin: fake_plugin: init: FailInit is set' \
+  "$(cat "$T/err")" "init failure: message"
+tap_is "" "$out" "init failure: nothing on stdout"
+tap_is "freed fake_plugin reads=0" "$(cat "$T/m.init" 2>/dev/null)" \
+  "init failure: instance freed"
+
+out=$("$BIN" --window=0 --FailRead=yes 2>"$T/err")
+tap_is 1 $? "once, read failure without records: exit 1"
+tap_is "" "$out" "once, read failure: nothing on stdout"
+tap_is $'error: fake_plugin: fake_plugin: read: Input/output error\nerror: fake_plugin: fake_plugin: read: Input/output error' \
+  "$(cat "$T/err")" "once, read failure: both reads say why"
+
+out=$(printf '\n' | "$BIN" --execd --FailRead=on 2>"$T/err")
+tap_is 0 $? "execd, read failure: keeps running, exit 0 on EOF"
+tap_is $'E! fake_plugin: fake_plugin: read: Input/output error\nE! fake_plugin: fake_plugin: read: Input/output error' \
+  "$(cat "$T/err")" "execd, read failure: stderr lines prefixed E!"
+
+# ---- log levels ----
+"$BIN" --window=0 --log-level=info >/dev/null 2>"$T/err"
+tap_is "info: fake_plugin: fake_plugin: init: step 1" "$(cat "$T/err")" \
+  "log level info: the init message"
+"$BIN" --window=0 --log-level=debug >/dev/null 2>"$T/err"
+tap_is $'info: fake_plugin: fake_plugin: init: step 1\ndebug: fake_plugin: fake_plugin: read: counter 1\ndebug: fake_plugin: fake_plugin: read: counter 2' \
+  "$(cat "$T/err")" "log level debug: every message"
+printf '\n' | "$BIN" --execd --log-level=debug >/dev/null 2>"$T/err"
+tap_is $'I! fake_plugin: fake_plugin: init: step 1\nD! fake_plugin: fake_plugin: read: counter 1\nD! fake_plugin: fake_plugin: read: counter 2' \
+  "$(cat "$T/err")" "execd: Telegraf prefixes I! and D!"
+"$BIN" --window=0 --log-level=error --FailRead=1 >/dev/null 2>"$T/err"
+tap_is 2 "$(grep -c '^error: ' "$T/err")" "log level error: errors still shown"
+
+tap_done

@@ -1,0 +1,203 @@
+/*
+ * fake_plugin_ops.c: the fake plugin core (see fake_plugin_ops.h). It
+ * follows the plugin.h contract like a real core: config only stores,
+ * init validates, read writes records, instance_free undoes (here: leaves
+ * a marker so tests can see that it ran).
+ */
+#include "tests/tools/fake_plugin_ops.h"
+#include "common/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FK_PLUGIN "fake_plugin"
+#define FK_MAX_FIELDS 4
+
+struct fk_field {
+  char *name;  /* owned */
+  char *ctype; /* owned */
+  uint64_t value;
+};
+
+struct fk_instance {
+  char *label;       /* owned */
+  char *tag;         /* owned, NULL: no tag */
+  char *free_marker; /* owned path, NULL: none */
+  uint64_t step;
+  bool fail_init;
+  bool fail_read;
+  bool bad_types;
+  struct fk_field fields[FK_MAX_FIELDS];
+  size_t n_fields;
+  uint64_t reads;
+};
+
+static void *fk_instance_new(const char *label) {
+  struct fk_instance *fk = calloc(1, sizeof(*fk));
+  if (fk == NULL)
+    return NULL;
+  fk->label = strdup(label);
+  if (fk->label == NULL) {
+    free(fk);
+    return NULL;
+  }
+  fk->step = 1;
+  return fk;
+}
+
+static int fk_set_string(const struct cfg_item *item, char **slot) {
+  const char *value;
+  int rc = cfg_get_string(FK_PLUGIN, item, &value);
+  if (rc < 0)
+    return rc;
+  char *copy = strdup(value);
+  if (copy == NULL)
+    return -ENOMEM;
+  free(*slot);
+  *slot = copy;
+  return 0;
+}
+
+/* <Field "name"> Value N; Type T </Field> */
+static int fk_configure_field(struct fk_instance *fk,
+                              const struct cfg_item *item) {
+  const char *name;
+  if (item->n_values != 1 || item->values[0].type != CFG_STRING) {
+    log_msg(LOG_LEVEL_ERROR, FK_PLUGIN, "config", item->key,
+            "expected one string (the field name)");
+    return -EINVAL;
+  }
+  name = item->values[0].string;
+  if (fk->n_fields == FK_MAX_FIELDS) {
+    log_msg(LOG_LEVEL_ERROR, FK_PLUGIN, "config", item->key,
+            "at most %d fields", FK_MAX_FIELDS);
+    return -EINVAL;
+  }
+  struct fk_field f = {.value = 0};
+  int rc = 0;
+  for (size_t i = 0; i < item->n_children && rc == 0; i++) {
+    const struct cfg_item *child = &item->children[i];
+    if (cfg_key_is(child, "Value"))
+      rc = cfg_get_u64(FK_PLUGIN, child, 0, INT64_MAX / 2, &f.value);
+    else if (cfg_key_is(child, "Type"))
+      rc = fk_set_string(child, &f.ctype);
+    else
+      rc = cfg_unknown(FK_PLUGIN, child);
+  }
+  if (rc == 0 && f.ctype == NULL && (f.ctype = strdup("gauge")) == NULL)
+    rc = -ENOMEM;
+  if (rc == 0 && (f.name = strdup(name)) == NULL)
+    rc = -ENOMEM;
+  if (rc < 0) {
+    free(f.ctype);
+    free(f.name);
+    return rc;
+  }
+  fk->fields[fk->n_fields++] = f;
+  return 0;
+}
+
+static int fk_configure(void *inst, const struct cfg_item *item) {
+  struct fk_instance *fk = inst;
+  if (cfg_key_is(item, "Step"))
+    return cfg_get_u64(FK_PLUGIN, item, 0, 1000000000, &fk->step);
+  if (cfg_key_is(item, "Tag"))
+    return fk_set_string(item, &fk->tag);
+  if (cfg_key_is(item, "FreeMarker"))
+    return fk_set_string(item, &fk->free_marker);
+  if (cfg_key_is(item, "FailInit"))
+    return cfg_get_bool(FK_PLUGIN, item, &fk->fail_init);
+  if (cfg_key_is(item, "FailRead"))
+    return cfg_get_bool(FK_PLUGIN, item, &fk->fail_read);
+  if (cfg_key_is(item, "BadTypes"))
+    return cfg_get_bool(FK_PLUGIN, item, &fk->bad_types);
+  if (cfg_key_is(item, "Field"))
+    return fk_configure_field(fk, item);
+  return cfg_unknown(FK_PLUGIN, item);
+}
+
+static int fk_init(void *inst) {
+  struct fk_instance *fk = inst;
+  if (fk->fail_init) {
+    log_msg(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "init", "FailInit is set");
+    return -EIO;
+  }
+  log_msg(LOG_LEVEL_INFO, FK_PLUGIN, fk->label, "init", "step %" PRIu64,
+          fk->step);
+  return 0;
+}
+
+static int fk_read(void *inst, struct metric_sink *sink) {
+  struct fk_instance *fk = inst;
+  fk->reads++;
+  if (fk->fail_read) {
+    log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "read", EIO, NULL);
+    return -EIO;
+  }
+  uint64_t counter = fk->reads * fk->step;
+  log_msg(LOG_LEVEL_DEBUG, FK_PLUGIN, fk->label, "read", "counter %" PRIu64,
+          counter);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  struct metric m;
+  metric_init(&m, "fake",
+              (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+  metric_add_tag(&m, "instance", fk->label);
+  metric_add_tag(&m, "tag", fk->tag);
+  metric_add_int(&m, "counter", "derive", counter);
+  metric_add_int(&m, "reads", "count", fk->reads);
+  metric_add_float(&m, "half", "gauge", (double)counter / 2);
+  /* metric_add_int takes unsigned values: a negative one by hand. */
+  m.fields[m.n_fields++] = (struct metric_field){.key = "debt",
+                                                 .ctype = "counter",
+                                                 .kind = METRIC_INT,
+                                                 .v.i = -(int64_t)counter};
+  for (size_t i = 0; i < fk->n_fields; i++)
+    metric_add_int(&m, fk->fields[i].name, fk->fields[i].ctype,
+                   fk->fields[i].value);
+  if (fk->bad_types) {
+    metric_add_int(&m, "nosuch", "fake_no_such_type", 1);
+    metric_add_int(&m, "pair", "io_octets", 1);
+  }
+  return metric_sink_write(sink, &m);
+}
+
+static void fk_instance_free(void *inst) {
+  struct fk_instance *fk = inst;
+  if (fk == NULL)
+    return;
+  if (fk->free_marker != NULL) {
+    int fd =
+        open(fk->free_marker, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+      log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fk->free_marker, "open", errno,
+                NULL);
+    else {
+      dprintf(fd, "freed %s reads=%" PRIu64 "\n", fk->label, fk->reads);
+      close(fd);
+    }
+  }
+  for (size_t i = 0; i < fk->n_fields; i++) {
+    free(fk->fields[i].name);
+    free(fk->fields[i].ctype);
+  }
+  free(fk->free_marker);
+  free(fk->tag);
+  free(fk->label);
+  free(fk);
+}
+
+const struct plugin_ops fake_plugin_ops = {
+    .name = FK_PLUGIN,
+    .instance_new = fk_instance_new,
+    .configure = fk_configure,
+    .init = fk_init,
+    .read = fk_read,
+    .instance_free = fk_instance_free,
+};

@@ -1,0 +1,29 @@
+/*
+ * fake_plugin_ops.h: a plugin core that touches no hardware, for testing
+ * the two hosts (tests/e2e/exec_host.sh, tests/e2e/collectd_host.sh).
+ *
+ * Every read emits one record
+ *
+ *   fake,instance=<label>[,tag=<Tag>] counter=<n*Step>i,reads=<n>i,
+ *        half=<n*Step/2>,debt=<-n*Step>i[,<Field>=<Value>i...]
+ *
+ * where n counts the reads (the first read has n = 1). The collectd types
+ * are derive (counter), count (reads), gauge (half), counter (debt, so the
+ * host must clamp a negative value to 0) and per Field its Type.
+ *
+ * Keys: Step N (default 1), Tag S, FailInit B, FailRead B (read logs an
+ * error and returns -EIO without a record), FreeMarker PATH (instance_free
+ * appends "freed <label> reads=<n>" to PATH), BadTypes B (adds a field of
+ * an unknown type and one of the two-source type io_octets),
+ * <Field "name"> Value N; Type T </Field> (at most 4; in the exec host
+ * --Field=name --Field.Value=N --Field.Type=T). Messages start with
+ * "fake_plugin: <label>: ".
+ */
+#ifndef TESTS_TOOLS_FAKE_PLUGIN_OPS_H
+#define TESTS_TOOLS_FAKE_PLUGIN_OPS_H
+
+#include "common/plugin.h"
+
+extern const struct plugin_ops fake_plugin_ops;
+
+#endif
