@@ -114,6 +114,8 @@ struct t410_pmu {
   int *cpus;     /* cpumask, or every online CPU when there is none */
   size_t n_cpus;
   bool has_cpumask;
+  char identifier[64]; /* identifier: PMIIDR or ACPI HID, "" if none */
+  char peer[64];       /* peer: C2C-family link partner, "" if none */
   struct t410_term_format *formats;
   size_t n_formats;
   struct t410_named_event *events;

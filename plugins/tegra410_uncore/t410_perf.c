@@ -23,6 +23,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#define T410_ATTR_SIZE_VER8 136      /* add: config3 (Linux 6.3) */
+#define T410_ATTR_CONFIG3_OFFSET 128 /* right after sig_data */
+
 static int t410_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
                                     int cpu, int group_fd,
                                     unsigned long flags) {
@@ -72,18 +75,28 @@ int t410_group_open(struct t410_group *g) {
     int leader = -1;
     for (size_t k = 0; k < g->n_counters; k++) {
       const struct t410_counter *ctr = &g->counters[k];
-      struct perf_event_attr attr;
-      memset(&attr, 0, sizeof(attr));
-      attr.size = sizeof(attr);
-      attr.type = g->type;
-      attr.config = ctr->config[0];
-      attr.config1 = ctr->config[1];
-      attr.config2 = ctr->config[2];
-      attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
-                         PERF_FORMAT_TOTAL_TIME_ENABLED |
-                         PERF_FORMAT_TOTAL_TIME_RUNNING;
-      attr.disabled = k == 0;
-      int fd = g->kernel->perf_event_open(&attr, -1, g->cpus[c], leader,
+      /* config3 (Linux 6.3) sits after sig_data at offset 128; these
+       * headers predate it, so the attr is built in a larger buffer and
+       * its size grows to PERF_ATTR_SIZE_VER8 only when config3 is used */
+      union {
+        struct perf_event_attr attr;
+        unsigned char bytes[T410_ATTR_SIZE_VER8];
+      } a;
+      memset(&a, 0, sizeof(a));
+      struct perf_event_attr *attr = &a.attr;
+      attr->size = ctr->config[3] ? T410_ATTR_SIZE_VER8 : sizeof(*attr);
+      attr->type = g->type;
+      attr->config = ctr->config[0];
+      attr->config1 = ctr->config[1];
+      attr->config2 = ctr->config[2];
+      if (ctr->config[3])
+        memcpy(a.bytes + T410_ATTR_CONFIG3_OFFSET, &ctr->config[3],
+               sizeof(ctr->config[3]));
+      attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+                          PERF_FORMAT_TOTAL_TIME_ENABLED |
+                          PERF_FORMAT_TOTAL_TIME_RUNNING;
+      attr->disabled = k == 0;
+      int fd = g->kernel->perf_event_open(attr, -1, g->cpus[c], leader,
                                           PERF_FLAG_FD_CLOEXEC);
       if (fd < 0) {
         int err = errno;

@@ -177,8 +177,28 @@ int t410_pmu_load(const char *sysfs_root, const char *name,
       out->n_cpus = (size_t)cpus;
     }
   }
-  if (rc == 0)
+  if (rc == 0) {
+    /* informational: what the PMU says it is and what it is linked to */
+    if (fileio_read_line_at(dir_fd, "identifier", out->identifier,
+                            sizeof(out->identifier)) < 0)
+      out->identifier[0] = '\0';
+    if (fileio_read_line_at(dir_fd, "peer", out->peer, sizeof(out->peer)) < 0)
+      out->peer[0] = '\0';
+    /* the cpumask CPU must be one of associated_cpus, else EINVAL */
+    n = fileio_read_line_at(dir_fd, "associated_cpus", text, sizeof(text));
+    int *assoc =
+        n > 0 && out->has_cpumask ? calloc(T410_MAX_CPUS, sizeof(int)) : NULL;
+    int n_assoc = assoc ? t410_cpulist_parse(text, assoc, T410_MAX_CPUS) : -1;
+    bool listed = n_assoc <= 0;
+    for (int i = 0; i < n_assoc && !listed; i++)
+      listed = assoc[i] == out->cpus[0];
+    free(assoc);
+    if (!listed)
+      log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, name, "cpumask",
+              "CPU %d is not in associated_cpus (%s); opens may fail",
+              out->cpus[0], text);
     rc = t410_load_formats(dir_fd, out);
+  }
   if (rc == 0)
     rc = t410_load_events(dir_fd, out);
   close(dir_fd);

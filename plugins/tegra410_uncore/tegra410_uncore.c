@@ -56,9 +56,10 @@ static const struct t410_pmu *t410_pmu_get(struct t410 *d, const char *name) {
   d->pmus = grown;
   grown[d->n_pmus] = pmu;
   log_msg(LOG_LEVEL_INFO, T410_PLUGIN, name, "PMU",
-          "type %u, %zu CPU(s)%s, %zu format terms, %zu events", pmu.type,
-          pmu.n_cpus, pmu.has_cpumask ? " (cpumask)" : " (per CPU)",
-          pmu.n_formats, pmu.n_events);
+          "type %u, %zu CPU(s)%s, %zu format terms, %zu events%s%s%s%s",
+          pmu.type, pmu.n_cpus, pmu.has_cpumask ? " (cpumask)" : " (per CPU)",
+          pmu.n_formats, pmu.n_events, pmu.identifier[0] ? ", identifier " : "",
+          pmu.identifier, pmu.peer[0] ? ", peer " : "", pmu.peer);
   return &grown[d->n_pmus++];
 }
 
@@ -91,15 +92,14 @@ static bool t410_group_build(struct t410 *d, const char *text,
       return false;
     }
     const uint64_t *c = g->counters[i].config;
+    char config3[40] = "";
+    if (c[3] != 0)
+      snprintf(config3, sizeof(config3), " config3 0x%llx",
+               (unsigned long long)c[3]);
     log_msg(LOG_LEVEL_DEBUG, T410_PLUGIN, g->pmu, "attr",
-            "%s: type %u config 0x%llx config1 0x%llx config2 0x%llx",
+            "%s: type %u config 0x%llx config1 0x%llx config2 0x%llx%s",
             g->counters[i].event, pmu->type, (unsigned long long)c[0],
-            (unsigned long long)c[1], (unsigned long long)c[2]);
-    if (g->counters[i].config[3] != 0) {
-      log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
-              "\"%s\": config3 terms are not supported by this build", text);
-      return false;
-    }
+            (unsigned long long)c[1], (unsigned long long)c[2], config3);
   }
   g->n_counters = spec->n_events;
   g->backoff_ns = T410_BACKOFF_MIN_NS;

@@ -29,7 +29,8 @@ struct fake_event {
   uint32_t type;
   uint64_t config;
   uint64_t config1;
-  int leader; /* index of the leader */
+  uint64_t config3; /* at offset 128 when attr->size >= 136 */
+  int leader;       /* index of the leader */
 };
 static struct fake_event fake_fds[FAKE_MAX_FDS];
 static unsigned fake_reads[FAKE_MAX_FDS]; /* per leader */
@@ -83,6 +84,9 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
         .type = attr->type,
         .config = attr->config,
         .config1 = attr->config1,
+        .config3 = attr->size >= 136
+                       ? *(const uint64_t *)((const char *)attr + 128)
+                       : 0,
         .leader = group_fd < 0 ? i : group_fd - FAKE_FD_BASE};
     if (group_fd < 0)
       fake_reads[i] = 0;
@@ -432,6 +436,29 @@ static void t410_filter__labelled_series(void **state) {
   tegra410_uncore_ops.instance_free(inst);
 }
 
+/* A config3 term reaches the kernel at offset 128 with attr.size 136. */
+static void t410_event__config3(void **state) {
+  (void)state;
+  memset(fake_fds, 0, sizeof(fake_fds));
+  pmu_file("nvidia_ucf_pmu_0", "format/cfg3", "config3:0-7\n");
+  void *inst = tegra410_uncore_ops.instance_new("test");
+  t410_set_kernel(inst, &fake_kernel);
+  struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  struct cfg_value e = {.type = CFG_STRING,
+                        .string = "nvidia_ucf_pmu_0/cycles,cfg3=0x5/"};
+  struct cfg_item event = {"Event", &e, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
+  assert_int_equal(tegra410_uncore_ops.init(inst), 0);
+  bool seen = false;
+  for (int i = 0; i < FAKE_MAX_FDS; i++)
+    seen |= fake_fds[i].open && fake_fds[i].config == 0x100000000ull &&
+            fake_fds[i].config3 == 0x5;
+  assert_true(seen);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
@@ -439,6 +466,7 @@ int main(void) {
       cmocka_unit_test(t410_preset__one_pmu_failing_keeps_the_others),
       cmocka_unit_test(t410_filter__config_rules),
       cmocka_unit_test(t410_filter__labelled_series),
+      cmocka_unit_test(t410_event__config3),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
