@@ -66,26 +66,26 @@ static void set(void *inst, const char *key, const char *value) {
 
 /* A kernel that opens anything and never reads: setup cost only. */
 static int next_fd = 100000;
-static int stub_open(struct perf_event_attr *a, pid_t p, int c, int g,
-                     unsigned long f) {
+static int accept_open(struct perf_event_attr *a, pid_t p, int c, int g,
+                       unsigned long f) {
   (void)a, (void)p, (void)c, (void)g, (void)f;
   return next_fd++;
 }
-static ssize_t stub_read(int fd, void *buf, size_t len) {
+static ssize_t accept_read(int fd, void *buf, size_t len) {
   (void)fd, (void)buf, (void)len;
   return -1;
 }
-static int stub_ioctl(int fd, unsigned long r, void *arg) {
+static int accept_ioctl(int fd, unsigned long r, void *arg) {
   if (r == PERF_EVENT_IOC_ID)
     *(uint64_t *)arg = (uint64_t)fd;
   return 0;
 }
-static int stub_close(int fd) {
+static int accept_close(int fd) {
   (void)fd;
   return 0;
 }
-static const struct t410_kernel stub = {stub_open, stub_read, stub_ioctl,
-                                        stub_close};
+static const struct t410_kernel accepting = {accept_open, accept_read,
+                                             accept_ioctl, accept_close};
 
 static void pmu(struct fakeproc *fp, const char *name, const char *events) {
   char rel[256], text[64];
@@ -134,7 +134,7 @@ static void setup_bench(void) {
   size_t groups = 0;
   for (int r = 0; r < 5; r++) {
     void *inst = tegra410_uncore_ops.instance_new("bench");
-    t410_set_kernel(inst, &stub);
+    t410_set_kernel(inst, &accepting);
     set(inst, "SysfsRoot", fp.sys);
     long before = allocations;
     double t = now_s();
