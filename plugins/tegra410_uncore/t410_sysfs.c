@@ -58,8 +58,14 @@ int t410_cpulist_parse(const char *text, int *cpus, size_t max) {
   }
 }
 
-static int t410_load_formats(int dir_fd, struct t410_pmu *pmu) {
-  int fd = openat(dir_fd, "format", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+/* Call `fn` for every entry of <pmu dir>/<subdir> not starting with '.'
+ * and short enough to be a name, until it returns non-zero. A missing
+ * directory has no entries. */
+static int t410_subdir_for_each(int dir_fd, const char *subdir,
+                                int (*fn)(int fd, const char *name,
+                                          struct t410_pmu *pmu),
+                                struct t410_pmu *pmu) {
+  int fd = openat(dir_fd, subdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     return errno == ENOENT ? 0 : -errno;
   DIR *dir = fdopendir(fd);
@@ -69,73 +75,59 @@ static int t410_load_formats(int dir_fd, struct t410_pmu *pmu) {
   }
   struct dirent *de;
   int rc = 0;
-  while (rc == 0 && (de = readdir(dir)) != NULL) {
-    if (de->d_name[0] == '.' || strlen(de->d_name) >= PMU_NAME_MAX)
-      continue;
-    char text[128];
-    ssize_t n = fileio_read_line_at(fd, de->d_name, text, sizeof(text));
-    struct pmu_format f;
-    if (n < 0 || pmu_format_parse(text, (size_t)n, &f) < 0) {
-      log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, pmu->name, "format",
-              "%s: unreadable or not \"config<N>:<bits>\", ignored",
-              de->d_name);
-      continue;
-    }
-    struct t410_term_format *grown =
-        realloc(pmu->formats, (pmu->n_formats + 1) * sizeof(*grown));
-    if (grown == NULL) {
-      rc = -ENOMEM;
-      break;
-    }
-    pmu->formats = grown;
-    snprintf(grown[pmu->n_formats].name, PMU_NAME_MAX, "%s", de->d_name);
-    grown[pmu->n_formats++].format = f;
-  }
+  while (rc == 0 && (de = readdir(dir)) != NULL)
+    if (de->d_name[0] != '.' && strlen(de->d_name) < PMU_NAME_MAX)
+      rc = fn(fd, de->d_name, pmu);
   closedir(dir);
   return rc;
 }
 
-static int t410_load_events(int dir_fd, struct t410_pmu *pmu) {
-  int fd = openat(dir_fd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    return errno == ENOENT ? 0 : -errno;
-  DIR *dir = fdopendir(fd);
-  if (dir == NULL) {
-    close(fd);
+/* format/<term>: "config<N>:<bits>" */
+static int t410_load_format(int fd, const char *name, struct t410_pmu *pmu) {
+  char text[128];
+  ssize_t n = fileio_read_line_at(fd, name, text, sizeof(text));
+  struct pmu_format f;
+  if (n < 0 || pmu_format_parse(text, (size_t)n, &f) < 0) {
+    log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, pmu->name, "format",
+            "%s: unreadable or not \"config<N>:<bits>\", ignored", name);
+    return 0;
+  }
+  struct t410_term_format *grown =
+      realloc(pmu->formats, (pmu->n_formats + 1) * sizeof(*grown));
+  if (grown == NULL)
     return -ENOMEM;
+  pmu->formats = grown;
+  snprintf(grown[pmu->n_formats].name, PMU_NAME_MAX, "%s", name);
+  grown[pmu->n_formats++].format = f;
+  return 0;
+}
+
+/* events/<name> with its optional <name>.scale and <name>.unit */
+static int t410_load_event(int fd, const char *name, struct t410_pmu *pmu) {
+  if (strchr(name, '.') != NULL)
+    return 0; /* .scale, .unit, .per-pkg, .snapshot: read with their event */
+  struct t410_named_event ev = {.scale = 1.0};
+  snprintf(ev.name, sizeof(ev.name), "%s", name);
+  if (fileio_read_line_at(fd, name, ev.terms, sizeof(ev.terms)) < 0)
+    return 0;
+  char path[PMU_NAME_MAX + 16], text[64];
+  snprintf(path, sizeof(path), "%s.scale", name);
+  if (fileio_read_line_at(fd, path, text, sizeof(text)) > 0) {
+    double scale;
+    /* cfg_parse_double is locale independent, like perf's C-locale
+     * strtod for .scale */
+    if (cfg_parse_double(text, &scale) == 0 && scale > 0)
+      ev.scale = scale;
   }
-  struct dirent *de;
-  int rc = 0;
-  while (rc == 0 && (de = readdir(dir)) != NULL) {
-    if (de->d_name[0] == '.' || strchr(de->d_name, '.') != NULL ||
-        strlen(de->d_name) >= PMU_NAME_MAX)
-      continue; /* .scale, .unit, .per-pkg, .snapshot are read below */
-    struct t410_named_event ev = {.scale = 1.0};
-    snprintf(ev.name, sizeof(ev.name), "%s", de->d_name);
-    if (fileio_read_line_at(fd, de->d_name, ev.terms, sizeof(ev.terms)) < 0)
-      continue;
-    char path[PMU_NAME_MAX + 16], text[64];
-    snprintf(path, sizeof(path), "%s.scale", de->d_name);
-    if (fileio_read_line_at(fd, path, text, sizeof(text)) > 0) {
-      double scale;
-      /* cfg_parse_double is locale independent, like perf's C-locale
-       * strtod for .scale */
-      if (cfg_parse_double(text, &scale) == 0 && scale > 0)
-        ev.scale = scale;
-    }
-    snprintf(path, sizeof(path), "%s.unit", de->d_name);
-    fileio_read_line_at(fd, path, ev.unit, sizeof(ev.unit));
-    struct t410_named_event *grown =
-        realloc(pmu->events, (pmu->n_events + 1) * sizeof(*grown));
-    if (grown == NULL) {
-      rc = -ENOMEM;
-      break;
-    }
-    pmu->events = grown;
-    grown[pmu->n_events++] = ev;
-  }
-  closedir(dir);
-  return rc;
+  snprintf(path, sizeof(path), "%s.unit", name);
+  fileio_read_line_at(fd, path, ev.unit, sizeof(ev.unit));
+  struct t410_named_event *grown =
+      realloc(pmu->events, (pmu->n_events + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return -ENOMEM;
+  pmu->events = grown;
+  grown[pmu->n_events++] = ev;
+  return 0;
 }
 
 int t410_pmu_load(const char *sysfs_root, const char *name,
@@ -197,10 +189,10 @@ int t410_pmu_load(const char *sysfs_root, const char *name,
       log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, name, "cpumask",
               "CPU %d is not in associated_cpus (%s); opens may fail",
               out->cpus[0], text);
-    rc = t410_load_formats(dir_fd, out);
+    rc = t410_subdir_for_each(dir_fd, "format", t410_load_format, out);
   }
   if (rc == 0)
-    rc = t410_load_events(dir_fd, out);
+    rc = t410_subdir_for_each(dir_fd, "events", t410_load_event, out);
   close(dir_fd);
   if (rc < 0)
     t410_pmu_fini(out);

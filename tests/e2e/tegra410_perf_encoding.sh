@@ -9,6 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
+source tests/lib/tegra410_tree.sh
 BIN=${BUILD:-build}/tegra410_uncore
 if [[ $(id -u) -ne 0 ]]; then
   tap_skip "perf encoding" "needs root for a private mount namespace"
@@ -23,36 +24,21 @@ fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/t410-perf.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 D=$T/sys/bus/event_source/devices
-pmu() { # name type term=format... -- event=text...
-  local dir=$D/$1
-  mkdir -p "$dir/format" "$dir/events"
-  echo "$2" >"$dir/type"
-  echo 0 >"$dir/cpumask"
-  shift 2
-  while [[ $# -gt 0 && $1 != -- ]]; do
-    echo "${1#*=}" >"$dir/format/${1%%=*}"
-    shift
-  done
-  shift
-  while [[ $# -gt 0 ]]; do
-    echo "${1#*=}" >"$dir/events/${1%%=*}"
-    shift
-  done
-}
+pmu() { t410_pmu "$T" "$@"; } # tests/lib/tegra410_tree.sh
 # Types far above any real PMU of this machine, so every open fails.
 pmu nvidia_ucf_pmu_0 4031 event=config:0-32 src_loc_cpu=config1:1 \
-  dst_loc_cmem=config1:8 dst_rem=config1:11 -- cycles=event=0x100000000 \
-  slc_bytes_rd=event=0x113
+  dst_loc_cmem=config1:8 dst_rem=config1:11 -- cycles=0x100000000 \
+  slc_bytes_rd=0x113
 pmu nvidia_pcie_pmu_1_rc_2 4028 event=config:0-32 src_rp_mask=config1:0-7 \
   src_bdf=config1:8-23 src_bdf_en=config1:24 dst_loc_cmem=config2:0 \
-  dst_rem=config2:4 -- rd_bytes=event=0x0 cycles=event=0x100000000
+  dst_rem=config2:4 -- rd_bytes=0x0 cycles=0x100000000
 pmu nvidia_pcie_tgt_pmu_0_rc_0 4029 event=config:0-2 dst_rp_mask=config:3-10 \
   dst_addr_en=config:11 dst_addr_base=config1:0-63 \
-  dst_addr_mask=config2:0-63 -- wr_bytes=event=0x1
+  dst_addr_mask=config2:0-63 -- wr_bytes=0x1
 pmu nvidia_nvlink_c2c_pmu_0 4033 event=config:0-3 gpu_mask=config1:0-1 -- \
-  in_rd_cum_outs=event=0x1
+  in_rd_cum_outs=0x1
 pmu scattered_pmu 4099 event=config:0-7,32-35 mode=config2:1,6-10,44 -- \
-  odd=event=0x123
+  odd=0x123
 
 events=(
   'nvidia_ucf_pmu_0/event=0x113,src_loc_cpu=1,dst_loc_cmem=1/'
