@@ -30,7 +30,7 @@ YAJL_LIBS    := -lyajl
 LDLIBS_ALL   := -lm -pthread
 COLLECTD_CFLAGS := -DHAVE_CONFIG_H -I/usr/include/collectd
 
-COMMON_SRCS  := $(filter-out common/host_collectd.c,$(wildcard common/*.c))
+COMMON_SRCS  := $(filter-out common/host/host_collectd.c,$(wildcard common/*/*.c))
 COMMON_OBJS  := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBCOMMON    := $(BUILD)/libcommon.a
 
@@ -45,7 +45,7 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/common/host_collectd.o: common/host_collectd.c
+$(BUILD)/obj/common/host/host_collectd.o: common/host/host_collectd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -55,7 +55,7 @@ $(LIBCOMMON): $(COMMON_OBJS)
 
 define plugin_rules
 $(1)_CORE := $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call core_srcs,$(1)))
-$(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host_collectd.o $(LIBCOMMON)
+$(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
 	$(CC) $(SAN_FLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
 $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
 	$(CC) $(SAN_FLAGS) -o $$@ $$^ $(YAJL_LIBS) $(LDLIBS_ALL)

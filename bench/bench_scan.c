@@ -23,9 +23,10 @@
  * steady read one right after the other (floor and full scan in turns
  * first), so the ratios compare like with like.
  */
-#include "common/log.h"
+#include "common/core/log.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 #include "tests/lib/fakeproc.h"
+#include "tests/lib/test_host.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -144,7 +145,7 @@ static void *plugin_start(const char *const *kv) {
     if (drm_fdinfo_ops.configure(inst, &item) < 0)
       goto fail;
   }
-  if (drm_fdinfo_ops.init(inst) < 0)
+  if (drm_fdinfo_ops.init(inst, test_host("drm_fdinfo")) < 0)
     goto fail;
   return inst;
 fail:

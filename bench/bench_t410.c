@@ -12,6 +12,7 @@
  */
 #include "plugins/tegra410_uncore/t410.h"
 #include "tests/lib/fakeproc.h"
+#include "tests/lib/test_host.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +139,7 @@ static void setup_bench(void) {
     set(inst, "SysfsRoot", fp.sys);
     long before = allocations;
     double t = now_s();
-    if (tegra410_uncore_ops.init(inst) < 0)
+    if (tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")) < 0)
       exit(1);
     t = now_s() - t;
     if (r == 0) /* shows the counter works: setup does allocate */
@@ -159,7 +160,7 @@ int main(void) {
   log_set_sink(NULL, LOG_LEVEL_WARNING); /* no per-PMU info lines */
   void *inst = tegra410_uncore_ops.instance_new("bench");
   set(inst, "Event", "{software/config=0x0/,software/config=0x1/}");
-  if (tegra410_uncore_ops.init(inst) < 0) {
+  if (tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")) < 0) {
     printf("read path: skipped (perf_event_open not permitted here)\n");
   } else {
     struct t410_group *g = &((struct t410 *)inst)->groups[0];

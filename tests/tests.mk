@@ -38,15 +38,15 @@ $(BUILD)/tests/demo_tree: $(BUILD)/obj/tests/lib/fakeproc.o
 $(BUILD)/tests/fake_plugin: $(BUILD)/obj/tests/tools/fake_plugin_ops.o
 $(BUILD)/tests/fake_plugin.so: $(BUILD)/obj/tests/tools/fake_plugin_ops.o \
     $(BUILD)/obj/tests/tools/fake_plugin_module.o \
-    $(BUILD)/obj/common/host_collectd.o $(LIBCOMMON)
+    $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LDLIBS_ALL) -lc
 
 # libFuzzer targets always build with clang, from sources, into build/fuzz.
 fuzz-build: $(FUZZ_BINS)
-# common/host_collectd.c (collectd headers) is not in COMMON_SRCS; the exec
+# common/host/host_collectd.c (collectd headers) is not in COMMON_SRCS; the exec
 # host is left out too. Headers are prerequisites only.
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host_exec.c,$(COMMON_SRCS)) $(wildcard common/*.h)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
 

@@ -14,11 +14,11 @@
 #ifndef PLUGINS_DRM_FDINFO_DFI_H
 #define PLUGINS_DRM_FDINFO_DFI_H
 
-#include "common/metric.h"
-#include "common/fdinfo_parse.h"
-#include "common/fileio.h"
-#include "common/log.h"
-#include "common/text.h"
+#include "common/core/fileio.h"
+#include "common/core/log.h"
+#include "common/core/metric.h"
+#include "common/core/text.h"
+#include "common/drm/fdinfo_parse.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 
 #include <regex.h>

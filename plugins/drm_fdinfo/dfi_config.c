@@ -3,7 +3,7 @@
  * them with their defaults). Config never touches /proc or /sys; roots are
  * only remembered here and opened at init.
  */
-#include "common/cfg.h"
+#include "common/core/cfg.h"
 #include "plugins/drm_fdinfo/dfi.h"
 
 #include <errno.h>

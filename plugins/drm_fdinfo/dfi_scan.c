@@ -16,7 +16,7 @@
  * and only logged at DEBUG. Processes whose fds we may not read (EACCES:
  * other users, non-dumpable) are counted and reported once per reason.
  */
-#include "common/drm_clients_parse.h"
+#include "common/drm/drm_clients_parse.h"
 #include "plugins/drm_fdinfo/dfi.h"
 
 #include <dirent.h>

@@ -102,7 +102,8 @@ static void dfi_devices_enumerate(struct dfi *d) {
   }
 }
 
-static int dfi_init(void *inst) {
+static int dfi_init(void *inst, const struct plugin_host *host) {
+  (void)host;
   struct dfi *d = inst;
   int rc = dfi_default_path(&d->cfg.proc_root, "/proc");
   if (rc == 0)

@@ -7,7 +7,7 @@
 #ifndef PLUGINS_DRM_FDINFO_H
 #define PLUGINS_DRM_FDINFO_H
 
-#include "common/plugin.h"
+#include "common/core/plugin.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /*
  * module.c: the collectd entry point of drm_fdinfo (see host_collectd.h).
  */
-#include "common/host_collectd.h"
+#include "common/host/host_collectd.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 
 void module_register(void) { host_collectd_register(&drm_fdinfo_ops); }

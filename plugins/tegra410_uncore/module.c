@@ -1,7 +1,7 @@
 /*
  * module.c: the collectd entry point of tegra410_uncore.
  */
-#include "common/host_collectd.h"
+#include "common/host/host_collectd.h"
 #include "plugins/tegra410_uncore/t410.h"
 
 void module_register(void) { host_collectd_register(&tegra410_uncore_ops); }

@@ -12,11 +12,11 @@
 #ifndef PLUGINS_TEGRA410_UNCORE_T410_H
 #define PLUGINS_TEGRA410_UNCORE_T410_H
 
-#include "common/metric.h"
-#include "common/log.h"
-#include "common/plugin.h"
-#include "common/pmu_event_parse.h"
-#include "common/pmu_format.h"
+#include "common/core/log.h"
+#include "common/core/metric.h"
+#include "common/core/plugin.h"
+#include "common/pmu/pmu_event_parse.h"
+#include "common/pmu/pmu_format.h"
 
 #include <linux/perf_event.h>
 #include <stdbool.h>

@@ -2,7 +2,7 @@
  * t410_config.c: tegra410_uncore options. Event strings are only kept
  * here; they are parsed against sysfs at init.
  */
-#include "common/cfg.h"
+#include "common/core/cfg.h"
 #include "plugins/tegra410_uncore/t410.h"
 
 #include <errno.h>

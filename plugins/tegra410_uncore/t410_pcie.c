@@ -1,13 +1,13 @@
 /*
  * t410_pcie.c: labels for the per-RC PCIe PMUs. Each NVIDIA root port
  * (vendor 0x10de, class 0x0604xx) under <sysfs>/bus/pci/devices carries a
- * DVSEC naming its socket, RC and root port (common/pci_dvsec.h); the
+ * DVSEC naming its socket, RC and root port (common/pci/pci_dvsec.h); the
  * PCI segment of the RC's ports becomes the PMU's `segment` tag, which is
  * what `lspci` users recognise. Reading config space beyond 64 bytes needs
  * CAP_SYS_ADMIN: without it this says so once and labels nothing.
  */
-#include "common/fileio.h"
-#include "common/pci_dvsec.h"
+#include "common/core/fileio.h"
+#include "common/pci/pci_dvsec.h"
 #include "plugins/tegra410_uncore/t410.h"
 
 #include <dirent.h>

@@ -11,8 +11,8 @@
  * A PMU without a cpumask (msr, software) counts per CPU: it is opened on
  * every online CPU (<sysfs>/devices/system/cpu/online) and summed.
  */
-#include "common/cfg.h"
-#include "common/fileio.h"
+#include "common/core/cfg.h"
+#include "common/core/fileio.h"
 #include "plugins/tegra410_uncore/t410.h"
 
 #include <dirent.h>

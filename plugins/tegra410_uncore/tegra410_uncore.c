@@ -131,7 +131,8 @@ static bool t410_preset_add(void *ctx, const char *text,
   return true;
 }
 
-static int t410_init(void *inst) {
+static int t410_init(void *inst, const struct plugin_host *host) {
+  (void)host;
   struct t410 *d = inst;
   if (d->cfg.sysfs_root == NULL && (d->cfg.sysfs_root = strdup("/sys")) == NULL)
     return -ENOMEM;

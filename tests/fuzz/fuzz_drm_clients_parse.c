@@ -1,11 +1,11 @@
 /*
  * fuzz_drm_clients_parse.c: libFuzzer target for the debugfs client list
- * decoder (common/drm_clients_parse.h), with no room, a small array (8) and
+ * decoder (common/drm/drm_clients_parse.h), with no room, a small array (8) and
  * a roomy one (256). Invariants: never more pids than room, -E2BIG exactly
  * when the array is full and rows remain, every pid positive, and the
  * pids kept are a prefix of what a roomier array gets.
  */
-#include "common/drm_clients_parse.h"
+#include "common/drm/drm_clients_parse.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /*
  * fuzz_fdinfo_parse.c: libFuzzer target for the fdinfo decoder
- * (common/fdinfo_parse.h, Documentation/gpu/drm-usage-stats.rst). Any bytes
+ * (common/drm/fdinfo_parse.h, Documentation/gpu/drm-usage-stats.rst). Any bytes
  * must decode without a crash and leave the output consistent: counts
  * within the arrays, every string NUL-terminated inside its field, engine
  * and region names non-empty, printable, unique (compared whole), and a
  * capacity of at least 1. A violation aborts, which libFuzzer reports.
  */
-#include "common/fdinfo_parse.h"
+#include "common/drm/fdinfo_parse.h"
 
 #include <errno.h>
 #include <stdlib.h>

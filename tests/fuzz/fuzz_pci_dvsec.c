@@ -2,7 +2,7 @@
  * fuzz_pci_dvsec.c: libFuzzer target for the extended capability walk:
  * any config space ends the walk without reading out of bounds.
  */
-#include "common/pci_dvsec.h"
+#include "common/pci/pci_dvsec.h"
 
 #include <stdlib.h>
 

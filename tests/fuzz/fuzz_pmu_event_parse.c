@@ -1,7 +1,7 @@
 /*
  * fuzz_pmu_event_parse.c: libFuzzer target for perf-syntax event strings.
  */
-#include "common/pmu_event_parse.h"
+#include "common/pmu/pmu_event_parse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * fuzz_pmu_format.c: libFuzzer target for the sysfs format grammar and the
  * encoder: any text parses or is rejected; an encoded value reads back.
  */
-#include "common/pmu_format.h"
+#include "common/pmu/pmu_format.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,10 +4,10 @@
  * hostile process names of real life). Checks: one Influx line with no
  * control characters, JSON that yajl parses back, collectd names bounded.
  */
-#include "common/collectd_map.h"
-#include "common/sink_influx.h"
-#include "common/sink_json.h"
-#include "common/text.h"
+#include "common/core/text.h"
+#include "common/host/collectd_map.h"
+#include "common/sink/sink_influx.h"
+#include "common/sink/sink_json.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,8 +20,8 @@
  *    members; printable-ASCII strings come back unchanged; numbers equal;
  *    one byte less of buffer gives -E2BIG.
  */
-#include "common/sink_influx.h"
-#include "common/sink_json.h"
+#include "common/sink/sink_influx.h"
+#include "common/sink/sink_json.h"
 
 #include <errno.h>
 #include <inttypes.h>

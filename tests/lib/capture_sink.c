@@ -4,7 +4,7 @@
  * buffer is kept as the captured line.
  */
 #include "tests/lib/capture_sink.h"
-#include "common/sink_influx.h"
+#include "common/sink/sink_influx.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #ifndef TESTS_LIB_CAPTURE_SINK_H
 #define TESTS_LIB_CAPTURE_SINK_H
 
-#include "common/metric.h"
+#include "common/core/metric.h"
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
  * fake_plugin_module.c: the collectd host around the fake core
  * (fake_plugin_ops.h), built into build/tests/fake_plugin.so.
  */
-#include "common/host_collectd.h"
+#include "common/host/host_collectd.h"
 #include "tests/tools/fake_plugin_ops.h"
 
 void module_register(void) { host_collectd_register(&fake_plugin_ops); }

@@ -5,7 +5,7 @@
  * a marker so tests can see that it ran).
  */
 #include "tests/tools/fake_plugin_ops.h"
-#include "common/log.h"
+#include "common/core/log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -122,7 +122,8 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
   return cfg_unknown(FK_PLUGIN, item);
 }
 
-static int fk_init(void *inst) {
+static int fk_init(void *inst, const struct plugin_host *host) {
+  (void)host;
   struct fk_instance *fk = inst;
   if (fk->fail_init) {
     log_msg(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "init", "FailInit is set");

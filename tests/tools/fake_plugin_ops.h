@@ -22,7 +22,7 @@
 #ifndef TESTS_TOOLS_FAKE_PLUGIN_OPS_H
 #define TESTS_TOOLS_FAKE_PLUGIN_OPS_H
 
-#include "common/plugin.h"
+#include "common/core/plugin.h"
 
 extern const struct plugin_ops fake_plugin_ops;
 

@@ -3,8 +3,8 @@
  * typed values; exec: strings): value count and type, ranges, spellings,
  * exact numbers, a comma-decimal locale, and the exact error messages.
  */
-#include "common/cfg.h"
-#include "common/log.h"
+#include "common/core/cfg.h"
+#include "common/core/log.h"
 #include "tests/lib/comma_locale.h"
 
 #include <errno.h>

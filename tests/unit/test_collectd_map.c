@@ -3,7 +3,7 @@
  * joining, '/' replacement and truncation to 127 bytes as a prefix that
  * never splits a UTF-8 sequence.
  */
-#include "common/collectd_map.h"
+#include "common/host/collectd_map.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * test_drm_clients_parse.c: the debugfs client list decoder on the row
  * layouts the kernel prints (drm_debugfs.c drm_clients_info).
  */
-#include "common/drm_clients_parse.h"
+#include "common/drm/drm_clients_parse.h"
 
 #include <errno.h>
 #include <setjmp.h>

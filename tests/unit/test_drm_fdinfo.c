@@ -6,12 +6,13 @@
  * The trees hold real char device nodes (mknod), so these cases need root;
  * without it each case is skipped with the reason.
  */
-#include "common/cfg.h"
-#include "common/sink_influx.h"
-#include "common/sink_json.h"
+#include "common/core/cfg.h"
+#include "common/sink/sink_influx.h"
+#include "common/sink/sink_json.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 #include "tests/lib/capture_sink.h"
 #include "tests/lib/fakeproc.h"
+#include "tests/lib/test_host.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -90,7 +91,7 @@ static void start(struct fixture *f, ...) {
   while ((key = va_arg(ap, const char *)) != NULL)
     assert_int_equal(configure(f, key, va_arg(ap, const char *)), 0);
   va_end(ap);
-  assert_int_equal(drm_fdinfo_ops.init(f->inst), 0);
+  assert_int_equal(drm_fdinfo_ops.init(f->inst, test_host("drm_fdinfo")), 0);
 }
 
 /* One read at mono time `sec` seconds. */
@@ -635,7 +636,7 @@ static void real_proc_finds_nothing(void **state) {
   capture_sink_init(&f.sink);
   f.inst = drm_fdinfo_ops.instance_new("real");
   assert_non_null(f.inst);
-  assert_int_equal(drm_fdinfo_ops.init(f.inst), 0);
+  assert_int_equal(drm_fdinfo_ops.init(f.inst, test_host("drm_fdinfo")), 0);
   capture_sink_clear(&f.sink);
   assert_int_equal(drm_fdinfo_ops.read(f.inst, &f.sink.base), 0);
   assert_int_equal(drm_fdinfo_ops.read(f.inst, &f.sink.base), 0);
@@ -669,7 +670,7 @@ static void config_errors(void **state) {
   struct cfg_value v = {.type = CFG_STRING, .string = "/nonexistent/proc"};
   struct cfg_item item = {.key = "procroot", .values = &v, .n_values = 1};
   assert_int_equal(drm_fdinfo_ops.configure(inst, &item), 0);
-  assert_int_equal(drm_fdinfo_ops.init(inst), -ENOENT);
+  assert_int_equal(drm_fdinfo_ops.init(inst, test_host("drm_fdinfo")), -ENOENT);
   drm_fdinfo_ops.instance_free(inst);
 }
 

@@ -3,7 +3,7 @@
  * (values read off the files by hand) and against every quirk the
  * reference sheet lists.
  */
-#include "common/fdinfo_parse.h"
+#include "common/drm/fdinfo_parse.h"
 
 #include <errno.h>
 #include <locale.h>

@@ -2,7 +2,7 @@
  * test_metric.c: building records: tags, fields, limits, clamping and the
  * sink call.
  */
-#include "common/metric.h"
+#include "common/core/metric.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * test_numfmt.c: shortest round-trip doubles, always a float, in every
  * locale.
  */
-#include "common/numfmt.h"
+#include "common/core/numfmt.h"
 #include "tests/lib/comma_locale.h"
 
 #include <errno.h>

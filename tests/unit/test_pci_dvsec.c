@@ -1,7 +1,7 @@
 /*
  * test_pci_dvsec.c: the NVIDIA DVSEC walk on hand-built config spaces.
  */
-#include "common/pci_dvsec.h"
+#include "common/pci/pci_dvsec.h"
 
 #include <errno.h>
 #include <setjmp.h>

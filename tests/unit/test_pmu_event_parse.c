@@ -2,7 +2,7 @@
  * test_pmu_event_parse.c: perf-syntax event strings, including every form
  * the Tegra410 PMU documentation shows.
  */
-#include "common/pmu_event_parse.h"
+#include "common/pmu/pmu_event_parse.h"
 
 #include <errno.h>
 #include <setjmp.h>

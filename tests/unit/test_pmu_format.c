@@ -2,7 +2,7 @@
  * test_pmu_format.c: sysfs format grammar and perf's encoding, with the
  * Tegra410 examples of the reference sheet (values checked by hand).
  */
-#include "common/pmu_format.h"
+#include "common/pmu/pmu_format.h"
 
 #include <errno.h>
 #include <setjmp.h>

@@ -2,8 +2,8 @@
  * test_sink_influx.c: exact bytes of Influx lines, every escaping rule,
  * numbers, buffer bounds, and the line sink that writes them (sink_line).
  */
-#include "common/sink_influx.h"
-#include "common/sink_line.h"
+#include "common/sink/sink_influx.h"
+#include "common/sink/sink_line.h"
 #include "tests/lib/comma_locale.h"
 
 #include <errno.h>

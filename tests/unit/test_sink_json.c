@@ -3,7 +3,7 @@
  * strings (which must always give valid JSON), numbers in any locale and
  * buffer bounds. Every hostile line is also parsed back with yajl_tree.
  */
-#include "common/sink_json.h"
+#include "common/sink/sink_json.h"
 #include "tests/lib/comma_locale.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * union, alignment (UTF-8 counted per character), missing cells, deep
  * copies of borrowed strings, terminal-safe text and the row bound.
  */
-#include "common/sink_table.h"
+#include "common/sink/sink_table.h"
 
 #include <errno.h>
 #include <setjmp.h>

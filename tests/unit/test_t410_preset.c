@@ -8,6 +8,7 @@
 #include "plugins/tegra410_uncore/t410.h"
 #include "tests/lib/capture_sink.h"
 #include "tests/lib/fakeproc.h"
+#include "tests/lib/test_host.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -257,7 +258,8 @@ static void *start_with(const char *filter_terms) {
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   if (filter_terms != NULL)
     assert_int_equal(filter(inst, "rp01", "pcie", filter_terms), 0);
-  assert_int_equal(tegra410_uncore_ops.init(inst), 0);
+  assert_int_equal(tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")),
+                   0);
   return inst;
 }
 
@@ -450,7 +452,8 @@ static void t410_event__config3(void **state) {
                         .string = "nvidia_ucf_pmu_0/cycles,cfg3=0x5/"};
   struct cfg_item event = {"Event", &e, 1, NULL, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
-  assert_int_equal(tegra410_uncore_ops.init(inst), 0);
+  assert_int_equal(tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")),
+                   0);
   bool seen = false;
   for (int i = 0; i < FAKE_MAX_FDS; i++)
     seen |= fake_fds[i].open && fake_fds[i].config == 0x100000000ull &&

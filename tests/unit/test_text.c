@@ -4,7 +4,7 @@
  * cut sequences), bounded output that never splits a sequence, trailing
  * spaces and the input length.
  */
-#include "common/text.h"
+#include "common/core/text.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

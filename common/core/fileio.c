@@ -1,0 +1,120 @@
+/*
+ * fileio.c: whole-file reads for procfs/sysfs (see fileio.h).
+ */
+#include "common/core/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void fileio_buf_init(struct fileio_buf *buf) {
+  buf->data = NULL;
+  buf->len = 0;
+  buf->cap = 0;
+}
+
+void fileio_buf_fini(struct fileio_buf *buf) {
+  free(buf->data);
+  fileio_buf_init(buf);
+}
+
+static int fileio_reserve(struct fileio_buf *buf, size_t want) {
+  if (buf->cap >= want)
+    return 0;
+  size_t cap = buf->cap ? buf->cap : 4096;
+  while (cap < want)
+    cap *= 2;
+  char *data = realloc(buf->data, cap);
+  if (data == NULL)
+    return -ENOMEM;
+  buf->data = data;
+  buf->cap = cap;
+  return 0;
+}
+
+int fileio_read_fd(int fd, struct fileio_buf *buf, size_t max) {
+  buf->len = 0;
+  for (;;) {
+    size_t room = max - buf->len;
+    if (room > 65536)
+      room = 65536;
+    int rc = fileio_reserve(buf, buf->len + room + 2);
+    if (rc < 0)
+      return rc;
+    if (room == 0) {
+      /* At the limit: one more byte tells whether the file goes on. */
+      char probe;
+      ssize_t n;
+      do
+        n = read(fd, &probe, 1);
+      while (n < 0 && errno == EINTR);
+      buf->data[buf->len] = '\0';
+      return n > 0 ? -E2BIG : 0;
+    }
+    ssize_t n = read(fd, buf->data + buf->len, room);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      int err = errno;
+      buf->data[buf->len] = '\0';
+      return -err;
+    }
+    if (n == 0)
+      break;
+    buf->len += (size_t)n;
+  }
+  buf->data[buf->len] = '\0';
+  return 0;
+}
+
+int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
+                   size_t max) {
+  buf->len = 0;
+  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return -errno;
+  int rc = fileio_read_fd(fd, buf, max);
+  close(fd);
+  return rc;
+}
+
+ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
+                            size_t size) {
+  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return -errno;
+  ssize_t n;
+  do
+    n = read(fd, out, size - 1);
+  while (n < 0 && errno == EINTR);
+  int err = errno;
+  close(fd);
+  if (n < 0)
+    return -err;
+  out[n] = '\0';
+  char *nl = memchr(out, '\n', (size_t)n);
+  if (nl != NULL) {
+    *nl = '\0';
+    n = nl - out;
+  }
+  return n;
+}
+
+int fileio_write_at(int dirfd, const char *path, const char *text) {
+  /* O_TRUNC is ignored by sysfs and keeps regular files exact. */
+  int fd = openat(dirfd, path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return -errno;
+  size_t len = strlen(text);
+  ssize_t n;
+  do
+    n = write(fd, text, len);
+  while (n < 0 && errno == EINTR);
+  int err = errno;
+  close(fd);
+  if (n < 0)
+    return -err;
+  return (size_t)n == len ? 0 : -EIO;
+}

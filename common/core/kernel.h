@@ -1,0 +1,51 @@
+/*
+ * kernel.h: the one seam between plugin edge code and the kernel.
+ *
+ * Every open, ioctl, read, poll, mmap, close, eventfd and perf_event_open
+ * that a plugin issues on a device, stream or counter goes through a
+ * `struct kernel_ops` table. kernel_real (kernel.c) calls the system;
+ * tests link tests/shim in-process and pass its table instead (shim.h), or
+ * preload the same shim under the real daemon, where kernel_real's calls
+ * reach the shim's interposers. The hosts hand the table to each instance
+ * in `struct plugin_host` (plugin.h).
+ *
+ * Every entry behaves as the libc call it is named after: it returns -1
+ * (or MAP_FAILED) and sets errno on failure. Files read for text
+ * (procfs, sysfs) go through fileio.h, which is not part of the seam.
+ */
+#ifndef COMMON_CORE_KERNEL_H
+#define COMMON_CORE_KERNEL_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct perf_event_attr;
+
+struct kernel_ops {
+  int (*open)(const char *path, int flags, mode_t mode);
+  int (*openat)(int dirfd, const char *path, int flags, mode_t mode);
+  int (*close)(int fd);
+  ssize_t (*read)(int fd, void *buf, size_t len);
+  int (*ioctl)(int fd, unsigned long request, void *arg);
+  int (*poll)(struct pollfd *fds, nfds_t n, int timeout_ms);
+  void *(*mmap)(void *addr, size_t len, int prot, int flags, int fd,
+                off_t offset);
+  int (*munmap)(void *addr, size_t len);
+  int (*eventfd)(unsigned int initval, int flags);
+  int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu,
+                         int group_fd, unsigned long flags);
+};
+
+/* The real system calls. */
+extern const struct kernel_ops kernel_real;
+
+/* Retry `ops->read` on EINTR; the result of the last attempt. */
+ssize_t kernel_read_retry(const struct kernel_ops *ops, int fd, void *buf,
+                          size_t len);
+
+/* Retry `ops->ioctl` on EINTR and EAGAIN (libdrm's drmIoctl rule). */
+int kernel_ioctl_retry(const struct kernel_ops *ops, int fd,
+                       unsigned long request, void *arg);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * plugin.h: the one interface between a plugin core and its hosts.
+ *
+ * A core never includes collectd headers. Each host (host_collectd.c for
+ * the collectd .so, host_exec.c for the standalone executable) creates one
+ * instance per configured block, feeds it every key of that block through
+ * configure(), then calls init() once, read() per interval and free() at the
+ * end. Interval is handled by the host and never reaches configure().
+ */
+#ifndef COMMON_CORE_PLUGIN_H
+#define COMMON_CORE_PLUGIN_H
+
+#include "common/core/cfg.h"
+#include "common/core/metric.h"
+#include "common/core/plugin_host.h"
+
+#include <stdint.h>
+
+struct plugin_ops {
+  const char *name; /* LoadPlugin name, also the exec binary name */
+
+  /* Allocate an instance with defaults; NULL on ENOMEM. `instance` is the
+   * collectd <Instance> name or the plugin name, borrowed. */
+  void *(*instance_new)(const char *instance);
+
+  /* Apply one config item; 0, or -EINVAL after logging a config error. */
+  int (*configure)(void *inst, const struct cfg_item *item);
+
+  /* Validate the whole block and resolve devices; 0 or a negative errno
+   * after logging. Called once, after the last configure(). `host` is
+   * borrowed and stays valid until instance_free(). */
+  int (*init)(void *inst, const struct plugin_host *host);
+
+  /* Collect once and write records to `sink` (between the host's begin()
+   * and end()). Returns 0, or a negative errno when every object failed. */
+  int (*read)(void *inst, struct metric_sink *sink);
+
+  /* Optional (NULL): empty a kernel buffer between reads when the read
+   * interval is longer than the buffer lasts. Called by the host every
+   * drain_interval_ns(inst) nanoseconds (asked once, after init; 0: no
+   * drain), never at the same time as read(). 0 or a negative errno. */
+  int (*drain)(void *inst);
+  uint64_t (*drain_interval_ns)(void *inst);
+
+  /* Undo init() (restore anything changed on the system) and free. NULL is
+   * a no-op. */
+  void (*instance_free)(void *inst);
+};
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * text.c: sanitising hostile strings (see text.h).
+ */
+#include "common/core/text.h"
+
+#include <stdint.h>
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid.
+ * Rejects overlongs, surrogates and code points above U+10FFFF. */
+static size_t text_utf8_len(const unsigned char *s, size_t avail) {
+  unsigned char c = s[0];
+  size_t len;
+  uint32_t min, cp;
+  if (c < 0x80)
+    return 1;
+  if (c >= 0xc2 && c <= 0xdf) {
+    len = 2, min = 0x80, cp = c & 0x1f;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    len = 3, min = 0x800, cp = c & 0x0f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4, min = 0x10000, cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (avail < len)
+    return 0;
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+    cp = (cp << 6) | (s[i] & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+    return 0;
+  return len;
+}
+
+size_t text_sanitize(char *out, size_t out_size, const char *in,
+                     size_t in_len) {
+  const unsigned char *s = (const unsigned char *)in;
+  size_t o = 0;
+  for (size_t i = 0; i < in_len && s[i] != '\0';) {
+    size_t n = text_utf8_len(s + i, in_len - i);
+    if (n == 1 && (s[i] < 0x20 || s[i] == 0x7f))
+      n = 0;
+    size_t emit = n ? n : 1;
+    if (o + emit >= out_size)
+      break;
+    if (n == 0)
+      out[o++] = '?';
+    else
+      for (size_t k = 0; k < n; k++)
+        out[o++] = (char)s[i + k];
+    i += n ? n : 1;
+  }
+  while (o > 0 && (out[o - 1] == ' '))
+    o--;
+  out[o] = '\0';
+  return o;
+}

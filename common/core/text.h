@@ -1,0 +1,23 @@
+/*
+ * text.h: taming strings that come from the kernel or from other processes
+ * (process names, cgroup paths, driver names) before they become tags.
+ *
+ * Process names are chosen by whoever runs the process: they can hold
+ * newlines, quotes, backslashes, separators and bytes that are not UTF-8.
+ * text_sanitize() makes a bounded, printable, valid UTF-8 copy; every sink
+ * then applies its own escaping on top.
+ */
+#ifndef COMMON_CORE_TEXT_H
+#define COMMON_CORE_TEXT_H
+
+#include <stddef.h>
+
+/*
+ * Copy at most `in_len` bytes of `in` to `out` (size `out_size` > 0), always
+ * NUL-terminated, never splitting a UTF-8 sequence. Control characters
+ * (< 0x20, 0x7f) and bytes that are not part of a valid UTF-8 sequence each
+ * become '?'. Trailing whitespace is removed. Returns the output length.
+ */
+size_t text_sanitize(char *out, size_t out_size, const char *in, size_t in_len);
+
+#endif

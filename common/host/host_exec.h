@@ -1,0 +1,67 @@
+/*
+ * host_exec.h: the standalone executable host, identical for every plugin,
+ * for Telegraf's inputs.exec and inputs.execd:
+ *
+ *   <plugin> [--format=json|influx|table] [--once | --execd | --interval=S]
+ *            [--window=S] [--log-level=L] [--<Key>=<value> ...] | --help
+ *
+ * --<Key>=<value> are the plugin's collectd keys (case-insensitive,
+ * repeatable, passed to configure() in command-line order, each as one
+ * item with one string value). A nested collectd block is spelled flat:
+ * --Block.Key=<value> adds Key=<value> to the children of the most recent
+ * item named Block (creating a value-less Block item when there is none),
+ * so <Event "a"> Scale 2 </Event> is --Event=a --Event.Scale=2.
+ *
+ * stdout carries only metrics and is flushed after every batch; messages go
+ * to stderr as "error: ..." lines, or with Telegraf's "E! "/"W! "/"I! "/"D! "
+ * prefixes in --execd mode. Exit status: 0 ok, 1 init or read failure,
+ * 2 usage or configuration error.
+ */
+#ifndef COMMON_HOST_HOST_EXEC_H
+#define COMMON_HOST_HOST_EXEC_H
+
+#include "common/core/cfg.h"
+#include "common/core/log.h"
+#include "common/core/plugin.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Upper bound of --interval and --window, in seconds (11.6 days). */
+#define HOST_EXEC_MAX_SECONDS 1e6
+
+enum host_exec_format { HOST_EXEC_INFLUX, HOST_EXEC_JSON, HOST_EXEC_TABLE };
+enum host_exec_mode { HOST_EXEC_ONCE, HOST_EXEC_EXECD, HOST_EXEC_INTERVAL };
+
+struct host_exec_args {
+  enum host_exec_format format; /* --format, default influx */
+  enum host_exec_mode mode;     /* default --once */
+  double interval_s;            /* --interval=S, > 0 (HOST_EXEC_INTERVAL) */
+  double window_s;              /* --window=S, >= 0, default 1 */
+  enum log_level log_level;     /* --log-level, default warning */
+  bool help;                    /* --help */
+  struct cfg_item *items;       /* owned tree: keys, values, children */
+  size_t n_items;
+  char error[256]; /* why parsing failed, e.g. "--window: expected ..." */
+};
+
+/*
+ * Parse a command line as main() receives it (argv[0] is skipped). Pure:
+ * no output, no globals. Returns 0, or -EINVAL with `out->error` set and
+ * nothing left to free, or -ENOMEM. On success release `out` with
+ * host_exec_args_fini().
+ */
+int host_exec_parse_args(int argc, char **argv, struct host_exec_args *out);
+
+/* Free the item tree of `args`; safe to call twice. */
+void host_exec_args_fini(struct host_exec_args *args);
+
+/*
+ * main() of every plugin executable: parse, create the instance with
+ * ops->instance_new(ops->name), configure, init, run the chosen mode, and
+ * free the instance on every path, also after SIGINT, SIGTERM or SIGHUP
+ * (which end the run normally, exit status 0). Returns the exit status.
+ */
+int host_exec_main(const struct plugin_ops *ops, int argc, char **argv);
+
+#endif

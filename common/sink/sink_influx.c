@@ -1,0 +1,88 @@
+/*
+ * sink_influx.c: Influx line protocol formatting (see sink_influx.h).
+ *
+ * Escaping follows the InfluxDB 1.x line protocol reference (measurement:
+ * comma and space; tag keys, tag values and field keys: comma, equals sign
+ * and space), checked against InfluxDB 1.6's /write responses
+ * (shared/reference/collectd-telegraf.md, section 7).
+ */
+#include "common/sink/sink_influx.h"
+#include "common/core/numfmt.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A bounded output cursor: once something does not fit, `full` stays set
+ * and nothing more is written, so callers check only once at the end. */
+struct influx_out {
+  char *p;
+  size_t size, len;
+  bool full;
+};
+
+static void influx_put(struct influx_out *o, const char *s, size_t n) {
+  if (o->full || o->len + n >= o->size) { /* keep a byte for the NUL */
+    o->full = true;
+    return;
+  }
+  memcpy(o->p + o->len, s, n);
+  o->len += n;
+}
+
+/* Append `s` escaped: a backslash before each byte of `specials` and
+ * before every backslash. Doubling the backslash is not optional: a tag
+ * value ending in a single '\' makes InfluxDB 1.x reject the whole line
+ * ("invalid tag format"), because that backslash escapes the ' ' or ','
+ * that follows it. Control characters have no escape in line protocol
+ * (a raw '\n' ends the line) and become '?'. */
+static void influx_escaped(struct influx_out *o, const char *s,
+                           const char *specials) {
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x20 || c == 0x7f) {
+      influx_put(o, "?", 1);
+      continue;
+    }
+    if (c == '\\' || strchr(specials, c) != NULL)
+      influx_put(o, "\\", 1);
+    influx_put(o, s, 1);
+  }
+}
+
+int sink_influx_format(const struct metric *m, char *out, size_t size) {
+  if (m->n_fields == 0)
+    return -EINVAL;
+  struct influx_out o = {out, size, 0, false};
+  influx_escaped(&o, m->measurement, ", ");
+  for (size_t i = 0; i < m->n_tags; i++) {
+    influx_put(&o, ",", 1);
+    influx_escaped(&o, m->tags[i].key, ",= ");
+    influx_put(&o, "=", 1);
+    influx_escaped(&o, m->tags[i].value, ",= ");
+  }
+  for (size_t i = 0; i < m->n_fields; i++) {
+    const struct metric_field *f = &m->fields[i];
+    char num[NUMFMT_DOUBLE_MAX];
+    int n;
+    influx_put(&o, i == 0 ? " " : ",", 1);
+    influx_escaped(&o, f->key, ",= ");
+    influx_put(&o, "=", 1);
+    if (f->kind == METRIC_INT)
+      n = snprintf(num, sizeof(num), "%" PRId64 "i", f->v.i);
+    else
+      n = numfmt_double(f->v.f, num, sizeof(num));
+    if (n < 0)
+      return n; /* a non-finite float: metric_add_float never stores one */
+    influx_put(&o, num, (size_t)n);
+  }
+  char stamp[32];
+  int n = snprintf(stamp, sizeof(stamp), " %" PRIu64 "\n", m->time_ns);
+  influx_put(&o, stamp, (size_t)n);
+  if (o.full)
+    return -E2BIG;
+  out[o.len] = '\0';
+  return (int)o.len;
+}

@@ -1,0 +1,53 @@
+/*
+ * sink_line.c: line-per-record sinks (see sink_line.h).
+ */
+#include "common/sink/sink_line.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SINK_LINE_MAX (1u << 20)
+
+static int sink_line_begin(struct metric_sink *sink) {
+  (void)sink;
+  return 0;
+}
+
+static int sink_line_write(struct metric_sink *sink, const struct metric *m) {
+  struct sink_line *s = (struct sink_line *)sink;
+  for (;;) {
+    int n = s->buf ? s->format(m, s->buf, s->cap) : -E2BIG;
+    if (n >= 0)
+      return fwrite(s->buf, 1, (size_t)n, s->out) == (size_t)n ? 0 : -EIO;
+    if (n != -E2BIG || s->cap >= SINK_LINE_MAX)
+      return n;
+    size_t cap = s->cap ? s->cap * 2 : 1024;
+    char *buf = realloc(s->buf, cap);
+    if (buf == NULL)
+      return -ENOMEM;
+    s->buf = buf;
+    s->cap = cap;
+  }
+}
+
+static int sink_line_end(struct metric_sink *sink) {
+  struct sink_line *s = (struct sink_line *)sink;
+  return fflush(s->out) == 0 ? 0 : -EIO;
+}
+
+void sink_line_init(struct sink_line *s, FILE *out,
+                    sink_line_format_fn format) {
+  memset(s, 0, sizeof(*s));
+  s->base.begin = sink_line_begin;
+  s->base.write = sink_line_write;
+  s->base.end = sink_line_end;
+  s->format = format;
+  s->out = out;
+}
+
+void sink_line_fini(struct sink_line *s) {
+  free(s->buf);
+  s->buf = NULL;
+  s->cap = 0;
+}
