@@ -8,12 +8,14 @@
  *                  (monotonic hold, utilisation)
  *   dfi_scan.c     finding clients: full /proc walk, debugfs client lists,
  *                  re-reading known fds
- *   dfi_report.c   aggregation by device/process/client/cgroup into records
+ *   dfi_groups.c   aggregation by device/process/client/cgroup (state)
+ *   dfi_report.c   records of that state (reads it only)
  *   drm_fdinfo.c   the plugin_ops glue tying them together
  */
 #ifndef PLUGINS_DRM_FDINFO_DFI_H
 #define PLUGINS_DRM_FDINFO_DFI_H
 
+#include "common/core/counter.h"
 #include "common/core/fileio.h"
 #include "common/core/log.h"
 #include "common/core/metric.h"
@@ -82,10 +84,10 @@ struct dfi_holder {
 
 struct dfi_engine_state {
   char name[FDINFO_NAME_MAX];
-  unsigned present; /* FDINFO_ENGINE_* seen at the last update */
-  uint64_t busy_ns; /* held (monotonic) values */
-  uint64_t cycles;
-  uint64_t total_cycles;
+  unsigned present;            /* FDINFO_ENGINE_* seen at the last update */
+  struct counter_hold busy_ns; /* held (monotonic) values */
+  struct counter_hold cycles;
+  struct counter_hold total_cycles;
   uint64_t capacity;
   uint64_t maxfreq_hz;
   uint64_t d_busy_ns; /* progress in the last update */
@@ -139,14 +141,13 @@ struct dfi_stats {
   bool full_scan;
 };
 
-struct dfi_group_table; /* dfi_report.c */
+struct dfi_group_table; /* dfi_groups.h */
 
 struct dfi {
   char *instance;
   struct dfi_config cfg;
   int proc_fd; /* O_DIRECTORY of ProcRoot, held between reads */
-  dfi_clock_fn clock_mono, clock_real;
-  void *clock_ctx;
+  const struct plugin_host *host; /* borrowed from init() on */
 
   struct dfi_device *devices;
   size_t n_devices, cap_devices;
@@ -215,8 +216,8 @@ void dfi_client_idle(struct dfi_client *c, uint64_t mono_ns);
 /* dfi_scan.c */
 int dfi_scan(struct dfi *d);
 
-/* dfi_report.c */
-int dfi_report(struct dfi *d, struct metric_sink *sink, uint64_t time_ns);
-void dfi_groups_free(struct dfi *d);
+/* dfi_report.c: records of the state after dfi_groups_update(); the
+ * first sink error, or 0. */
+int dfi_report(const struct dfi *d, struct metric_sink *sink, uint64_t time_ns);
 
 #endif

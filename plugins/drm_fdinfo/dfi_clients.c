@@ -126,16 +126,6 @@ static struct dfi_engine_state *dfi_engine_state_get(struct dfi_client *c,
   return e;
 }
 
-/* Monotonic hold: advance the baseline only when the new value reaches it;
- * returns the progress. */
-static uint64_t dfi_hold(uint64_t *baseline, uint64_t value) {
-  if (value < *baseline)
-    return 0;
-  uint64_t delta = value - *baseline;
-  *baseline = value;
-  return delta;
-}
-
 static unsigned dfi_clamp(double *util) {
   if (*util > 100.0) {
     *util = 100.0;
@@ -208,11 +198,12 @@ unsigned dfi_client_update(struct dfi_client *c, const struct fdinfo *fi,
     if (src->present & FDINFO_ENGINE_MAXFREQ)
       e->maxfreq_hz = src->maxfreq_hz;
     if (src->present & FDINFO_ENGINE_BUSY)
-      e->d_busy_ns = dfi_hold(&e->busy_ns, src->busy_ns);
+      e->d_busy_ns = counter_hold_advance(&e->busy_ns, src->busy_ns);
     if (src->present & FDINFO_ENGINE_CYCLES)
-      e->d_cycles = dfi_hold(&e->cycles, src->cycles);
+      e->d_cycles = counter_hold_advance(&e->cycles, src->cycles);
     if (src->present & FDINFO_ENGINE_TOTAL)
-      e->d_total_cycles = dfi_hold(&e->total_cycles, src->total_cycles);
+      e->d_total_cycles =
+          counter_hold_advance(&e->total_cycles, src->total_cycles);
     if (first) {
       e->d_busy_ns = e->d_cycles = e->d_total_cycles = 0;
       continue;

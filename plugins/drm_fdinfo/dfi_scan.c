@@ -41,7 +41,9 @@ struct dfi_proc {
   char cgroup[DFI_CGROUP_MAX];
 };
 
-static uint64_t dfi_mono(struct dfi *d) { return d->clock_mono(d->clock_ctx); }
+static uint64_t dfi_mono(struct dfi *d) {
+  return plugin_host_monotonic_ns(d->host);
+}
 
 static bool dfi_vanished(int err) { return err == ENOENT || err == ESRCH; }
 

@@ -6,6 +6,7 @@
  * for every DRM and accel driver. See dfi.h for how the work is split.
  */
 #include "plugins/drm_fdinfo/dfi.h"
+#include "plugins/drm_fdinfo/dfi_groups.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,33 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 #include <xf86drm.h> /* DRM minor name prefixes */
-
-static uint64_t dfi_clock(clockid_t id) {
-  struct timespec ts;
-  clock_gettime(id, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t dfi_clock_monotonic(void *ctx) {
-  (void)ctx;
-  return dfi_clock(CLOCK_MONOTONIC);
-}
-
-static uint64_t dfi_clock_realtime(void *ctx) {
-  (void)ctx;
-  return dfi_clock(CLOCK_REALTIME);
-}
-
-void dfi_set_clocks(void *inst, dfi_clock_fn mono, dfi_clock_fn real,
-                    void *ctx) {
-  struct dfi *d = inst;
-  d->clock_mono = mono;
-  d->clock_real = real;
-  d->clock_ctx = ctx;
-}
 
 static void *dfi_new(const char *instance) {
   struct dfi *d = calloc(1, sizeof(*d));
@@ -53,8 +29,6 @@ static void *dfi_new(const char *instance) {
   }
   dfi_config_defaults(&d->cfg);
   d->proc_fd = -1;
-  d->clock_mono = dfi_clock_monotonic;
-  d->clock_real = dfi_clock_realtime;
   fileio_buf_init(&d->buf);
   return d;
 }
@@ -103,8 +77,8 @@ static void dfi_devices_enumerate(struct dfi *d) {
 }
 
 static int dfi_init(void *inst, const struct plugin_host *host) {
-  (void)host;
   struct dfi *d = inst;
+  d->host = host;
   int rc = dfi_default_path(&d->cfg.proc_root, "/proc");
   if (rc == 0)
     rc = dfi_default_path(&d->cfg.sysfs_root, "/sys");
@@ -138,7 +112,10 @@ static int dfi_read(void *inst, struct metric_sink *sink) {
   int rc = dfi_scan(d);
   if (rc < 0)
     return rc;
-  return dfi_report(d, sink, d->clock_real(d->clock_ctx));
+  rc = dfi_groups_update(d);
+  if (rc < 0)
+    return rc;
+  return dfi_report(d, sink, plugin_host_realtime_ns(d->host));
 }
 
 static void dfi_free(void *inst) {

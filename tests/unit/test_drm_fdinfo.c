@@ -35,6 +35,7 @@ struct fixture {
   void *inst;
   uint64_t mono;
   struct capture_sink sink;
+  struct plugin_host host; /* scripted clocks: see clock_mono/_real */
 };
 
 static uint64_t clock_mono(void *ctx) { return ((struct fixture *)ctx)->mono; }
@@ -81,7 +82,6 @@ static int configure(struct fixture *f, const char *key, const char *value) {
 static void start(struct fixture *f, ...) {
   f->inst = drm_fdinfo_ops.instance_new("test");
   assert_non_null(f->inst);
-  dfi_set_clocks(f->inst, clock_mono, clock_real, f);
   assert_int_equal(configure(f, "ProcRoot", f->fp.proc), 0);
   assert_int_equal(configure(f, "SysfsRoot", f->fp.sys), 0);
   assert_int_equal(configure(f, "DebugfsRoot", f->fp.debug), 0);
@@ -91,7 +91,9 @@ static void start(struct fixture *f, ...) {
   while ((key = va_arg(ap, const char *)) != NULL)
     assert_int_equal(configure(f, key, va_arg(ap, const char *)), 0);
   va_end(ap);
-  assert_int_equal(drm_fdinfo_ops.init(f->inst, test_host("drm_fdinfo")), 0);
+  plugin_host_init(&f->host, "test", SEC);
+  f->host.clock = (struct plugin_clock){clock_mono, clock_real, f};
+  assert_int_equal(drm_fdinfo_ops.init(f->inst, &f->host), 0);
 }
 
 /* One read at mono time `sec` seconds. */
@@ -630,6 +632,40 @@ static void hostile_names_every_sink(void **state) {
                             "\"busy_ns\":0}\n");
 }
 
+/* A sink whose writes fail: the 2nd with ENOSPC, every later one with EIO. */
+struct failing_sink {
+  struct metric_sink base;
+  size_t writes;
+};
+
+static int failing_write(struct metric_sink *sink, const struct metric *m) {
+  (void)m;
+  struct failing_sink *fs = (struct failing_sink *)sink;
+  fs->writes++;
+  return fs->writes == 1 ? 0 : fs->writes == 2 ? -ENOSPC : -EIO;
+}
+
+static int failing_edge(struct metric_sink *sink) {
+  (void)sink;
+  return 0;
+}
+
+/* The read reports the first sink error as it was (ORing -ENOSPC with
+ * -EIO, as reads once did, gives -1: EPERM) and still writes every record. */
+static void sink_errors_keep_their_errno(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "glxgears", "/user.slice/a.scope");
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 1000, 0));
+  start(f, NULL);
+  read_at(f, 1);
+  size_t records = f->sink.n_lines;
+  struct failing_sink fs = {{failing_edge, failing_write, failing_edge}, 0};
+  f->mono = 2 * SEC;
+  assert_int_equal(drm_fdinfo_ops.read(f->inst, &fs.base), -ENOSPC);
+  assert_int_equal(fs.writes, records);
+}
+
 static void real_proc_finds_nothing(void **state) {
   (void)state;
   struct fixture f = {0};
@@ -726,6 +762,7 @@ int main(void) {
       T(profiling_switch_restored),
       T(hostile_names_every_sink),
       T(unreadable_processes_counted),
+      T(sink_errors_keep_their_errno),
       cmocka_unit_test(real_proc_finds_nothing),
       cmocka_unit_test(config_errors),
   };
