@@ -36,6 +36,9 @@ struct hc_instance {
   char *label;             /* owned */
   cdtime_t interval;       /* 0: the global interval */
   struct plugin_host host; /* handed to init(), valid until the free */
+  /* read() and drain() run on collectd's read threads, possibly two at
+   * once: the plugin contract says never concurrently. */
+  pthread_mutex_t lock;
 };
 
 static const struct plugin_ops *hc_ops;
@@ -81,6 +84,7 @@ static void hc_instance_free(void *data) {
   if (hc == NULL)
     return;
   hc_ops->instance_free(hc->inst);
+  pthread_mutex_destroy(&hc->lock);
   free(hc->label);
   free(hc);
 }
@@ -144,11 +148,15 @@ static int hc_item_convert(const oconfig_item_t *ci, struct cfg_item *out) {
 
 static struct hc_instance *hc_instance_new(const char *label) {
   struct hc_instance *hc = calloc(1, sizeof(*hc));
+  if (hc != NULL)
+    pthread_mutex_init(&hc->lock, NULL);
   if (hc != NULL && (hc->label = strdup(label)) != NULL &&
       (hc->inst = hc_ops->instance_new(label)) != NULL)
     return hc;
-  if (hc != NULL)
+  if (hc != NULL) {
+    pthread_mutex_destroy(&hc->lock);
     free(hc->label);
+  }
   free(hc);
   log_errno(LOG_LEVEL_ERROR, hc_ops->name, "config", "Instance", ENOMEM, NULL);
   return NULL;
@@ -375,9 +383,40 @@ static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
 
 /* Non-zero makes collectd suspend this callback with a growing delay. */
 static int hc_read(user_data_t *ud) {
-  const struct hc_instance *hc = ud->data;
+  struct hc_instance *hc = ud->data;
   struct hc_sink sink = {{hc_sink_nop, hc_sink_write, hc_sink_nop}, hc};
-  return hc_ops->read(hc->inst, &sink.base) < 0 ? -1 : 0;
+  pthread_mutex_lock(&hc->lock);
+  int rc = hc_ops->read(hc->inst, &sink.base);
+  pthread_mutex_unlock(&hc->lock);
+  return rc < 0 ? -1 : 0;
+}
+
+/* The plugin's drain hook, registered beside the read at its own
+ * interval. Its user data has no free_func: the read callback owns hc. */
+static int hc_drain(user_data_t *ud) {
+  struct hc_instance *hc = ud->data;
+  pthread_mutex_lock(&hc->lock);
+  int rc = hc_ops->drain(hc->inst);
+  pthread_mutex_unlock(&hc->lock);
+  return rc < 0 ? -1 : 0;
+}
+
+/* Register hc_drain when the plugin asks for draining more often than it
+ * is read. A failure is logged; the reads go on without it. */
+static void hc_register_drain(struct hc_instance *hc, const char *name) {
+  if (hc_ops->drain == NULL || hc_ops->drain_interval_ns == NULL)
+    return;
+  uint64_t period_ns = hc_ops->drain_interval_ns(hc->inst);
+  if (period_ns == 0 || period_ns >= hc->host.interval_ns)
+    return;
+  char drain_name[3 * DATA_MAX_NAME_LEN];
+  snprintf(drain_name, sizeof(drain_name), "%s/drain", name);
+  user_data_t ud = {.data = hc, .free_func = NULL};
+  if (plugin_register_complex_read(/*group=*/NULL, drain_name, hc_drain,
+                                   NS_TO_CDTIME_T(period_ns), &ud) != 0)
+    log_msg(LOG_LEVEL_WARNING, hc_ops->name, "init",
+            "plugin_register_complex_read", "\"%s\" failed; not drained",
+            drain_name);
 }
 
 /* ---- init and shutdown ---- */
@@ -413,6 +452,7 @@ static int hc_init(void) {
       dropped++;
       continue;
     }
+    hc_register_drain(hc, name);
     started++;
   }
   free(hc_pending);

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -390,11 +391,76 @@ static bool host_exec_ts_before(const struct timespec *a,
          (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
-/* Sleep until the CLOCK_MONOTONIC deadline or a stop signal. */
+/* The plugin's drain hook (plugin.h), run between reads on its own grid
+ * of deadlines while the host waits. Inactive when period_s is 0. */
+static struct {
+  const struct plugin_ops *ops;
+  void *inst;
+  double period_s;
+  struct timespec next;
+} host_exec_drain;
+
+static void host_exec_drain_start(const struct plugin_ops *ops, void *inst,
+                                  double read_interval_s) {
+  memset(&host_exec_drain, 0, sizeof(host_exec_drain));
+  if (ops->drain == NULL || ops->drain_interval_ns == NULL)
+    return;
+  double period = (double)ops->drain_interval_ns(inst) / 1e9;
+  if (period <= 0 || (read_interval_s > 0 && period >= read_interval_s))
+    return; /* the reads come often enough */
+  host_exec_drain.ops = ops;
+  host_exec_drain.inst = inst;
+  host_exec_drain.period_s = period;
+  clock_gettime(CLOCK_MONOTONIC, &host_exec_drain.next);
+  host_exec_ts_add(&host_exec_drain.next, period);
+}
+
+/* Run the drain if its deadline has passed; the next deadline follows on
+ * the grid (missed ones are skipped, not caught up). */
+static void host_exec_drain_due(void) {
+  if (host_exec_drain.period_s <= 0)
+    return;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (host_exec_ts_before(&now, &host_exec_drain.next))
+    return;
+  host_exec_drain.ops->drain(host_exec_drain.inst);
+  do
+    host_exec_ts_add(&host_exec_drain.next, host_exec_drain.period_s);
+  while (host_exec_ts_before(&host_exec_drain.next, &now));
+}
+
+/* The earlier of `deadline` and the next drain. */
+static const struct timespec *host_exec_wake(const struct timespec *deadline) {
+  if (host_exec_drain.period_s > 0 &&
+      host_exec_ts_before(&host_exec_drain.next, deadline))
+    return &host_exec_drain.next;
+  return deadline;
+}
+
+/* Sleep until the CLOCK_MONOTONIC deadline or a stop signal, draining on
+ * the way. */
 static void host_exec_sleep_until(const struct timespec *deadline) {
-  while (!host_exec_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-                                            deadline, NULL) == EINTR)
-    ;
+  while (!host_exec_stop) {
+    const struct timespec *wake = host_exec_wake(deadline);
+    int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, wake, NULL);
+    if (rc == EINTR)
+      continue;
+    host_exec_drain_due();
+    if (wake == deadline)
+      return;
+  }
+}
+
+/* Milliseconds until the next drain for poll(); -1 without a drain. */
+static int host_exec_drain_timeout_ms(void) {
+  if (host_exec_drain.period_s <= 0)
+    return -1;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  double left = (double)(host_exec_drain.next.tv_sec - now.tv_sec) +
+                (double)(host_exec_drain.next.tv_nsec - now.tv_nsec) / 1e9;
+  return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
 }
 
 static int host_exec_run_once(const struct plugin_ops *ops, void *inst,
@@ -414,6 +480,11 @@ static int host_exec_run_execd(const struct plugin_ops *ops, void *inst,
   char buf[4096];
   bool partial = false; /* bytes of an unfinished line were read */
   while (!host_exec_stop) {
+    struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
+    int ready = poll(&in, 1, host_exec_drain_timeout_ms());
+    host_exec_drain_due();
+    if (ready == 0 || (ready < 0 && errno == EINTR))
+      continue;
     ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
     if (n < 0 && errno == EINTR)
       continue;
@@ -482,6 +553,7 @@ static int host_exec_run(const struct plugin_ops *ops,
     struct host_exec_out out = {
         {host_exec_out_begin, host_exec_out_write, host_exec_out_end}, sink, 0};
     host_exec_batch(ops, inst, &discard);
+    host_exec_drain_start(ops, inst, interval_s);
     if (args->mode == HOST_EXEC_ONCE)
       status = host_exec_run_once(ops, inst, &out, args->window_s);
     else if (args->mode == HOST_EXEC_EXECD)

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,12 @@ struct fk_instance {
   struct fk_field fields[FK_MAX_FIELDS];
   size_t n_fields;
   uint64_t reads;
+  bool report_host;               /* ReportHost */
+  double drain_s;                 /* DrainInterval, 0: no drain hook */
+  const struct plugin_host *host; /* from init */
+  atomic_uint_fast64_t drains;
+  atomic_uint_fast64_t overlaps; /* read and drain ran at the same time */
+  atomic_bool busy;
 };
 
 static void *fk_instance_new(const char *label) {
@@ -119,12 +126,16 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
     return cfg_get_bool(FK_PLUGIN, item, &fk->bad_types);
   if (cfg_key_is(item, "Field"))
     return fk_configure_field(fk, item);
+  if (cfg_key_is(item, "ReportHost"))
+    return cfg_get_bool(FK_PLUGIN, item, &fk->report_host);
+  if (cfg_key_is(item, "DrainInterval"))
+    return cfg_get_double(FK_PLUGIN, item, 0.001, 3600, &fk->drain_s);
   return cfg_unknown(FK_PLUGIN, item);
 }
 
 static int fk_init(void *inst, const struct plugin_host *host) {
-  (void)host;
   struct fk_instance *fk = inst;
+  fk->host = host;
   if (fk->fail_init) {
     log_msg(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "init", "FailInit is set");
     return -EIO;
@@ -134,8 +145,38 @@ static int fk_init(void *inst, const struct plugin_host *host) {
   return 0;
 }
 
+/* Note when read and drain overlap, which the hosts must prevent. */
+static void fk_enter(struct fk_instance *fk) {
+  if (atomic_exchange(&fk->busy, true))
+    atomic_fetch_add(&fk->overlaps, 1);
+}
+
+static void fk_leave(struct fk_instance *fk) { atomic_store(&fk->busy, false); }
+
+static int fk_drain(void *inst) {
+  struct fk_instance *fk = inst;
+  fk_enter(fk);
+  atomic_fetch_add(&fk->drains, 1);
+  fk_leave(fk);
+  return 0;
+}
+
+static uint64_t fk_drain_interval_ns(void *inst) {
+  const struct fk_instance *fk = inst;
+  return (uint64_t)(fk->drain_s * 1e9);
+}
+
+static int fk_read_locked(struct fk_instance *fk, struct metric_sink *sink);
+
 static int fk_read(void *inst, struct metric_sink *sink) {
   struct fk_instance *fk = inst;
+  fk_enter(fk);
+  int rc = fk_read_locked(fk, sink);
+  fk_leave(fk);
+  return rc;
+}
+
+static int fk_read_locked(struct fk_instance *fk, struct metric_sink *sink) {
   fk->reads++;
   if (fk->fail_read) {
     log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "read", EIO, NULL);
@@ -144,11 +185,8 @@ static int fk_read(void *inst, struct metric_sink *sink) {
   uint64_t counter = fk->reads * fk->step;
   log_msg(LOG_LEVEL_DEBUG, FK_PLUGIN, fk->label, "read", "counter %" PRIu64,
           counter);
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
   struct metric m;
-  metric_init(&m, "fake",
-              (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+  metric_init(&m, "fake", plugin_host_realtime_ns(fk->host));
   metric_add_tag(&m, "instance", fk->label);
   metric_add_tag(&m, "tag", fk->tag);
   metric_add_int(&m, "counter", "derive", counter);
@@ -162,6 +200,12 @@ static int fk_read(void *inst, struct metric_sink *sink) {
   for (size_t i = 0; i < fk->n_fields; i++)
     metric_add_int(&m, fk->fields[i].name, fk->fields[i].ctype,
                    fk->fields[i].value);
+  if (fk->report_host)
+    metric_add_int(&m, "interval_ns", "gauge", fk->host->interval_ns);
+  if (fk->drain_s > 0) {
+    metric_add_int(&m, "drains", "count", atomic_load(&fk->drains));
+    metric_add_int(&m, "overlaps", "count", atomic_load(&fk->overlaps));
+  }
   if (fk->bad_types) {
     metric_add_int(&m, "nosuch", "fake_no_such_type", 1);
     metric_add_int(&m, "pair", "io_octets", 1);
@@ -200,5 +244,7 @@ const struct plugin_ops fake_plugin_ops = {
     .configure = fk_configure,
     .init = fk_init,
     .read = fk_read,
+    .drain = fk_drain,
+    .drain_interval_ns = fk_drain_interval_ns,
     .instance_free = fk_instance_free,
 };

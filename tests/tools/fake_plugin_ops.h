@@ -16,7 +16,11 @@
  * appends "freed <label> reads=<n>" to PATH), BadTypes B (adds a field of
  * an unknown type and one of the two-source type io_octets),
  * <Field "name"> Value N; Type T </Field> (at most 4; in the exec host
- * --Field=name --Field.Value=N --Field.Type=T). Messages start with
+ * --Field=name --Field.Value=N --Field.Type=T), ReportHost B (adds
+ * interval_ns: the read interval the host handed to init), DrainInterval S
+ * (a drain hook of that period: adds drains, the calls so far, and
+ * overlaps, the times read and drain ran at once). The record's time is
+ * the host clock's. Messages start with
  * "fake_plugin: <label>: ".
  */
 #ifndef TESTS_TOOLS_FAKE_PLUGIN_OPS_H
