@@ -15,6 +15,7 @@
  *    pair is never added up.
  */
 #include "common/drm/fdinfo_parse.h"
+#include "common/core/named.h"
 #include "common/core/text.h"
 
 #include <errno.h>
@@ -115,32 +116,24 @@ static bool fdinfo_name_ok(struct fdinfo_span name) {
 
 static struct fdinfo_engine *fdinfo_engine_get(struct fdinfo *fi,
                                                struct fdinfo_span name) {
-  for (size_t i = 0; i < fi->n_engines; i++)
-    if (fdinfo_span_is(name, fi->engines[i].name))
-      return &fi->engines[i];
-  if (fi->n_engines == FDINFO_MAX_ENGINES) {
+  bool added;
+  struct fdinfo_engine *e =
+      NAMED_FIND_OR_ADD(fi->engines, fi->n_engines, FDINFO_MAX_ENGINES, name,
+                        name.p, name.len, &added);
+  if (e == NULL)
     fi->dropped_names++;
-    return NULL;
-  }
-  struct fdinfo_engine *e = &fi->engines[fi->n_engines++];
-  memcpy(e->name, name.p, name.len);
-  e->name[name.len] = '\0';
-  e->capacity = 1;
+  else if (added)
+    e->capacity = 1;
   return e;
 }
 
 static struct fdinfo_region *fdinfo_region_get(struct fdinfo *fi,
                                                struct fdinfo_span name) {
-  for (size_t i = 0; i < fi->n_regions; i++)
-    if (fdinfo_span_is(name, fi->regions[i].name))
-      return &fi->regions[i];
-  if (fi->n_regions == FDINFO_MAX_REGIONS) {
+  struct fdinfo_region *r =
+      NAMED_FIND_OR_ADD(fi->regions, fi->n_regions, FDINFO_MAX_REGIONS, name,
+                        name.p, name.len, NULL);
+  if (r == NULL)
     fi->dropped_names++;
-    return NULL;
-  }
-  struct fdinfo_region *r = &fi->regions[fi->n_regions++];
-  memcpy(r->name, name.p, name.len);
-  r->name[name.len] = '\0';
   return r;
 }
 

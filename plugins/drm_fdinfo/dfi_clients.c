@@ -12,6 +12,7 @@
  * catches up. The delta of such a period is 0, never the previous delta
  * again (igt) and never an unsigned underflow (nvtop's xe path).
  */
+#include "common/core/named.h"
 #include "plugins/drm_fdinfo/dfi.h"
 
 #include <errno.h>
@@ -115,15 +116,8 @@ void dfi_client_remove(struct dfi_client_table *t, struct dfi_client *c) {
 
 static struct dfi_engine_state *dfi_engine_state_get(struct dfi_client *c,
                                                      const char *name) {
-  for (size_t i = 0; i < c->n_engines; i++)
-    if (strcmp(c->engines[i].name, name) == 0)
-      return &c->engines[i];
-  if (c->n_engines == FDINFO_MAX_ENGINES)
-    return NULL;
-  struct dfi_engine_state *e = &c->engines[c->n_engines++];
-  memset(e, 0, sizeof(*e));
-  snprintf(e->name, sizeof(e->name), "%s", name);
-  return e;
+  return NAMED_FIND_OR_ADD(c->engines, c->n_engines, FDINFO_MAX_ENGINES, name,
+                           name, strlen(name), NULL);
 }
 
 static unsigned dfi_clamp(double *util) {

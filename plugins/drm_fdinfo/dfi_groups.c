@@ -11,6 +11,7 @@
  * Memory is a snapshot: the sum over the clients open now.
  */
 #include "plugins/drm_fdinfo/dfi_groups.h"
+#include "common/core/named.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -101,28 +102,14 @@ void dfi_groups_free(struct dfi *d) {
 
 static struct dfi_group_engine *dfi_group_engine(struct dfi_group *g,
                                                  const char *name) {
-  for (size_t i = 0; i < g->n_engines; i++)
-    if (strcmp(g->engines[i].name, name) == 0)
-      return &g->engines[i];
-  if (g->n_engines == FDINFO_MAX_ENGINES)
-    return NULL;
-  struct dfi_group_engine *e = &g->engines[g->n_engines++];
-  memset(e, 0, sizeof(*e));
-  snprintf(e->name, sizeof(e->name), "%s", name);
-  return e;
+  return NAMED_FIND_OR_ADD(g->engines, g->n_engines, FDINFO_MAX_ENGINES, name,
+                           name, strlen(name), NULL);
 }
 
 static struct fdinfo_region *dfi_group_region(struct dfi_group *g,
                                               const char *name) {
-  for (size_t i = 0; i < g->n_regions; i++)
-    if (strcmp(g->regions[i].name, name) == 0)
-      return &g->regions[i];
-  if (g->n_regions == FDINFO_MAX_REGIONS)
-    return NULL;
-  struct fdinfo_region *r = &g->regions[g->n_regions++];
-  memset(r, 0, sizeof(*r));
-  snprintf(r->name, sizeof(r->name), "%s", name);
-  return r;
+  return NAMED_FIND_OR_ADD(g->regions, g->n_regions, FDINFO_MAX_REGIONS, name,
+                           name, strlen(name), NULL);
 }
 
 static void dfi_group_key(char *key, size_t size, unsigned scope,
