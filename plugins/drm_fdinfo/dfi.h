@@ -108,7 +108,9 @@ struct dfi {
 
   struct fileio_buf buf;
   struct dfi_stats stats;
-  uint64_t unreadable_last_full; /* kept between full scans */
+  /* State only a full scan can see, carried to the reads between them. */
+  uint64_t unreadable_last_full;
+  uint64_t untracked_last_full;
   uint64_t clamped_total;        /* utilisation values clamped, cumulative */
   uint64_t full_scans_total;
   struct log_complaint eacces_complaint;

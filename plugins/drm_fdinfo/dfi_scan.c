@@ -348,6 +348,7 @@ static int dfi_full_scan(struct dfi *d) {
     log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "openat",
             "every process is readable again");
   d->unreadable_last_full = d->stats.unreadable;
+  d->untracked_last_full = d->stats.clients_untracked;
   d->full_scans_total++;
   return 0;
 }
@@ -509,7 +510,12 @@ int dfi_scan(struct dfi *d) {
       d->scanned_once = true;
     }
   } else {
+    /* Scan statistics describe the machine, not the kind of read: what
+     * the last full scan saw stands until the next one (a client over
+     * MaxClients found again by this read is the same client). */
     d->stats.unreadable = d->unreadable_last_full;
+    if (d->stats.clients_untracked < d->untracked_last_full)
+      d->stats.clients_untracked = d->untracked_last_full;
   }
   return rc;
 }

@@ -517,6 +517,23 @@ static void caps_with_ten_thousand_clients(void **state) {
                    20);
 }
 
+/* Clients over MaxClients stay counted between full scans, like
+ * unreadable processes: the statistics describe the state. */
+static void untracked_clients_counted_between_full_scans(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 100, 4, "card0", fdinfo_i915(8, 0, 0));
+  start(f, "MaxClients", "1", "FullScanInterval", "3600", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_scan processes=1i,fds=2i,fdinfo_reads=2i,clients=1i,"
+                 "unreadable=0i,clients_untracked=1i");
+  read_at(f, 2); /* between full scans */
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,"
+                 "unreadable=0i,clients_untracked=1i");
+}
+
 static void known_fds_and_debugfs(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -756,6 +773,7 @@ int main(void) {
       T(cgroup_and_client_scopes),
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),
+      T(untracked_clients_counted_between_full_scans),
       T(known_fds_and_debugfs),
       T(no_debugfs_waits_for_full_scan),
       T(idle_device_reports_zero),
