@@ -135,6 +135,10 @@ bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
 /* dfi_devices.c */
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev);
 bool dfi_device_is_suspended(struct dfi *d, struct dfi_device *dev);
+/* Take the device's name (and driver, if sysfs had none) from a client's
+ * drm-pdev when sysfs named it otherwise. */
+void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
+                      const struct fdinfo *fi);
 int dfi_profiling_enable(struct dfi *d);
 void dfi_profiling_restore(struct dfi *d);
 void dfi_devices_free(struct dfi *d);

@@ -87,6 +87,26 @@ struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev) {
   return dev;
 }
 
+void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
+                      const struct fdinfo *fi) {
+  if (fi->pdev[0] == '\0' || strcmp(dev->name, fi->pdev) == 0)
+    return;
+  /* drm-pdev is the kernel's own name for the device; sysfs may have given
+   * another (no /sys in a container, a wrong SysfsRoot). One device is one
+   * series: adopt the fdinfo name, so the client groups and the device's
+   * own drm_device record agree. */
+  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, fi->pdev, "device",
+          "%s is named %s by drm-pdev (sysfs: \"%s\")", dev->minor, fi->pdev,
+          dev->name);
+  snprintf(dev->name, sizeof(dev->name), "%s", fi->pdev);
+  size_t len = strlen(fi->driver);
+  if (dev->driver[0] == '\0' && len < sizeof(dev->driver))
+    memcpy(dev->driver, fi->driver, len + 1); /* never a cut name */
+  dev->excluded =
+      !dfi_config_device_ok(&d->cfg, dev->name, dev->minor) ||
+      (dev->driver[0] && !dfi_config_driver_ok(&d->cfg, dev->driver));
+}
+
 /* Drivers whose fdinfo read resumes a runtime-suspended device: xe takes a
  * runtime-PM reference and forcewake to sample its engine timestamps. */
 static bool dfi_driver_wakes_on_read(const char *driver) {

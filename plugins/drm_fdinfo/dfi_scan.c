@@ -162,8 +162,9 @@ static void dfi_attribute(struct dfi_client *c, const struct dfi_proc *p) {
 
 /* A parsed DRM fd of process p: find or create its client and update it. */
 static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
-                      const struct dfi_device *dev, const struct fdinfo *fi,
+                      struct dfi_device *dev, const struct fdinfo *fi,
                       uint64_t mono) {
+  dfi_device_learn(d, dev, fi);
   if (!dfi_config_driver_ok(&d->cfg, fi->driver) ||
       (fi->pdev[0] && d->cfg.n_devices &&
        !dfi_config_device_ok(&d->cfg, fi->pdev, dev->minor)))

@@ -591,6 +591,25 @@ static void no_debugfs_waits_for_full_scan(void **state) {
   expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,");
 }
 
+/* With a SysfsRoot that does not know the device, its first name is the
+ * char device number; drm-pdev then names it, and the device is still one
+ * drm_device series, with its clients. */
+static void device_named_by_pdev_is_one_series(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 0, 0));
+  char empty[400];
+  snprintf(empty, sizeof(empty), "%s/nosys", f->fp.root);
+  assert_int_equal(mkdir(empty, 0755), 0);
+  start(f, "SysfsRoot", empty, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
+                 "processes=1i");
+}
+
 static void idle_device_reports_zero(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -776,6 +795,7 @@ int main(void) {
       T(untracked_clients_counted_between_full_scans),
       T(known_fds_and_debugfs),
       T(no_debugfs_waits_for_full_scan),
+      T(device_named_by_pdev_is_one_series),
       T(idle_device_reports_zero),
       T(profiling_switch_restored),
       T(hostile_names_every_sink),
