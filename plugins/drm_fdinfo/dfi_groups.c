@@ -130,7 +130,18 @@ static void dfi_group_key(char *key, size_t size, unsigned scope,
   }
 }
 
-static void dfi_group_fold(struct dfi_group *g, const struct dfi_client *c) {
+/* *sum += v, saturating at UINT64_MAX (counted in *saturated): sums of
+ * hostile or huge values must not wrap to small ones. */
+static void dfi_sum(uint64_t *sum, uint64_t v, unsigned *saturated) {
+  bool sat = false;
+  *sum = counter_add_sat(*sum, v, &sat);
+  *saturated += sat;
+}
+
+/* Fold client c into group g; returns how many sums saturated. */
+static unsigned dfi_group_fold(struct dfi_group *g,
+                               const struct dfi_client *c) {
+  unsigned sat = 0;
   bool own_counters = g->scope == DFI_SCOPE_CLIENT;
   for (size_t i = 0; i < c->n_engines; i++) {
     const struct dfi_engine_state *e = &c->engines[i];
@@ -143,12 +154,12 @@ static void dfi_group_fold(struct dfi_group *g, const struct dfi_client *c) {
       ge->cycles = e->cycles.value;
       ge->total_cycles = e->total_cycles.value;
     } else {
-      ge->busy_ns += e->d_busy_ns;
-      ge->cycles += e->d_cycles;
+      dfi_sum(&ge->busy_ns, e->d_busy_ns, &sat);
+      dfi_sum(&ge->cycles, e->d_cycles, &sat);
       /* drm-total-cycles is the GPU's own clock, the same for every client
        * (xe): a group advances by the largest client delta, not the sum */
       if (e->d_total_cycles > ge->d_total_read) {
-        ge->total_cycles += e->d_total_cycles - ge->d_total_read;
+        dfi_sum(&ge->total_cycles, e->d_total_cycles - ge->d_total_read, &sat);
         ge->d_total_read = e->d_total_cycles;
       }
     }
@@ -166,13 +177,14 @@ static void dfi_group_fold(struct dfi_group *g, const struct dfi_client *c) {
     if (gr == NULL)
       continue;
     gr->present |= r->present;
-    gr->total += r->total;
-    gr->shared += r->shared;
-    gr->resident += r->resident;
-    gr->purgeable += r->purgeable;
-    gr->active += r->active;
+    dfi_sum(&gr->total, r->total, &sat);
+    dfi_sum(&gr->shared, r->shared, &sat);
+    dfi_sum(&gr->resident, r->resident, &sat);
+    dfi_sum(&gr->purgeable, r->purgeable, &sat);
+    dfi_sum(&gr->active, r->active, &sat);
   }
   g->clients++;
+  return sat;
 }
 
 /* Start a new read for a group: per-read sums go back to zero, the
@@ -277,7 +289,7 @@ static void dfi_groups_fold_clients(struct dfi *d) {
         dfi_group_begin(g, d->gen);
       if (scope == DFI_SCOPE_PROCESS || scope == DFI_SCOPE_CLIENT)
         snprintf(g->comm, sizeof(g->comm), "%s", c->comm);
-      dfi_group_fold(g, c);
+      d->clamped_total += dfi_group_fold(g, c);
     }
   }
 }

@@ -610,6 +610,28 @@ static void device_named_by_pdev_is_one_series(void **state) {
                  "processes=1i");
 }
 
+/* Two clients with 2^63 bytes each: the device sum saturates instead of
+ * wrapping to 0, and the clamp counter says so. */
+static void group_sums_saturate(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+#define HUGE_VRAM(id)                                                          \
+  "drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\ndrm-client-id:\t" id            \
+  "\ndrm-total-vram:\t9223372036854775808\n"
+  const char *one = HUGE_VRAM("1"), *two = HUGE_VRAM("2");
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", one);
+  fakeproc_fd(&f->fp, 100, 4, "renderD128", two);
+  start(f, "ReportBy", "Device", NULL);
+  read_at(f, 1);
+  /* UINT64_MAX, written as the largest int64 InfluxDB 1.x can store */
+  expect_line(f, "drm_memory,scope=device,driver=i915,device=0000:00:02.0,"
+                 "region=vram total_bytes=9223372036854775807i");
+  const char *scan = capture_sink_find(&f->sink, "drm_scan ");
+  assert_non_null(scan);
+  assert_non_null(strstr(scan, ",clamped=1i,"));
+}
+
 static void idle_device_reports_zero(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -796,6 +818,7 @@ int main(void) {
       T(known_fds_and_debugfs),
       T(no_debugfs_waits_for_full_scan),
       T(device_named_by_pdev_is_one_series),
+      T(group_sums_saturate),
       T(idle_device_reports_zero),
       T(profiling_switch_restored),
       T(hostile_names_every_sink),
