@@ -462,6 +462,35 @@ static void cgroup_and_client_scopes(void **state) {
   expect_no_line(f, "drm_engine,scope=process");
 }
 
+/* Two Kubernetes-length cgroup paths equal in their first 300 bytes stay
+ * two cgroup series: a cut path ends in "~" and a hash of the whole. */
+static void long_cgroups_stay_distinct(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  char a[400], b[400];
+  char pod[301];
+  memset(pod, 'p', 300);
+  pod[300] = '\0';
+  snprintf(a, sizeof(a), "/kubepods/%s/ctr-a", pod);
+  snprintf(b, sizeof(b), "/kubepods/%s/ctr-b", pod);
+  fakeproc_process(&f->fp, 100, "x", a);
+  fakeproc_process(&f->fp, 200, "y", b);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 200, 3, "card0", fdinfo_i915(8, 0, 0));
+  start(f, "ReportBy", "Cgroup", NULL);
+  read_at(f, 1);
+  /* two cgroups x two engines (merged cgroups would give 2) */
+  assert_int_equal(
+      capture_sink_count(&f->sink, "drm_engine,scope=cgroup,driver=i915,"), 4);
+  const char *one = capture_sink_find(&f->sink, "drm_engine,scope=cgroup");
+  const char *tag = strstr(one, "cgroup=/kubepods/pppp");
+  assert_non_null(tag);
+  const char *tilde = strchr(tag, '~');
+  assert_non_null(tilde);
+  assert_int_equal(tilde - (tag + strlen("cgroup=")), 255 - 17);
+  assert_int_equal(strspn(tilde + 1, "0123456789abcdef"), 16);
+}
+
 static void malformed_and_vanishing(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -812,6 +841,7 @@ int main(void) {
       T(accel_and_multi_driver),
       T(filters),
       T(cgroup_and_client_scopes),
+      T(long_cgroups_stay_distinct),
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),
       T(untracked_clients_counted_between_full_scans),
