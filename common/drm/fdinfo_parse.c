@@ -176,7 +176,16 @@ static void fdinfo_copy_string(char *dst, struct fdinfo_span value) {
   text_sanitize(dst, FDINFO_STRING_MAX, value.p, value.len);
 }
 
-static void fdinfo_store_engine(struct fdinfo *fi, enum fdinfo_key_kind kind,
+/* Count a standard key whose value did not parse; remember the first such
+ * key (sanitised) for the caller's message. */
+static void fdinfo_malformed(struct fdinfo *fi, struct fdinfo_span key) {
+  if (fi->malformed++ == 0)
+    text_sanitize(fi->first_malformed, sizeof(fi->first_malformed), key.p,
+                  key.len);
+}
+
+/* false: the value is malformed */
+static bool fdinfo_store_engine(struct fdinfo *fi, enum fdinfo_key_kind kind,
                                 struct fdinfo_span name,
                                 struct fdinfo_span value) {
   uint64_t v;
@@ -184,13 +193,11 @@ static void fdinfo_store_engine(struct fdinfo *fi, enum fdinfo_key_kind kind,
                                : kind == KEY_MAXFREQ   ? FDINFO_UNIT_HZ
                                                        : FDINFO_UNIT_NONE;
   if (fdinfo_parse_number(value.p, value.len, unit, &v) < 0 ||
-      (kind == KEY_ENGINE_CAPACITY && v == 0)) {
-    fi->malformed++;
-    return;
-  }
+      (kind == KEY_ENGINE_CAPACITY && v == 0))
+    return false;
   struct fdinfo_engine *e = fdinfo_engine_get(fi, name);
   if (e == NULL)
-    return;
+    return true; /* counted in dropped_names */
   switch (kind) {
   case KEY_ENGINE_CAPACITY:
     e->capacity = v;
@@ -213,19 +220,18 @@ static void fdinfo_store_engine(struct fdinfo *fi, enum fdinfo_key_kind kind,
     e->present |= FDINFO_ENGINE_MAXFREQ;
     break;
   }
+  return true;
 }
 
-static void fdinfo_store_region(struct fdinfo *fi, enum fdinfo_key_kind kind,
+static bool fdinfo_store_region(struct fdinfo *fi, enum fdinfo_key_kind kind,
                                 struct fdinfo_span name,
                                 struct fdinfo_span value) {
   uint64_t v;
-  if (fdinfo_parse_number(value.p, value.len, FDINFO_UNIT_BYTES, &v) < 0) {
-    fi->malformed++;
-    return;
-  }
+  if (fdinfo_parse_number(value.p, value.len, FDINFO_UNIT_BYTES, &v) < 0)
+    return false;
   struct fdinfo_region *r = fdinfo_region_get(fi, name);
   if (r == NULL)
-    return;
+    return true; /* counted in dropped_names */
   switch (kind) {
   case KEY_MEM_TOTAL:
     r->total = v;
@@ -255,15 +261,17 @@ static void fdinfo_store_region(struct fdinfo *fi, enum fdinfo_key_kind kind,
     r->present |= FDINFO_MEM_RESIDENT | FDINFO_MEM_FROM_LEGACY;
     break;
   }
+  return true;
 }
 
 static void fdinfo_line(struct fdinfo *fi, struct fdinfo_span key,
                         struct fdinfo_span value, bool *seen_driver) {
+  const struct fdinfo_span full_key = key;
   if (!fdinfo_span_eat(&key, "drm-"))
     return; /* pos, flags, pasid, amd-*, panthor-*, v3d-jobs-*, ... */
   if (fdinfo_span_is(key, "driver")) {
     if (value.len == 0) {
-      fi->malformed++;
+      fdinfo_malformed(fi, full_key);
       return;
     }
     fdinfo_copy_string(fi->driver, value);
@@ -281,7 +289,7 @@ static void fdinfo_line(struct fdinfo *fi, struct fdinfo_span key,
   if (fdinfo_span_is(key, "client-id")) {
     uint64_t id;
     if (fdinfo_parse_number(value.p, value.len, FDINFO_UNIT_NONE, &id) < 0) {
-      fi->malformed++;
+      fdinfo_malformed(fi, full_key);
       return;
     }
     fi->client_id = id;
@@ -297,15 +305,15 @@ static void fdinfo_line(struct fdinfo *fi, struct fdinfo_span key,
       continue;
     enum fdinfo_key_kind kind = fdinfo_named_keys[i].kind;
     if (!fdinfo_name_ok(name)) {
-      fi->malformed++;
+      fdinfo_malformed(fi, full_key);
       return;
     }
     if (kind == KEY_CURFREQ)
       return; /* a snapshot of the clock, not used by any formula */
-    if (kind <= KEY_MAXFREQ)
-      fdinfo_store_engine(fi, kind, name, value);
-    else
-      fdinfo_store_region(fi, kind, name, value);
+    bool ok = kind <= KEY_MAXFREQ ? fdinfo_store_engine(fi, kind, name, value)
+                                  : fdinfo_store_region(fi, kind, name, value);
+    if (!ok)
+      fdinfo_malformed(fi, full_key);
     return;
   }
   fi->unknown_keys++;

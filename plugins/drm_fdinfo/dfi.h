@@ -82,6 +82,8 @@ struct dfi_stats {
   uint64_t clients_untracked;    /* over MaxClients */
   uint64_t processes_unreported; /* over MaxProcesses */
   uint64_t oversized;            /* fdinfo files over DFI_FDINFO_MAX */
+  uint64_t malformed;            /* standard keys with unreadable values */
+  uint64_t unknown_keys;         /* drm-* keys not in the spec */
   bool full_scan;
 };
 
@@ -115,6 +117,7 @@ struct dfi {
   uint64_t full_scans_total;
   struct log_complaint eacces_complaint;
   struct log_complaint debugfs_complaint;
+  struct log_complaint malformed_complaint;
 
   /* profiling switches changed at init, restored at free */
   char **profiling_paths;

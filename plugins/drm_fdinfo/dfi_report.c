@@ -156,6 +156,8 @@ int dfi_report(const struct dfi *d, struct metric_sink *sink,
   metric_add_int(&m, "processes_unreported", "count",
                  d->stats.processes_unreported);
   metric_add_int(&m, "oversized", "count", d->stats.oversized);
+  metric_add_int(&m, "malformed", "count", d->stats.malformed);
+  metric_add_int(&m, "unknown_keys", "count", d->stats.unknown_keys);
   metric_add_int(&m, "clamped", "derive", d->clamped_total);
   metric_add_int(&m, "full_scans", "derive", d->full_scans_total);
   dfi_write(sink, &m, &rc);

@@ -124,6 +124,25 @@ static void dfi_proc_load(struct dfi *d, struct dfi_proc *p) {
                 regexec(&d->cfg.process_match, p->comm, 0, NULL, 0) != 0;
 }
 
+/* Values the decoder could not read are counted in drm_scan and said once
+ * (until a full scan finds none), naming the file and the first such key;
+ * drm-* keys the spec does not know are counted and logged at debug. */
+static void dfi_fdinfo_check(struct dfi *d, pid_t pid, int fd,
+                             const struct fdinfo *fi) {
+  d->stats.malformed += fi->malformed;
+  d->stats.unknown_keys += fi->unknown_keys;
+  char object[48];
+  snprintf(object, sizeof(object), "pid %d fd %d", (int)pid, fd);
+  if (fi->malformed > 0 && log_complaint_raise(&d->malformed_complaint))
+    log_msg(LOG_LEVEL_WARNING, DFI_PLUGIN, object, fi->first_malformed,
+            "malformed value (%u in this file); such values are skipped and "
+            "counted in drm_scan.malformed",
+            fi->malformed);
+  if (fi->unknown_keys > 0)
+    log_msg(LOG_LEVEL_DEBUG, DFI_PLUGIN, object, "fdinfo",
+            "%u drm-* key(s) not in the spec", fi->unknown_keys);
+}
+
 /* Read and decode /proc/<pid>/fdinfo/<fd>. 0, -ENOENT (not a DRM file or
  * gone) or another negative errno. *mono is the time right after the read. */
 static int dfi_fdinfo_read(struct dfi *d, pid_t pid, int fd, struct fdinfo *fi,
@@ -140,7 +159,10 @@ static int dfi_fdinfo_read(struct dfi *d, pid_t pid, int fd, struct fdinfo *fi,
   }
   if (rc < 0)
     return rc;
-  return fdinfo_parse(d->buf.data, d->buf.len, fi);
+  rc = fdinfo_parse(d->buf.data, d->buf.len, fi);
+  if (rc == 0)
+    dfi_fdinfo_check(d, pid, fd, fi);
+  return rc;
 }
 
 static void dfi_client_key(const struct fdinfo *fi,
@@ -371,6 +393,10 @@ static int dfi_full_scan(struct dfi *d) {
   if (d->stats.unreadable == 0 && log_complaint_release(&d->eacces_complaint))
     log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "openat",
             "every process is readable again");
+  if (d->stats.malformed == 0 &&
+      log_complaint_release(&d->malformed_complaint))
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "fdinfo",
+            "no malformed value any more");
   d->unreadable_last_full = d->stats.unreadable;
   d->untracked_last_full = d->stats.clients_untracked;
   d->full_scans_total++;

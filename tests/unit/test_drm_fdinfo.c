@@ -7,6 +7,7 @@
  * without it each case is skipped with the reason.
  */
 #include "common/core/cfg.h"
+#include "common/core/log.h"
 #include "common/sink/sink_influx.h"
 #include "common/sink/sink_json.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
@@ -491,6 +492,42 @@ static void long_cgroups_stay_distinct(void **state) {
   assert_int_equal(strspn(tilde + 1, "0123456789abcdef"), 16);
 }
 
+/* Messages of the plugin, kept for assertions (the last 8). */
+static char logged[8][512];
+static size_t n_logged;
+static void keep_log(enum log_level level, const char *message) {
+  (void)level;
+  snprintf(logged[n_logged++ % 8], sizeof(logged[0]), "%s", message);
+}
+
+/* Values that do not parse are counted and said once, naming the file
+ * and the key; unknown drm-* keys are counted. */
+static void malformed_values_reported(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0",
+              "drm-driver: i915\ndrm-client-id: 7\n"
+              "drm-total-vram: 1 KIB\ndrm-engine-render: 5 us\n"
+              "drm-frobnicate: 1\ndrm-total-gtt: 4 KiB\n");
+  start(f, NULL);
+  n_logged = 0;
+  log_set_sink(keep_log, LOG_LEVEL_WARNING);
+  read_at(f, 1);
+  read_at(f, 2);
+  log_set_sink(NULL, LOG_LEVEL_DEBUG);
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,"
+                 "unreadable=0i,clients_untracked=0i,processes_unreported=0i,"
+                 "oversized=0i,malformed=2i,unknown_keys=1i");
+  assert_int_equal(n_logged, 1); /* once, not at every read */
+  assert_string_equal(logged[0],
+                      "drm_fdinfo: pid 100 fd 3: drm-total-vram: malformed "
+                      "value (2 in this file); such values are skipped and "
+                      "counted in drm_scan.malformed");
+  expect_line(f, "drm_memory,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=a,region=gtt total_bytes=4096i");
+}
+
 static void malformed_and_vanishing(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -842,6 +879,7 @@ int main(void) {
       T(filters),
       T(cgroup_and_client_scopes),
       T(long_cgroups_stay_distinct),
+      T(malformed_values_reported),
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),
       T(untracked_clients_counted_between_full_scans),

@@ -282,6 +282,25 @@ static void fdinfo_parse__unknown_and_driver_keys(void **state) {
   assert_int_equal(fi.n_regions, 0);
 }
 
+/* Units the spec does not have and values past 2^64 are malformed (and
+ * counted), never read as something else. */
+static void fdinfo_parse__bad_units_counted(void **state) {
+  (void)state;
+  struct fdinfo fi = parse_text("drm-driver: i915\n"
+                                "drm-total-a: 1 KIB\n"
+                                "drm-total-b: 1 MB\n"
+                                "drm-total-c: 1 TiB\n"
+                                "drm-engine-d: 5 us\n"
+                                "drm-engine-e: 18446744073709551616 ns\n"
+                                "drm-total-f: 18014398509481984 KiB\n"
+                                "drm-total-ok: 2 KiB\n");
+  assert_int_equal(fi.malformed, 6);
+  assert_string_equal(fi.first_malformed, "drm-total-a");
+  assert_int_equal(fi.n_regions, 1);
+  assert_int_equal(fi.regions[0].total, 2048);
+  assert_int_equal(fi.n_engines, 0);
+}
+
 static void fdinfo_parse__malformed_values(void **state) {
   (void)state;
   struct fdinfo fi = parse_text("drm-driver: i915\n"
@@ -293,6 +312,7 @@ static void fdinfo_parse__malformed_values(void **state) {
                                 "drm-engine-copy: 7 ns\n");
   assert_false(fi.has_client_id);
   assert_int_equal(fi.malformed, 5);
+  assert_string_equal(fi.first_malformed, "drm-client-id");
   assert_int_equal(fi.n_engines, 1);
   assert_int_equal(engine(&fi, "copy")->capacity, 1);
   assert_int_equal(engine(&fi, "copy")->busy_ns, 7);
@@ -393,6 +413,7 @@ int main(void) {
       cmocka_unit_test(fdinfo_parse__prefix_order),
       cmocka_unit_test(fdinfo_parse__unknown_and_driver_keys),
       cmocka_unit_test(fdinfo_parse__malformed_values),
+      cmocka_unit_test(fdinfo_parse__bad_units_counted),
       cmocka_unit_test(fdinfo_parse__not_drm),
       cmocka_unit_test(fdinfo_parse__truncated),
       cmocka_unit_test(fdinfo_parse__duplicates_last_wins),
