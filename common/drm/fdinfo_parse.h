@@ -69,8 +69,8 @@ struct fdinfo {
   struct fdinfo_engine engines[FDINFO_MAX_ENGINES];
   size_t n_regions;
   struct fdinfo_region regions[FDINFO_MAX_REGIONS];
-  unsigned unknown_keys;  /* drm-* keys not in the spec */
-  unsigned malformed;     /* standard keys whose value did not parse */
+  unsigned unknown_keys; /* drm-* keys not in the spec */
+  unsigned malformed;    /* standard keys whose value did not parse */
   char first_malformed[FDINFO_STRING_MAX]; /* its key, sanitised, or "" */
   unsigned dropped_names; /* engines/regions beyond the arrays above */
 };

@@ -113,7 +113,7 @@ struct dfi {
   /* State only a full scan can see, carried to the reads between them. */
   uint64_t unreadable_last_full;
   uint64_t untracked_last_full;
-  uint64_t clamped_total;        /* utilisation values clamped, cumulative */
+  uint64_t clamped_total; /* utilisation values clamped, cumulative */
   uint64_t full_scans_total;
   struct log_complaint eacces_complaint;
   struct log_complaint debugfs_complaint;

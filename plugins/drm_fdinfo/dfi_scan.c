@@ -393,8 +393,7 @@ static int dfi_full_scan(struct dfi *d) {
   if (d->stats.unreadable == 0 && log_complaint_release(&d->eacces_complaint))
     log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "openat",
             "every process is readable again");
-  if (d->stats.malformed == 0 &&
-      log_complaint_release(&d->malformed_complaint))
+  if (d->stats.malformed == 0 && log_complaint_release(&d->malformed_complaint))
     log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "fdinfo",
             "no malformed value any more");
   d->unreadable_last_full = d->stats.unreadable;
