@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void fileio_buf_init(struct fileio_buf *buf) {
@@ -69,12 +70,29 @@ int fileio_read_fd(int fd, struct fileio_buf *buf, size_t max) {
   return 0;
 }
 
+/* Open a file to read without ever blocking: O_NONBLOCK so a FIFO (or a
+ * device) planted under a hostile ProcRoot/SysfsRoot cannot stall the
+ * open, and only regular files are read (procfs, sysfs and debugfs files
+ * all are), so a FIFO cannot stall the read either. The fd or -errno;
+ * -EINVAL for a file that is not regular. */
+static int fileio_open_regular(int dirfd, const char *path) {
+  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return -errno;
+  struct stat st;
+  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return -EINVAL;
+  }
+  return fd;
+}
+
 int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
                    size_t max) {
   buf->len = 0;
-  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  int fd = fileio_open_regular(dirfd, path);
   if (fd < 0)
-    return -errno;
+    return fd;
   int rc = fileio_read_fd(fd, buf, max);
   close(fd);
   return rc;
@@ -82,9 +100,9 @@ int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
 
 ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
                             size_t size) {
-  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  int fd = fileio_open_regular(dirfd, path);
   if (fd < 0)
-    return -errno;
+    return fd;
   ssize_t n;
   do
     n = read(fd, out, size - 1);
@@ -103,10 +121,17 @@ ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
 }
 
 int fileio_write_at(int dirfd, const char *path, const char *text) {
-  /* O_TRUNC is ignored by sysfs and keeps regular files exact. */
-  int fd = openat(dirfd, path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+  /* O_TRUNC is ignored by sysfs and keeps regular files exact; O_NONBLOCK
+   * and the regular-file check keep a planted FIFO from blocking us. */
+  int fd = openat(dirfd, path,
+                  O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return -errno;
+  struct stat st;
+  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return -EINVAL;
+  }
   size_t len = strlen(text);
   ssize_t n;
   do

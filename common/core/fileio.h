@@ -19,9 +19,12 @@ void fileio_buf_fini(struct fileio_buf *buf);
 
 /*
  * Read `path` (relative to `dirfd`, or absolute) until EOF, up to `max`
- * bytes, into `buf`, retrying on EINTR. The buffer grows as needed and is
- * reused between calls. Returns 0, -E2BIG when the file is longer than
- * `max` (buf then holds the first `max` bytes), or a negative errno.
+ * bytes, into `buf`, retrying on EINTR. Never blocks: the file is opened
+ * O_NONBLOCK and must be a regular file (-EINVAL otherwise; a FIFO under a
+ * hostile root would hang a blocking read). The same holds for
+ * fileio_read_line_at() and fileio_write_at(). The buffer grows as needed and
+ * is reused between calls. Returns 0, -E2BIG when the file is longer than `max`
+ * (buf then holds the first `max` bytes), or a negative errno.
  */
 int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
                    size_t max);

@@ -528,6 +528,36 @@ static void malformed_values_reported(void **state) {
                  "pid=100,comm=a,region=gtt total_bytes=4096i");
 }
 
+/* A FIFO planted as an fdinfo file or as comm under a hostile ProcRoot
+ * never blocks a read: it is not a regular file and is skipped. The alarm
+ * turns a regression (a read that hangs) into a failure, not a stall. */
+static void fifo_never_blocks(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "ok", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_process(&f->fp, 200, "fifo-comm", NULL);
+  fakeproc_fd(&f->fp, 200, 3, "card0", fdinfo_i915(8, 0, 0));
+  fakeproc_process(&f->fp, 300, "fifo-fdinfo", NULL);
+  fakeproc_fd(&f->fp, 300, 3, "card0", fdinfo_i915(9, 0, 0));
+  char path[512];
+  snprintf(path, sizeof(path), "%s/200/comm", f->fp.proc);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(mkfifo(path, 0644), 0);
+  snprintf(path, sizeof(path), "%s/300/fdinfo/3", f->fp.proc);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(mkfifo(path, 0644), 0);
+  alarm(20);
+  start(f, NULL);
+  read_at(f, 1);
+  alarm(0);
+  /* pid 200's client counts (comm unknown: "?"), pid 300's fd is skipped */
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
+                 "processes=2i");
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=200,comm=?,engine=render busy_ns=0i,capacity=1i");
+}
+
 static void malformed_and_vanishing(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -880,6 +910,7 @@ int main(void) {
       T(cgroup_and_client_scopes),
       T(long_cgroups_stay_distinct),
       T(malformed_values_reported),
+      T(fifo_never_blocks),
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),
       T(untracked_clients_counted_between_full_scans),
