@@ -18,6 +18,7 @@
 #define DFI_COMM_MAX 64
 #define DFI_CGROUP_MAX 256
 #define DFI_DEVICE_MAX 64
+#define DFI_START_MAX 24 /* a u64 in decimal */
 
 struct dfi_holder {
   pid_t pid;
@@ -48,6 +49,7 @@ struct dfi_client {
   char name[FDINFO_STRING_MAX]; /* drm-client-name */
   pid_t owner;
   char comm[DFI_COMM_MAX];
+  char owner_start[DFI_START_MAX]; /* the owner's start time, or "" */
   char cgroup[DFI_CGROUP_MAX];
   struct dfi_holder holders[DFI_MAX_HOLDERS];
   size_t n_holders;

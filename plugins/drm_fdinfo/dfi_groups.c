@@ -119,7 +119,8 @@ static void dfi_group_key(char *key, size_t size, unsigned scope,
     snprintf(key, size, "d|%s", c->device);
     break;
   case DFI_SCOPE_PROCESS:
-    snprintf(key, size, "p|%s|%d", c->device, (int)c->owner);
+    snprintf(key, size, "p|%s|%d|%s", c->device, (int)c->owner,
+             c->owner_start);
     break;
   case DFI_SCOPE_CLIENT:
     snprintf(key, size, "c|%s|%llu", c->device, (unsigned long long)c->id);
@@ -208,6 +209,7 @@ static void dfi_group_tags(struct dfi_group *g, unsigned scope,
   snprintf(g->device, sizeof(g->device), "%s", c->device);
   if (scope == DFI_SCOPE_PROCESS || scope == DFI_SCOPE_CLIENT) {
     snprintf(g->pid, sizeof(g->pid), "%d", (int)c->owner);
+    snprintf(g->pid_start, sizeof(g->pid_start), "%s", c->owner_start);
     snprintf(g->comm, sizeof(g->comm), "%s", c->comm);
   }
   if (scope == DFI_SCOPE_CLIENT) {

@@ -25,6 +25,7 @@ struct dfi_group {
   char driver[FDINFO_STRING_MAX];
   char device[DFI_DEVICE_MAX];
   char pid[16];
+  char pid_start[DFI_START_MAX];
   char comm[DFI_COMM_MAX];
   char client_id[24];
   char client_name[FDINFO_STRING_MAX];

@@ -38,6 +38,7 @@ static void dfi_tags(struct metric *m, const struct dfi_group *g) {
   metric_add_tag(m, "driver", g->driver);
   metric_add_tag(m, "device", g->device);
   metric_add_tag(m, "pid", g->pid);
+  metric_add_tag(m, "pid_start", g->pid_start);
   metric_add_tag(m, "comm", g->comm);
   metric_add_tag(m, "client_id", g->client_id);
   metric_add_tag(m, "client_name", g->client_name);

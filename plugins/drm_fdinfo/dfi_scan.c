@@ -17,6 +17,7 @@
  * other users, non-dumpable) are counted and reported once per reason.
  */
 #include "common/drm/drm_clients_parse.h"
+#include "common/proc/proc_stat.h"
 #include "plugins/drm_fdinfo/dfi.h"
 
 #include <dirent.h>
@@ -39,6 +40,7 @@ struct dfi_proc {
   bool excluded; /* ProcessMatch did not match */
   char comm[DFI_COMM_MAX];
   char cgroup[DFI_CGROUP_MAX];
+  char start[DFI_START_MAX]; /* start time in ticks after boot, or "" */
 };
 
 static uint64_t dfi_mono(struct dfi *d) {
@@ -113,6 +115,16 @@ static void dfi_proc_load(struct dfi *d, struct dfi_proc *p) {
     text_sanitize(p->comm, sizeof(p->comm), raw, (size_t)n);
   if (n <= 0 || p->comm[0] == '\0')
     snprintf(p->comm, sizeof(p->comm), "?");
+  /* The start time tells a new process under a reused pid from the old
+   * one: it is part of the process series' identity. */
+  char stat[1024];
+  uint64_t start;
+  snprintf(path, sizeof(path), "%d/stat", (int)p->pid);
+  n = fileio_read_line_at(d->proc_fd, path, stat, sizeof(stat));
+  if (n > 0 && proc_stat_start_time_decode(stat, (size_t)n, &start) == 0)
+    snprintf(p->start, sizeof(p->start), "%llu", (unsigned long long)start);
+  else
+    p->start[0] = '\0';
   if (d->cfg.report_by & DFI_SCOPE_CGROUP) {
     snprintf(path, sizeof(path), "%d/cgroup", (int)p->pid);
     if (fileio_read_at(d->proc_fd, path, &d->buf, 16384) >= 0 || d->buf.len > 0)
@@ -202,6 +214,7 @@ static bool dfi_holder_add(struct dfi_client *c, pid_t pid, int fd, dev_t rdev,
 static void dfi_attribute(struct dfi_client *c, const struct dfi_proc *p) {
   c->owner = p->pid;
   snprintf(c->comm, sizeof(c->comm), "%s", p->comm);
+  snprintf(c->owner_start, sizeof(c->owner_start), "%s", p->start);
   snprintf(c->cgroup, sizeof(c->cgroup), "%s", p->cgroup);
 }
 

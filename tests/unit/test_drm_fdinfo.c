@@ -288,6 +288,44 @@ static void client_exit_and_pid_reuse(void **state) {
   expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
 }
 
+/* /proc/<pid>/stat with start time `start` (field 22). */
+static void proc_stat(struct fixture *f, pid_t pid, unsigned start) {
+  char rel[64], text[256];
+  snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+  snprintf(text, sizeof(text),
+           "%d (x y) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 %u 1 1\n",
+           (int)pid, start);
+  assert_int_equal(fakeproc_write(&f->fp, rel, text), 0);
+}
+
+/* A new process under a reused pid is a new process series (its start
+ * time differs), whether the pid was reused between two reads or came
+ * back later: its counters never continue, nor restart, the old series. */
+static void reused_pid_is_a_new_series(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "app", NULL);
+  proc_stat(f, 100, 1000);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 5 * SEC, 0));
+  start(f, "FullScanInterval", "0", NULL);
+  read_at(f, 1);
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 6 * SEC, 0));
+  read_at(f, 2);
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,pid_start=1000,comm=app,engine=render "
+                 "busy_ns=1000000000i,");
+  /* pid 100 exits; a new "app" gets pid 100 before the next read */
+  fakeproc_process_remove(&f->fp, 100);
+  fakeproc_process(&f->fp, 100, "app", NULL);
+  proc_stat(f, 100, 2000);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(9, 3 * SEC, 0));
+  read_at(f, 3);
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,pid_start=2000,comm=app,engine=render busy_ns=0i,");
+  expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                    "pid=100,pid_start=1000");
+}
+
 static void xe_text(char *text, size_t size, unsigned long long rcs,
                     unsigned long long rcs_total, unsigned long long ccs,
                     unsigned long long ccs_total) {
@@ -901,6 +939,7 @@ int main(void) {
       T(shared_and_dup_counted_once),
       T(shared_fd_goes_to_lowest_pid),
       T(client_exit_and_pid_reuse),
+      T(reused_pid_is_a_new_series),
       T(xe_cycles_and_suspended),
       T(xe_two_clients_share_the_timestamp),
       T(xe_wake_suspended_option),
