@@ -119,8 +119,7 @@ static void dfi_group_key(char *key, size_t size, unsigned scope,
     snprintf(key, size, "d|%s", c->device);
     break;
   case DFI_SCOPE_PROCESS:
-    snprintf(key, size, "p|%s|%d|%s", c->device, (int)c->owner,
-             c->owner_start);
+    snprintf(key, size, "p|%s|%d|%s", c->device, (int)c->owner, c->owner_start);
     break;
   case DFI_SCOPE_CLIENT:
     snprintf(key, size, "c|%s|%llu", c->device, (unsigned long long)c->id);
