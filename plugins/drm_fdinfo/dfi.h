@@ -22,6 +22,7 @@
 #include "common/core/text.h"
 #include "common/drm/fdinfo_parse.h"
 #include "plugins/drm_fdinfo/dfi_clients.h"
+#include "plugins/drm_fdinfo/dfi_pids.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 
 #include <regex.h>
@@ -59,6 +60,7 @@ struct dfi_config {
   bool wake_suspended;         /* WakeSuspended */
   bool enable_profiling;       /* EnableProfiling */
   bool use_debugfs;            /* UseDebugfs */
+  int fd_count;                /* FdCount: -1 auto, 0 false, 1 true */
 };
 
 /* One DRM or accel char device, keyed by st_rdev. */
@@ -84,7 +86,7 @@ struct dfi_stats {
   uint64_t oversized;            /* fdinfo files over DFI_FDINFO_MAX */
   uint64_t malformed;            /* standard keys with unreadable values */
   uint64_t unknown_keys;         /* drm-* keys not in the spec */
-  bool full_scan;
+  bool full_scan;                /* this read walks every process */
 };
 
 struct dfi_group_table; /* dfi_groups.h */
@@ -100,8 +102,11 @@ struct dfi {
 
   struct dfi_client_table clients;
   uint64_t gen;
-  uint64_t last_full_scan_ns; /* monotonic */
+  uint64_t last_read_ns; /* monotonic: where the spread scan left off */
   bool scanned_once;
+  bool fd_count_mode;        /* st_size of /proc/<pid>/fd is the fd count */
+  struct dfi_pid_table pids; /* per process, between reads */
+  struct dfi_pid *walking;   /* the process being walked, or NULL */
 
   /* debugfs client lists: pid multiset of the previous read, sorted. */
   pid_t *debugfs_pids;
@@ -110,9 +115,6 @@ struct dfi {
 
   struct fileio_buf buf;
   struct dfi_stats stats;
-  /* State only a full scan can see, carried to the reads between them. */
-  uint64_t unreadable_last_full;
-  uint64_t untracked_last_full;
   uint64_t clamped_total; /* utilisation values clamped, cumulative */
   uint64_t full_scans_total;
   struct log_complaint eacces_complaint;
@@ -146,7 +148,20 @@ int dfi_profiling_enable(struct dfi *d);
 void dfi_profiling_restore(struct dfi *d);
 void dfi_devices_free(struct dfi *d);
 
-/* dfi_scan.c */
+/* dfi_scan.c: one process, one client */
+/* Walk /proc/<pid>/fd, recording what it found in `e` (may be NULL). */
+void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e);
+/* Re-read known clients through the fds they were found under. */
+void dfi_refresh_known(struct dfi *d);
+/* The attribution rule (dfi_scan.c) applied to c's holders. */
+void dfi_reattribute(struct dfi *d, struct dfi_client *c);
+bool dfi_client_on_suspended(struct dfi *d, struct dfi_client *c);
+/* A /proc entry name as a pid; 0 when it is not one. */
+pid_t dfi_parse_pid(const char *name);
+
+/* dfi_procscan.c: which processes a read walks */
+/* Decide at init whether the kernel reports fd counts (FdCount). */
+void dfi_fd_count_detect(struct dfi *d);
 int dfi_scan(struct dfi *d);
 
 /* dfi_report.c: records of the state after dfi_groups_update(); the

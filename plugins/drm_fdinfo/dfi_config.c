@@ -16,6 +16,7 @@ void dfi_config_defaults(struct dfi_config *cfg) {
   cfg->max_clients = 4096;
   cfg->max_processes = 256;
   cfg->full_scan_interval_s = 30.0;
+  cfg->fd_count = -1;
   cfg->use_debugfs = true;
 }
 
@@ -130,6 +131,32 @@ static int dfi_config_regex(struct dfi_config *cfg,
   return 0;
 }
 
+/* FdCount auto|true|false: whether st_size of /proc/<pid>/fd is the
+ * process's fd count (Linux 6.2+); auto asks the kernel at init. */
+static int dfi_config_fd_count(struct dfi_config *cfg,
+                               const struct cfg_item *item) {
+  const char *value;
+  if (item->n_values == 1 && item->values[0].type == CFG_BOOLEAN) {
+    cfg->fd_count = item->values[0].boolean;
+    return 0;
+  }
+  int rc = cfg_get_string(DFI_PLUGIN, item, &value);
+  if (rc < 0)
+    return rc;
+  if (strcasecmp(value, "auto") == 0)
+    cfg->fd_count = -1;
+  else if (strcasecmp(value, "true") == 0)
+    cfg->fd_count = 1;
+  else if (strcasecmp(value, "false") == 0)
+    cfg->fd_count = 0;
+  else {
+    log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
+            "expected auto, true or false, got \"%s\"", value);
+    return -EINVAL;
+  }
+  return 0;
+}
+
 int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
   if (cfg_key_is(item, "ProcRoot"))
     return dfi_config_path(item, &cfg->proc_root);
@@ -152,6 +179,8 @@ int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
   if (cfg_key_is(item, "FullScanInterval"))
     return cfg_get_double(DFI_PLUGIN, item, 0, 86400,
                           &cfg->full_scan_interval_s);
+  if (cfg_key_is(item, "FdCount"))
+    return dfi_config_fd_count(cfg, item);
   if (cfg_key_is(item, "UseDebugfs"))
     return cfg_get_bool(DFI_PLUGIN, item, &cfg->use_debugfs);
   if (cfg_key_is(item, "WakeSuspended"))

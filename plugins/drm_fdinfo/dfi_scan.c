@@ -31,8 +31,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define DFI_DEBUGFS_MAX_PIDS 65536
-
 /* What we learn about a process the first time one of its fds is DRM. */
 struct dfi_proc {
   pid_t pid;
@@ -234,6 +232,8 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
   if (c == NULL) {
     if (d->clients.count >= d->cfg.max_clients) {
       d->stats.clients_untracked++;
+      if (d->walking != NULL)
+        d->walking->untracked++;
       return;
     }
     c = dfi_client_insert(&d->clients, device, id);
@@ -250,7 +250,7 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
     /* First sighting in this read. A full scan rebuilds the holder list
      * from scratch (dfi_full_scan sweeps afterwards). */
     if (d->stats.full_scan)
-      c->n_holders = 0;
+      c->n_holders = 0; /* every process is walked in this read */
     c->seen_gen = d->gen;
   }
   dfi_holder_add(c, p->pid, fd, dev->rdev,
@@ -285,14 +285,21 @@ static void dfi_discover(struct dfi *d, struct dfi_proc *p, int fd,
 }
 
 /* Walk /proc/<pid>/fd. */
-static void dfi_scan_pid(struct dfi *d, pid_t pid) {
+void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
   char path[32];
   snprintf(path, sizeof(path), "%d/fd", (int)pid);
+  d->stats.processes++;
   int dir_fd = openat(d->proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (e != NULL) {
+    e->unreadable = false;
+    e->untracked = 0;
+  }
   if (dir_fd < 0) {
     int err = errno;
     if (err == EACCES || err == EPERM) {
       d->stats.unreadable++;
+      if (e != NULL)
+        e->unreadable = true;
       if (log_complaint_raise(&d->eacces_complaint))
         log_errno(LOG_LEVEL_WARNING, DFI_PLUGIN, "/proc/<pid>/fd", "openat",
                   err,
@@ -303,11 +310,19 @@ static void dfi_scan_pid(struct dfi *d, pid_t pid) {
     }
     return;
   }
+  if (e != NULL) {
+    /* the open-fd count of the kernels that report it (0 otherwise),
+     * taken before the walk: a change after it shows at the next read */
+    struct stat dir_st;
+    e->fd_count = fstat(dir_fd, &dir_st) == 0 ? (uint64_t)dir_st.st_size : 0;
+    e->walked = true;
+  }
   DIR *dir = fdopendir(dir_fd);
   if (dir == NULL) {
     close(dir_fd);
     return;
   }
+  d->walking = e;
   struct dfi_proc proc = {.pid = pid};
   struct dirent *de;
   while ((de = readdir(dir)) != NULL) {
@@ -322,10 +337,11 @@ static void dfi_scan_pid(struct dfi *d, pid_t pid) {
       continue;
     dfi_discover(d, &proc, atoi(de->d_name), st.st_rdev);
   }
+  d->walking = NULL;
   closedir(dir);
 }
 
-static pid_t dfi_parse_pid(const char *name) {
+pid_t dfi_parse_pid(const char *name) {
   long pid = 0;
   for (const char *p = name; *p; p++) {
     if (*p < '0' || *p > '9' || pid > 0x3fffffff)
@@ -335,7 +351,7 @@ static pid_t dfi_parse_pid(const char *name) {
   return (pid_t)pid;
 }
 
-static bool dfi_client_on_suspended(struct dfi *d, struct dfi_client *c) {
+bool dfi_client_on_suspended(struct dfi *d, struct dfi_client *c) {
   for (size_t i = 0; i < c->n_holders; i++) {
     struct dfi_device *dev = dfi_device_get(d, c->holders[i].rdev);
     if (dev != NULL && dfi_device_is_suspended(d, dev))
@@ -351,7 +367,7 @@ static bool dfi_client_on_suspended(struct dfi *d, struct dfi_client *c) {
  * lets go. The owner's holder entry moves to the front, so steady-state
  * reads go through the owner's fd first.
  */
-static void dfi_reattribute(struct dfi *d, struct dfi_client *c) {
+void dfi_reattribute(struct dfi *d, struct dfi_client *c) {
   size_t owner = c->n_holders, lowest = 0;
   for (size_t i = 0; i < c->n_holders; i++) {
     if (c->holders[i].pid == c->owner)
@@ -370,54 +386,9 @@ static void dfi_reattribute(struct dfi *d, struct dfi_client *c) {
   c->holders[0] = first;
 }
 
-static int dfi_full_scan(struct dfi *d) {
-  int dir_fd = openat(d->proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR *dir = dir_fd >= 0 ? fdopendir(dir_fd) : NULL;
-  if (dir == NULL) {
-    int err = errno;
-    if (dir_fd >= 0)
-      close(dir_fd);
-    log_errno(LOG_LEVEL_ERROR, DFI_PLUGIN, d->cfg.proc_root, "opendir", err,
-              NULL);
-    return -err;
-  }
-  d->stats.full_scan = true;
-  struct dirent *de;
-  while ((de = readdir(dir)) != NULL) {
-    pid_t pid = dfi_parse_pid(de->d_name);
-    if (pid <= 0)
-      continue;
-    d->stats.processes++;
-    dfi_scan_pid(d, pid);
-  }
-  closedir(dir);
-
-  struct dfi_client *c;
-  dfi_client_for_each(&d->clients, i, c) {
-    if (c->seen_gen == d->gen) {
-      dfi_reattribute(d, c);
-    } else if (c->n_holders > 0 && dfi_client_on_suspended(d, c)) {
-      c->seen_gen = d->gen;
-      dfi_client_idle(c, dfi_mono(d));
-    } else {
-      dfi_client_remove(&d->clients, c);
-    }
-  }
-  if (d->stats.unreadable == 0 && log_complaint_release(&d->eacces_complaint))
-    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "openat",
-            "every process is readable again");
-  if (d->stats.malformed == 0 && log_complaint_release(&d->malformed_complaint))
-    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "fdinfo",
-            "no malformed value any more");
-  d->unreadable_last_full = d->stats.unreadable;
-  d->untracked_last_full = d->stats.clients_untracked;
-  d->full_scans_total++;
-  return 0;
-}
-
 /* Re-read the fdinfo of every known client through the fds it was found
  * under; a client none of whose fds still shows it is gone. */
-static void dfi_refresh_known(struct dfi *d) {
+void dfi_refresh_known(struct dfi *d) {
   size_t n = 0;
   struct dfi_client **list = malloc((d->clients.count + 1) * sizeof(*list));
   if (list == NULL)
@@ -473,111 +444,4 @@ static void dfi_refresh_known(struct dfi *d) {
     }
   }
   free(list);
-}
-
-static int dfi_pid_cmp(const void *a, const void *b) {
-  pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-  return (x > y) - (x < y);
-}
-
-/*
- * Read every debugfs client list; return (in *changed, owned) the pids that
- * have more rows than at the previous read. False when no list is readable.
- */
-static bool dfi_debugfs_diff(struct dfi *d, pid_t **changed,
-                             size_t *n_changed) {
-  *changed = NULL;
-  *n_changed = 0;
-  char pattern[512];
-  glob_t g;
-  snprintf(pattern, sizeof(pattern), "%s/{dri,accel}/*/clients",
-           d->cfg.debugfs_root);
-  if (glob(pattern, GLOB_BRACE, NULL, &g) != 0) {
-    d->debugfs_ok = false;
-    return false;
-  }
-  pid_t *pids = malloc(DFI_DEBUGFS_MAX_PIDS * sizeof(*pids));
-  if (pids == NULL) {
-    globfree(&g);
-    return false; /* full scans still find everything */
-  }
-  size_t n = 0;
-  bool any = false;
-  for (size_t i = 0; i < g.gl_pathc; i++) {
-    if (fileio_read_at(AT_FDCWD, g.gl_pathv[i], &d->buf, 1 << 22) < 0)
-      continue;
-    size_t got = 0;
-    drm_clients_parse(d->buf.data, d->buf.len, pids + n,
-                      DFI_DEBUGFS_MAX_PIDS - n, &got);
-    n += got;
-    any = true;
-  }
-  globfree(&g);
-  if (!any) {
-    if (log_complaint_raise(&d->debugfs_complaint))
-      log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.debugfs_root, "clients",
-              "DRM client lists are not readable (needs root and a mounted "
-              "debugfs); new clients are found by full scans only");
-    free(pids);
-    d->debugfs_ok = false;
-    return false;
-  }
-  qsort(pids, n, sizeof(*pids), dfi_pid_cmp);
-  /* Both lists are sorted: a pid whose row count grew is new work. */
-  pid_t *out = malloc((n + 1) * sizeof(*out));
-  size_t i = 0, j = 0, m = 0;
-  while (out != NULL && i < n) {
-    pid_t pid = pids[i];
-    size_t now = 0, before = 0;
-    while (i < n && pids[i] == pid)
-      i++, now++;
-    while (j < d->n_debugfs_pids && d->debugfs_pids[j] < pid)
-      j++;
-    while (j < d->n_debugfs_pids && d->debugfs_pids[j] == pid)
-      j++, before++;
-    if (now > before)
-      out[m++] = pid;
-  }
-  free(d->debugfs_pids);
-  d->debugfs_pids = pids;
-  d->n_debugfs_pids = n;
-  d->debugfs_ok = true;
-  *changed = out;
-  *n_changed = m;
-  return true;
-}
-
-int dfi_scan(struct dfi *d) {
-  d->gen++;
-  memset(&d->stats, 0, sizeof(d->stats));
-  uint64_t now = dfi_mono(d);
-  bool full =
-      !d->scanned_once || d->cfg.full_scan_interval_s <= 0 ||
-      (double)(now - d->last_full_scan_ns) >= d->cfg.full_scan_interval_s * 1e9;
-  if (!full)
-    dfi_refresh_known(d);
-  if (d->cfg.use_debugfs) {
-    pid_t *changed;
-    size_t n_changed;
-    if (dfi_debugfs_diff(d, &changed, &n_changed) && !full)
-      for (size_t i = 0; i < n_changed; i++)
-        dfi_scan_pid(d, changed[i]);
-    free(changed);
-  }
-  int rc = 0;
-  if (full) {
-    rc = dfi_full_scan(d);
-    if (rc == 0) {
-      d->last_full_scan_ns = now;
-      d->scanned_once = true;
-    }
-  } else {
-    /* Scan statistics describe the machine, not the kind of read: what
-     * the last full scan saw stands until the next one (a client over
-     * MaxClients found again by this read is the same client). */
-    d->stats.unreadable = d->unreadable_last_full;
-    if (d->stats.clients_untracked < d->untracked_last_full)
-      d->stats.clients_untracked = d->untracked_last_full;
-  }
-  return rc;
 }

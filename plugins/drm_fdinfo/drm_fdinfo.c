@@ -101,6 +101,7 @@ static int dfi_init(void *inst, const struct plugin_host *host) {
   if (d->cfg.enable_profiling)
     dfi_profiling_enable(d); /* failures are warnings: counters stay 0 */
   dfi_devices_enumerate(d);
+  dfi_fd_count_detect(d);
   log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "init",
           "instance \"%s\": %zu DRM/accel device(s) under %s", d->instance,
           d->n_devices, d->cfg.sysfs_root);
@@ -128,6 +129,7 @@ static void dfi_free(void *inst) {
   d->proc_fd = -1;
   dfi_groups_free(d);
   dfi_client_table_fini(&d->clients);
+  dfi_pids_fini(&d->pids);
   dfi_devices_free(d);
   free(d->debugfs_pids);
   fileio_buf_fini(&d->buf);

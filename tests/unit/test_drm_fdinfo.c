@@ -12,6 +12,7 @@
 #include "common/sink/sink_json.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 #include "tests/lib/capture_sink.h"
+#include "tests/lib/dfi_fixture.h"
 #include "tests/lib/fakeproc.h"
 #include "tests/lib/test_host.h"
 
@@ -27,131 +28,6 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-
-#define SEC 1000000000ull
-#define T0 1700000000ull /* realtime seconds at mono 0 */
-
-struct fixture {
-  struct fakeproc fp;
-  void *inst;
-  uint64_t mono;
-  struct capture_sink sink;
-  struct plugin_host host; /* scripted clocks: see clock_mono/_real */
-};
-
-static uint64_t clock_mono(void *ctx) { return ((struct fixture *)ctx)->mono; }
-static uint64_t clock_real(void *ctx) {
-  return T0 * SEC + ((struct fixture *)ctx)->mono;
-}
-
-static int setup(void **state) {
-  if (!fakeproc_can_mknod())
-    return 0; /* each case skips */
-  struct fixture *f = calloc(1, sizeof(*f));
-  assert_non_null(f);
-  assert_int_equal(fakeproc_init(&f->fp), 0);
-  capture_sink_init(&f->sink);
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  struct fixture *f = *state;
-  if (f == NULL)
-    return 0;
-  drm_fdinfo_ops.instance_free(f->inst);
-  capture_sink_fini(&f->sink);
-  fakeproc_fini(&f->fp);
-  free(f);
-  return 0;
-}
-
-static struct fixture *need_root(void **state) {
-  if (*state == NULL)
-    skip(); /* needs root: mknod of DRM char devices */
-  return *state;
-}
-
-static int configure(struct fixture *f, const char *key, const char *value) {
-  struct cfg_value v = {.type = CFG_STRING, .string = value};
-  struct cfg_item item = {.key = key, .values = &v, .n_values = 1};
-  return drm_fdinfo_ops.configure(f->inst, &item);
-}
-
-/* Create the instance on the fixture's tree; extra key/value pairs follow,
- * NULL-terminated. */
-static void start(struct fixture *f, ...) {
-  f->inst = drm_fdinfo_ops.instance_new("test");
-  assert_non_null(f->inst);
-  assert_int_equal(configure(f, "ProcRoot", f->fp.proc), 0);
-  assert_int_equal(configure(f, "SysfsRoot", f->fp.sys), 0);
-  assert_int_equal(configure(f, "DebugfsRoot", f->fp.debug), 0);
-  va_list ap;
-  va_start(ap, f);
-  const char *key;
-  while ((key = va_arg(ap, const char *)) != NULL)
-    assert_int_equal(configure(f, key, va_arg(ap, const char *)), 0);
-  va_end(ap);
-  plugin_host_init(&f->host, "test", SEC);
-  f->host.clock = (struct plugin_clock){clock_mono, clock_real, f};
-  assert_int_equal(drm_fdinfo_ops.init(f->inst, &f->host), 0);
-}
-
-/* One read at mono time `sec` seconds. */
-static void read_at(struct fixture *f, uint64_t sec) {
-  f->mono = sec * SEC;
-  capture_sink_clear(&f->sink);
-  assert_int_equal(drm_fdinfo_ops.read(f->inst, &f->sink.base), 0);
-}
-
-/* The record whose line starts with `line` (a whole line without its
- * timestamp, or one cut after any field) exists, at the current time. */
-static void expect_line(struct fixture *f, const char *line) {
-  size_t len = strlen(line);
-  if (len > 0 && line[len - 1] == ',')
-    len--;
-  char time[32];
-  snprintf(time, sizeof(time), " %llu\n",
-           (unsigned long long)(T0 * SEC + f->mono));
-  for (size_t i = 0; i < f->sink.n_lines; i++) {
-    const char *got = f->sink.lines[i];
-    if (strncmp(got, line, len) != 0)
-      continue;
-    const char *rest = got + len;
-    const char *stamp = strrchr(got, ' ');
-    if ((*rest == ',' || rest == stamp) && strcmp(stamp, time) == 0)
-      return;
-  }
-  for (size_t i = 0; i < f->sink.n_lines; i++)
-    fprintf(stderr, "# got: %s", f->sink.lines[i]);
-  fail_msg("missing line: %.*s", (int)len, line);
-}
-
-static void expect_no_line(struct fixture *f, const char *prefix) {
-  const char *got = capture_sink_find(&f->sink, prefix);
-  if (got != NULL)
-    fail_msg("unexpected line: %s", got);
-}
-
-static char *fdinfo_i915(unsigned id, uint64_t render_ns, uint64_t video_ns) {
-  static char text[512];
-  snprintf(text, sizeof(text),
-           "pos:\t0\nflags:\t02100002\nmnt_id:\t24\n"
-           "drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\n"
-           "drm-client-id:\t%u\ndrm-engine-render:\t%llu ns\n"
-           "drm-engine-video:\t%llu ns\ndrm-engine-capacity-video:\t2\n"
-           "drm-total-system0:\t8 MiB\ndrm-resident-system0:\t4096 KiB\n",
-           id, (unsigned long long)render_ns, (unsigned long long)video_ns);
-  return text;
-}
-
-static void i915_device(struct fixture *f) {
-  assert_int_equal(
-      fakeproc_device(&f->fp, 226, 0, "card0", "0000:00:02.0", "i915"), 0);
-  assert_int_equal(
-      fakeproc_device(&f->fp, 226, 128, "renderD128", "0000:00:02.0", "i915"),
-      0);
-}
 
 static void engine_time_and_capacity(void **state) {
   struct fixture *f = need_root(state);
@@ -286,16 +162,6 @@ static void client_exit_and_pid_reuse(void **state) {
   expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                     "pid=100,comm=first");
   expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
-}
-
-/* /proc/<pid>/stat with start time `start` (field 22). */
-static void proc_stat(struct fixture *f, pid_t pid, unsigned start) {
-  char rel[64], text[256];
-  snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
-  snprintf(text, sizeof(text),
-           "%d (x y) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 %u 1 1\n",
-           (int)pid, start);
-  assert_int_equal(fakeproc_write(&f->fp, rel, text), 0);
 }
 
 /* A new process under a reused pid is a new process series (its start
@@ -651,80 +517,6 @@ static void caps_with_ten_thousand_clients(void **state) {
                    20);
 }
 
-/* Clients over MaxClients stay counted between full scans, like
- * unreadable processes: the statistics describe the state. */
-static void untracked_clients_counted_between_full_scans(void **state) {
-  struct fixture *f = need_root(state);
-  i915_device(f);
-  fakeproc_process(&f->fp, 100, "a", NULL);
-  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
-  fakeproc_fd(&f->fp, 100, 4, "card0", fdinfo_i915(8, 0, 0));
-  start(f, "MaxClients", "1", "FullScanInterval", "3600", NULL);
-  read_at(f, 1);
-  expect_line(f, "drm_scan processes=1i,fds=2i,fdinfo_reads=2i,clients=1i,"
-                 "unreadable=0i,clients_untracked=1i");
-  read_at(f, 2); /* between full scans */
-  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,"
-                 "unreadable=0i,clients_untracked=1i");
-}
-
-static void known_fds_and_debugfs(void **state) {
-  struct fixture *f = need_root(state);
-  i915_device(f);
-  fakeproc_process(&f->fp, 100, "a", NULL);
-  fakeproc_process(&f->fp, 200, "b", NULL);
-  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
-  const char *header = "             command   pid dev master a   uid      "
-                       "magic\n";
-  char list[512];
-  snprintf(list, sizeof(list), "%s%20s %5d %3d   %c    %c %5d %10u\n", header,
-           "a", 100, 0, 'n', 'y', 0, 0u);
-  fakeproc_debugfs_clients(&f->fp, 0, list);
-  start(f, "FullScanInterval", "3600", NULL);
-  read_at(f, 1);
-  expect_line(f, "drm_scan processes=2i,fds=1i,fdinfo_reads=1i,clients=1i");
-  /* steady state: only the known fd is read, no /proc walk */
-  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, SEC / 10, 0));
-  read_at(f, 2);
-  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i");
-  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=a,engine=render busy_ns=100000000i,"
-                 "utilization=10.0");
-  /* pid 200 opens the GPU and shows up in the debugfs list: found at the
-   * next read by walking only its fds */
-  fakeproc_fd(&f->fp, 200, 4, "renderD128", fdinfo_i915(8, 0, 0));
-  snprintf(list, sizeof(list),
-           "%s%20s %5d %3d   %c    %c %5d %10u\n"
-           "%20s %5d %3d   %c    %c %5d %10u\n",
-           header, "a", 100, 0, 'n', 'y', 0, 0u, "b c", 200, 128, 'n', 'y', 0,
-           0u);
-  fakeproc_debugfs_clients(&f->fp, 0, list);
-  read_at(f, 3);
-  expect_line(f, "drm_scan processes=0i,fds=1i,fdinfo_reads=2i,clients=2i");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
-                 "processes=2i");
-  /* pid 100 closes its fd: dropped at the next read */
-  fakeproc_fd_remove(&f->fp, 100, 3);
-  read_at(f, 4);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
-                 "processes=1i");
-}
-
-static void no_debugfs_waits_for_full_scan(void **state) {
-  struct fixture *f = need_root(state);
-  i915_device(f);
-  fakeproc_process(&f->fp, 100, "a", NULL);
-  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
-  start(f, "FullScanInterval", "10", NULL);
-  read_at(f, 1);
-  fakeproc_process(&f->fp, 200, "b", NULL);
-  fakeproc_fd(&f->fp, 200, 3, "card0", fdinfo_i915(8, 0, 0));
-  read_at(f, 5);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
-  read_at(f, 11); /* the freshness bound: FullScanInterval */
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,");
-}
-
 /* With a SysfsRoot that does not know the device, its first name is the
  * char device number; drm-pdev then names it, and the device is still one
  * drm_device series, with its clients. */
@@ -933,7 +725,7 @@ static void unreadable_processes_counted(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, dfx_setup, dfx_teardown)
       T(engine_time_and_capacity),
       T(counters_backwards_hold),
       T(shared_and_dup_counted_once),
@@ -952,9 +744,6 @@ int main(void) {
       T(fifo_never_blocks),
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),
-      T(untracked_clients_counted_between_full_scans),
-      T(known_fds_and_debugfs),
-      T(no_debugfs_waits_for_full_scan),
       T(device_named_by_pdev_is_one_series),
       T(group_sums_saturate),
       T(idle_device_reports_zero),

@@ -1,0 +1,287 @@
+/*
+ * dfi_procscan.c: which processes a read of drm_fdinfo walks.
+ *
+ * Walking /proc/<pid>/fd means one fstatat() per open fd on the machine:
+ * the syscall floor of a full scan. A read instead
+ *  1. re-reads the fdinfo of known clients through the fds they were found
+ *     under (dfi_refresh_known: closed clients go at once);
+ *  2. walks the processes whose debugfs client-list rows grew (root);
+ *  3. lists /proc once and walks
+ *     - every process whose open-fd count changed or that is new, where the
+ *       kernel reports the count in st_size of /proc/<pid>/fd (Linux 6.2,
+ *       commit "proc: report open files as size in stat() for /proc/pid/fd";
+ *       detected at init, FdCount), one stat() per process;
+ *     - the processes whose phase falls into the time since the previous
+ *       read: each pid has a fixed phase in [0, FullScanInterval), so the
+ *       full walk is spread over the window and every process is walked
+ *       once per FullScanInterval whatever the read times;
+ *     - every process when the window has passed since the previous read
+ *       (the first read, FullScanInterval 0, or a long pause).
+ * A process that closes one fd and opens a DRM fd between two reads keeps
+ * its count; its phase walk finds it within FullScanInterval.
+ */
+#include "common/drm/drm_clients_parse.h"
+#include "plugins/drm_fdinfo/dfi.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DFI_DEBUGFS_MAX_PIDS 65536
+
+static uint64_t dfi_now(struct dfi *d) {
+  return plugin_host_monotonic_ns(d->host);
+}
+
+static int dfi_pid_cmp(const void *a, const void *b) {
+  pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+  return (x > y) - (x < y);
+}
+
+/*
+ * Read every debugfs client list; return (in *changed, owned) the pids that
+ * have more rows than at the previous read. False when no list is readable.
+ */
+static bool dfi_debugfs_diff(struct dfi *d, pid_t **changed,
+                             size_t *n_changed) {
+  *changed = NULL;
+  *n_changed = 0;
+  char pattern[512];
+  glob_t g;
+  snprintf(pattern, sizeof(pattern), "%s/{dri,accel}/*/clients",
+           d->cfg.debugfs_root);
+  if (glob(pattern, GLOB_BRACE, NULL, &g) != 0) {
+    d->debugfs_ok = false;
+    return false;
+  }
+  pid_t *pids = malloc(DFI_DEBUGFS_MAX_PIDS * sizeof(*pids));
+  if (pids == NULL) {
+    globfree(&g);
+    return false; /* full scans still find everything */
+  }
+  size_t n = 0;
+  bool any = false;
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    if (fileio_read_at(AT_FDCWD, g.gl_pathv[i], &d->buf, 1 << 22) < 0)
+      continue;
+    size_t got = 0;
+    drm_clients_parse(d->buf.data, d->buf.len, pids + n,
+                      DFI_DEBUGFS_MAX_PIDS - n, &got);
+    n += got;
+    any = true;
+  }
+  globfree(&g);
+  if (!any) {
+    if (log_complaint_raise(&d->debugfs_complaint))
+      log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.debugfs_root, "clients",
+              "DRM client lists are not readable (needs root and a mounted "
+              "debugfs); new clients are found by full scans only");
+    free(pids);
+    d->debugfs_ok = false;
+    return false;
+  }
+  qsort(pids, n, sizeof(*pids), dfi_pid_cmp);
+  /* Both lists are sorted: a pid whose row count grew is new work. */
+  pid_t *out = malloc((n + 1) * sizeof(*out));
+  size_t i = 0, j = 0, m = 0;
+  while (out != NULL && i < n) {
+    pid_t pid = pids[i];
+    size_t now = 0, before = 0;
+    while (i < n && pids[i] == pid)
+      i++, now++;
+    while (j < d->n_debugfs_pids && d->debugfs_pids[j] < pid)
+      j++;
+    while (j < d->n_debugfs_pids && d->debugfs_pids[j] == pid)
+      j++, before++;
+    if (now > before)
+      out[m++] = pid;
+  }
+  free(d->debugfs_pids);
+  d->debugfs_pids = pids;
+  d->n_debugfs_pids = n;
+  d->debugfs_ok = true;
+  *changed = out;
+  *n_changed = m;
+  return true;
+}
+
+/* The pid's fixed phase in a window of `window_ns` (splitmix64 of the pid:
+ * consecutive pids land far apart). */
+static uint64_t dfi_phase(pid_t pid, uint64_t window_ns) {
+  uint64_t z = (uint64_t)(uint32_t)pid + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (z ^ (z >> 31)) % window_ns;
+}
+
+/* Whether the phase of `pid` lies in (from, to] on the window's circle. */
+static bool dfi_phase_due(pid_t pid, uint64_t window_ns, uint64_t from,
+                          uint64_t to) {
+  uint64_t p = dfi_phase(pid, window_ns), a = from % window_ns,
+           b = to % window_ns;
+  if (to - from >= window_ns)
+    return true;
+  return a <= b ? (p > a && p <= b) : (p > a || p <= b);
+}
+
+void dfi_fd_count_detect(struct dfi *d) {
+  if (d->cfg.fd_count >= 0) {
+    d->fd_count_mode = d->cfg.fd_count == 1;
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "FdCount",
+            "%s (configured)",
+            d->fd_count_mode
+                ? "new and changed processes are walked at every "
+                  "read (fd counts)"
+                : "processes are walked once per FullScanInterval");
+    return;
+  }
+  /* Ask the kernel about a process whose fds we know: ourselves. The
+   * directory fd we open is one of them, so count after opening it. */
+  int fd = openat(d->proc_fd, "self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+  struct stat st;
+  size_t n = 0;
+  bool ok = dir != NULL && fstat(fd, &st) == 0;
+  struct dirent *de;
+  while (ok && (de = readdir(dir)) != NULL)
+    n += de->d_name[0] >= '0' && de->d_name[0] <= '9';
+  if (dir != NULL)
+    closedir(dir);
+  else if (fd >= 0)
+    close(fd);
+  d->fd_count_mode = ok && n > 0 && (uint64_t)st.st_size == n;
+  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "FdCount",
+          d->fd_count_mode
+              ? "the kernel reports fd counts: new and changed processes are "
+                "walked at every read"
+              : "the kernel does not report fd counts (before Linux 6.2): "
+                "new processes are walked at every read, the others once "
+                "per FullScanInterval");
+}
+
+/* Walk `pid`, remembering what was found in its table entry. */
+static void dfi_walk(struct dfi *d, pid_t pid) {
+  bool created;
+  struct dfi_pid *e = dfi_pids_get(&d->pids, pid, &created);
+  if (e != NULL)
+    e->seen_gen = d->gen;
+  dfi_scan_pid(d, pid, e);
+}
+
+/* Whether a process the phase does not call for is to be walked now: it is
+ * new, or its open-fd count changed. */
+static bool dfi_changed(struct dfi *d, pid_t pid, const struct dfi_pid *e,
+                        bool created) {
+  if (e == NULL || created || !e->walked)
+    return true;
+  if (!d->fd_count_mode)
+    return false;
+  char path[32];
+  snprintf(path, sizeof(path), "%d/fd", (int)pid);
+  struct stat st;
+  if (fstatat(d->proc_fd, path, &st, 0) < 0)
+    return false; /* gone, or not ours to see: nothing to find there */
+  return (uint64_t)st.st_size != e->fd_count;
+}
+
+/* List /proc once; walk the processes that are due (see the top). */
+static int dfi_proc_pass(struct dfi *d, bool full, uint64_t from, uint64_t to) {
+  int dir_fd = openat(d->proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *dir = dir_fd >= 0 ? fdopendir(dir_fd) : NULL;
+  if (dir == NULL) {
+    int err = errno;
+    if (dir_fd >= 0)
+      close(dir_fd);
+    log_errno(LOG_LEVEL_ERROR, DFI_PLUGIN, d->cfg.proc_root, "opendir", err,
+              NULL);
+    return -err;
+  }
+  uint64_t window = (uint64_t)(d->cfg.full_scan_interval_s * 1e9);
+  struct dirent *de;
+  while ((de = readdir(dir)) != NULL) {
+    pid_t pid = dfi_parse_pid(de->d_name);
+    if (pid <= 0)
+      continue;
+    bool created;
+    struct dfi_pid *e = dfi_pids_get(&d->pids, pid, &created);
+    if (e != NULL) {
+      if (e->seen_gen == d->gen)
+        continue; /* walked already in this read (debugfs) */
+      e->seen_gen = d->gen;
+    }
+    if (full || dfi_phase_due(pid, window, from, to) ||
+        dfi_changed(d, pid, e, created))
+      dfi_scan_pid(d, pid, e);
+  }
+  closedir(dir);
+  return dfi_pids_sweep(&d->pids, d->gen) < 0 ? -ENOMEM : 0;
+}
+
+/* After a read that walked every process: the holder lists were rebuilt,
+ * so clients nobody holds any more are gone. After any read: new clients
+ * go to the lowest pid holding them. */
+static void dfi_clients_settle(struct dfi *d, bool full) {
+  struct dfi_client *c;
+  dfi_client_for_each(&d->clients, i, c) {
+    if (c->seen_gen == d->gen) {
+      if (full || c->created_gen == d->gen)
+        dfi_reattribute(d, c);
+    } else if (!full) {
+      continue; /* not walked in this read: dfi_refresh_known judged it */
+    } else if (c->n_holders > 0 && dfi_client_on_suspended(d, c)) {
+      c->seen_gen = d->gen;
+      dfi_client_idle(c, dfi_now(d));
+    } else {
+      dfi_client_remove(&d->clients, c);
+    }
+  }
+}
+
+/* Once per window: recoveries are said, the full-scan count goes up. */
+static void dfi_window_done(struct dfi *d) {
+  if (d->stats.unreadable == 0 && log_complaint_release(&d->eacces_complaint))
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "openat",
+            "every process is readable again");
+  if (d->stats.malformed == 0 && log_complaint_release(&d->malformed_complaint))
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "fdinfo",
+            "no malformed value any more");
+  d->full_scans_total++;
+}
+
+int dfi_scan(struct dfi *d) {
+  d->gen++;
+  memset(&d->stats, 0, sizeof(d->stats));
+  uint64_t now = dfi_now(d);
+  uint64_t window = (uint64_t)(d->cfg.full_scan_interval_s * 1e9);
+  uint64_t from = d->last_read_ns;
+  bool full = !d->scanned_once || window == 0 || now - from >= window;
+  d->stats.full_scan = full;
+  if (!full)
+    dfi_refresh_known(d);
+  if (d->cfg.use_debugfs) {
+    pid_t *changed;
+    size_t n_changed;
+    if (dfi_debugfs_diff(d, &changed, &n_changed) && !full)
+      for (size_t i = 0; i < n_changed; i++)
+        dfi_walk(d, changed[i]);
+    free(changed);
+  }
+  int rc = dfi_proc_pass(d, full, from, now);
+  if (rc < 0)
+    return rc;
+  dfi_clients_settle(d, full);
+  /* Scan statistics describe the machine, not the kind of read: every
+   * process's state as its last walk saw it. */
+  dfi_pids_totals(&d->pids, &d->stats.unreadable, &d->stats.clients_untracked);
+  if (full || (window > 0 && now / window != from / window))
+    dfi_window_done(d);
+  d->last_read_ns = now;
+  d->scanned_once = true;
+  return 0;
+}

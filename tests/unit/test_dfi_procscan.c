@@ -1,0 +1,271 @@
+/*
+ * test_dfi_procscan.c: which processes a drm_fdinfo read walks
+ * (plugins/drm_fdinfo/dfi_procscan.c): debugfs lists, fd counts from
+ * st_size of /proc/<pid>/fd (on tmpfs, a directory's size follows its
+ * entry count as procfs's follows the open fds, so the synthetic tree
+ * lives there), the phase-spread walk, pid reuse and the statistics that
+ * describe the state between full walks.
+ */
+#include "plugins/drm_fdinfo/drm_fdinfo.h"
+#include "tests/lib/dfi_fixture.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define TMPFS_MAGIC 0x01021994
+
+/* A fixture whose tree is on tmpfs (/dev/shm), or skip. */
+static struct fixture *need_tmpfs(void **state) {
+  struct fixture *f = need_root(state);
+  struct statfs fs;
+  if (statfs("/dev/shm", &fs) != 0 || fs.f_type != TMPFS_MAGIC)
+    skip(); /* no tmpfs to stand in for procfs's fd counts */
+  fakeproc_fini(&f->fp);
+  const char *old = getenv("TMPDIR");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("TMPDIR", "/dev/shm", 1);
+  assert_int_equal(fakeproc_init(&f->fp), 0);
+  if (saved != NULL) {
+    setenv("TMPDIR", saved, 1);
+    free(saved);
+  } else {
+    unsetenv("TMPDIR");
+  }
+  return f;
+}
+
+/* The drm_scan field `key` of the last read. */
+static uint64_t scan_field(struct fixture *f, const char *key) {
+  const char *line = capture_sink_find(&f->sink, "drm_scan ");
+  assert_non_null(line);
+  char pattern[64];
+  snprintf(pattern, sizeof(pattern), "%s=", key);
+  const char *at = strstr(line, pattern);
+  assert_non_null(at);
+  return strtoull(at + strlen(pattern), NULL, 10);
+}
+
+/* Clients over MaxClients stay counted between full scans, like
+ * unreadable processes: the statistics describe the state. */
+static void untracked_clients_counted_between_full_scans(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  fakeproc_fd(&f->fp, 100, 4, "card0", fdinfo_i915(8, 0, 0));
+  start(f, "MaxClients", "1", "FullScanInterval", "3600", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_scan processes=1i,fds=2i,fdinfo_reads=2i,clients=1i,"
+                 "unreadable=0i,clients_untracked=1i");
+  read_at(f, 2); /* between full scans */
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,"
+                 "unreadable=0i,clients_untracked=1i");
+}
+
+static void known_fds_and_debugfs(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_process(&f->fp, 200, "b", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  const char *header = "             command   pid dev master a   uid      "
+                       "magic\n";
+  char list[512];
+  snprintf(list, sizeof(list), "%s%20s %5d %3d   %c    %c %5d %10u\n", header,
+           "a", 100, 0, 'n', 'y', 0, 0u);
+  fakeproc_debugfs_clients(&f->fp, 0, list);
+  start(f, "FullScanInterval", "3600", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_scan processes=2i,fds=1i,fdinfo_reads=1i,clients=1i");
+  /* steady state: only the known fd is read, no /proc walk */
+  fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, SEC / 10, 0));
+  read_at(f, 2);
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i");
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,comm=a,engine=render busy_ns=100000000i,"
+                 "utilization=10.0");
+  /* pid 200 opens the GPU and shows up in the debugfs list: found at the
+   * next read by walking only its fds */
+  fakeproc_fd(&f->fp, 200, 4, "renderD128", fdinfo_i915(8, 0, 0));
+  snprintf(list, sizeof(list),
+           "%s%20s %5d %3d   %c    %c %5d %10u\n"
+           "%20s %5d %3d   %c    %c %5d %10u\n",
+           header, "a", 100, 0, 'n', 'y', 0, 0u, "b c", 200, 128, 'n', 'y', 0,
+           0u);
+  fakeproc_debugfs_clients(&f->fp, 0, list);
+  read_at(f, 3);
+  expect_line(f, "drm_scan processes=1i,fds=1i,fdinfo_reads=2i,clients=2i");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
+                 "processes=2i");
+  /* pid 100 closes its fd: dropped at the next read */
+  fakeproc_fd_remove(&f->fp, 100, 3);
+  read_at(f, 4);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
+                 "processes=1i");
+}
+
+/* Without debugfs and without fd counts (FdCount false, kernels before
+ * 6.2): a new process is walked at the next read; a known one that opens
+ * a client is found when its phase comes, within FullScanInterval. */
+static void without_fd_counts(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  start(f, "FullScanInterval", "10", "FdCount", "false", "UseDebugfs", "false",
+        NULL);
+  read_at(f, 1);
+  fakeproc_process(&f->fp, 200, "b", NULL);
+  fakeproc_fd(&f->fp, 200, 3, "card0", fdinfo_i915(8, 0, 0));
+  read_at(f, 2);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,");
+  /* pid 100 opens a second client: seen by the read its phase falls in */
+  fakeproc_fd(&f->fp, 100, 4, "card0", fdinfo_i915(9, 0, 0));
+  unsigned found_at = 0;
+  for (unsigned t = 3; t <= 12 && found_at == 0; t++) {
+    read_at(f, t);
+    if (capture_sink_find(&f->sink, "drm_device,driver=i915,device=0000:00:"
+                                    "02.0 clients=3i,") != NULL)
+      found_at = t;
+  }
+  assert_true(found_at >= 3 && found_at <= 12); /* within the window */
+}
+
+/* With fd counts: a known process that opens a client (its count grows)
+ * is walked at the next read; processes whose count did not change are
+ * not walked at all. */
+static void fd_count_change_walks_the_process(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  for (pid_t pid = 100; pid < 110; pid++)
+    fakeproc_process(&f->fp, pid, "idle", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  start(f, "FullScanInterval", "3600", "FdCount", "true", "UseDebugfs", "false",
+        NULL);
+  read_at(f, 1);
+  assert_int_equal(scan_field(f, "processes"), 10);
+  read_at(f, 2); /* nothing changed: nothing walked */
+  assert_int_equal(scan_field(f, "processes"), 0);
+  assert_int_equal(scan_field(f, "fds"), 0);
+  fakeproc_fd(&f->fp, 105, 3, "renderD128", fdinfo_i915(8, 0, 0));
+  read_at(f, 3);
+  assert_int_equal(scan_field(f, "processes"), 1);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,");
+}
+
+/* The documented bound: closing one fd and opening a DRM fd keeps the
+ * count, so the process waits for its phase (within FullScanInterval). */
+static void same_fd_count_waits_for_its_phase(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, NULL, "pos: 0\n"); /* a regular file */
+  start(f, "FullScanInterval", "10", "FdCount", "true", "UseDebugfs", "false",
+        NULL);
+  read_at(f, 1);
+  fakeproc_fd_remove(&f->fp, 100, 3);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  unsigned found_at = 0;
+  for (unsigned t = 2; t <= 11 && found_at == 0; t++) {
+    read_at(f, t);
+    if (capture_sink_find(&f->sink, "drm_device,driver=i915,device=0000:00:"
+                                    "02.0 clients=1i,") != NULL)
+      found_at = t;
+  }
+  assert_true(found_at >= 2 && found_at <= 11);
+}
+
+/* Pid reuse with fd counts: the new process's count differs, so it is
+ * walked at once and, with its new start time, is a new series. */
+static void reused_pid_walked_and_new_series(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "app", NULL);
+  proc_stat(f, 100, 1000);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, SEC, 0));
+  start(f, "FullScanInterval", "3600", "FdCount", "true", "UseDebugfs", "false",
+        NULL);
+  read_at(f, 1);
+  fakeproc_process_remove(&f->fp, 100);
+  fakeproc_process(&f->fp, 100, "app", NULL);
+  proc_stat(f, 100, 2000);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(9, SEC, 0));
+  fakeproc_fd(&f->fp, 100, 4, NULL, "pos: 0\n");
+  read_at(f, 2);
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "pid=100,pid_start=2000,comm=app,engine=render busy_ns=0i,");
+  expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                    "pid=100,pid_start=1000");
+}
+
+/* The spread walk: reads every second over a 10 s window walk each of 200
+ * processes exactly once, a few per read, none all at once. */
+static void spread_walk_covers_each_process_once_per_window(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  for (pid_t pid = 1000; pid < 1200; pid++)
+    fakeproc_process(&f->fp, pid, "p", NULL);
+  start(f, "FullScanInterval", "10", "FdCount", "false", "UseDebugfs", "false",
+        NULL);
+  read_at(f, 1);
+  assert_int_equal(scan_field(f, "processes"), 200);
+  uint64_t total = 0, most = 0;
+  for (unsigned t = 2; t <= 11; t++) {
+    read_at(f, t);
+    uint64_t n = scan_field(f, "processes");
+    total += n;
+    if (n > most)
+      most = n;
+  }
+  assert_int_equal(total, 200);
+  assert_true(most < 60); /* about 20 per read; never the whole machine */
+  assert_int_equal(scan_field(f, "full_scans"), 2); /* the first, one window */
+}
+
+/* A pause longer than the window walks everything again. */
+static void long_pause_walks_everything(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  for (pid_t pid = 1000; pid < 1050; pid++)
+    fakeproc_process(&f->fp, pid, "p", NULL);
+  start(f, "FullScanInterval", "10", "FdCount", "false", NULL);
+  read_at(f, 1);
+  read_at(f, 30);
+  assert_int_equal(scan_field(f, "processes"), 50);
+}
+
+/* FdCount auto on the synthetic tree (no <ProcRoot>/self): detection
+ * says no, and FdCount takes only auto, true or false. */
+static void fd_count_option(void **state) {
+  struct fixture *f = need_root(state);
+  start(f, "FdCount", "auto", NULL);
+  read_at(f, 1);
+  assert_int_equal(configure(f, "FdCount", "maybe"), -EINVAL);
+  assert_int_equal(configure(f, "FdCount", "TRUE"), 0);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, dfx_setup, dfx_teardown)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      T(untracked_clients_counted_between_full_scans),
+      T(known_fds_and_debugfs),
+      T(without_fd_counts),
+      T(fd_count_change_walks_the_process),
+      T(same_fd_count_waits_for_its_phase),
+      T(reused_pid_walked_and_new_series),
+      T(spread_walk_covers_each_process_once_per_window),
+      T(long_pause_walks_everything),
+      T(fd_count_option),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
