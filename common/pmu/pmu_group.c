@@ -156,8 +156,7 @@ int pmu_group_open(struct pmu_group *g) {
 
 int pmu_group_decode(const uint64_t *words, size_t n_words, const uint64_t *ids,
                      size_t n_events, struct pmu_reading *out) {
-  memset(out->counts, 0, sizeof(out->counts));
-  out->enabled_ns = out->running_ns = 0;
+  memset(out, 0, sizeof(*out));
   if (n_events > PMU_MAX_GROUP || n_words < 3 + 2 * n_events ||
       words[0] != n_events)
     return -EIO;

@@ -84,14 +84,16 @@ void pmu_group_close(struct pmu_group *g);
 /*
  * One read() per CPU, decoded into g->readings. Returns 0, the negative
  * errno of a failed read (ENODEV: PMU gone or CPU unplugged), or -EIO for a
- * short or malformed answer; on error the readings are left as they were.
+ * short or malformed answer; after an error the readings are not valid
+ * (some CPUs may hold the new read) until a read succeeds.
  */
 int pmu_group_read(struct pmu_group *g);
 
 /*
  * Decode one group read (`n_words` words as read) whose events carry `ids`
  * (n_events of them) into `out`: enabled, running and each event's count in
- * `ids` order, scaled by enabled / running (0 when it never ran). Pure.
+ * `ids` order, scaled by enabled / running (0 when it never ran); `out`
+ * is zeroed first (cpu 0, n_cpus 0: the caller says which CPUs). Pure.
  * Returns 0 or -EIO (short buffer, nr other than n_events, unknown id).
  */
 int pmu_group_decode(const uint64_t *words, size_t n_words, const uint64_t *ids,
