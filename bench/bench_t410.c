@@ -1,7 +1,7 @@
 /*
  * bench_t410.c: tegra410_uncore's costs.
  *
- *  - read path: t410_group_read() of a real group (two software counters,
+ *  - read path: pmu_group_read() of a real group (two software counters,
  *    opened on every CPU, since this machine has no uncore PMU) against a
  *    bare read() of the same group fds, best of 5 runs of 100k reads;
  *  - allocations on the read path: malloc/calloc/realloc calls counted
@@ -14,6 +14,7 @@
 #include "tests/lib/fakeproc.h"
 #include "tests/lib/test_host.h"
 
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,10 @@ static int accept_close(int fd) {
   (void)fd;
   return 0;
 }
-static const struct t410_kernel accepting = {accept_open, accept_read,
-                                             accept_ioctl, accept_close};
+static const struct kernel_ops accepting = {.perf_event_open = accept_open,
+                                            .read = accept_read,
+                                            .ioctl = accept_ioctl,
+                                            .close = accept_close};
 
 static void pmu(struct fakeproc *fp, const char *name, const char *events) {
   char rel[256], text[64];
@@ -133,13 +136,14 @@ static void setup_bench(void) {
         "out_rd_req out_rd_cum_outs out_wr_req out_wr_cum_outs");
   double best = 1e9;
   size_t groups = 0;
+  struct plugin_host host = *test_host("tegra410_uncore");
+  host.kernel = &accepting;
   for (int r = 0; r < 5; r++) {
     void *inst = tegra410_uncore_ops.instance_new("bench");
-    t410_set_kernel(inst, &accepting);
     set(inst, "SysfsRoot", fp.sys);
     long before = allocations;
     double t = now_s();
-    if (tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")) < 0)
+    if (tegra410_uncore_ops.init(inst, &host) < 0)
       exit(1);
     t = now_s() - t;
     if (r == 0) /* shows the counter works: setup does allocate */
@@ -163,22 +167,22 @@ int main(void) {
   if (tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")) < 0) {
     printf("read path: skipped (perf_event_open not permitted here)\n");
   } else {
-    struct t410_group *g = &((struct t410 *)inst)->groups[0];
+    struct pmu_group *g = &((struct t410 *)inst)->groups[0].pg;
     const long reads = 100000;
     double engine = 1e9, bare = 1e9;
     uint64_t buf[3 + 2 * PMU_MAX_GROUP];
-    size_t words = 3 + 2 * g->n_counters;
+    size_t words = 3 + 2 * g->n_events;
     for (int r = 0; r < 5; r++) {
       double t = now_s();
       for (long i = 0; i < reads; i++)
-        t410_group_read(g);
+        pmu_group_read(g);
       t = now_s() - t;
       if (t < engine)
         engine = t;
       t = now_s();
       for (long i = 0; i < reads; i++)
         for (size_t c = 0; c < g->n_cpus; c++)
-          if (read(g->fds[c * g->n_counters], buf, words * 8) < 0)
+          if (read(g->fds[c * g->n_events], buf, words * 8) < 0)
             exit(1);
       t = now_s() - t;
       if (t < bare)
@@ -186,7 +190,7 @@ int main(void) {
     }
     printf("read path, group of %zu on %zu CPU(s): engine %.3f us, bare "
            "read() %.3f us per group read; ratio %.3f\n",
-           g->n_counters, g->n_cpus, engine / reads * 1e6, bare / reads * 1e6,
+           g->n_events, g->n_cpus, engine / reads * 1e6, bare / reads * 1e6,
            engine / bare);
     tegra410_uncore_ops.read(inst, &sink); /* first read: sets baselines */
     allocations = 0;

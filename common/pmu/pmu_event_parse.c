@@ -80,20 +80,17 @@ static int pep_value(struct pep *p, uint64_t *out) {
   return 0;
 }
 
-/* pmu '/' [term (',' term)*] '/' */
-static int pep_event(struct pep *p, struct pmu_event_spec *e) {
-  memset(e, 0, sizeof(*e));
-  int rc = pep_name(p, e->pmu);
-  if (rc < 0)
-    return rc;
-  if (!pep_peek(p, '/'))
-    return pep_fail(p, -EINVAL, "expected '/' after the PMU name");
-  p->pos++;
-  while (!pep_peek(p, '/')) {
+/* term (',' term)*, up to a '/' (`slash`) or to the end of the input.
+ * The list may be empty. */
+static int pep_terms(struct pep *p, struct pmu_event_spec *e, bool slash) {
+  for (;;) {
+    if (slash ? pep_peek(p, '/') : p->pos == p->len)
+      return 0;
     if (e->n_terms == PMU_MAX_TERMS)
       return pep_fail(p, -E2BIG, "too many terms in one event");
     struct pmu_term *t = &e->terms[e->n_terms];
-    if ((rc = pep_name(p, t->name)) < 0)
+    int rc = pep_name(p, t->name);
+    if (rc < 0)
       return rc;
     if (pep_peek(p, '=')) {
       p->pos++;
@@ -104,14 +101,39 @@ static int pep_event(struct pep *p, struct pmu_event_spec *e) {
     e->n_terms++;
     if (pep_peek(p, ','))
       p->pos++;
-    else if (!pep_peek(p, '/'))
+    else if (slash && !pep_peek(p, '/'))
       return pep_fail(p, -EINVAL, "expected ',' or '/' after a term");
+    else if (!slash && p->pos != p->len)
+      return pep_fail(p, -EINVAL, "expected ',' after a term");
   }
+}
+
+/* pmu '/' [term (',' term)*] '/' */
+static int pep_event(struct pep *p, struct pmu_event_spec *e) {
+  memset(e, 0, sizeof(*e));
+  int rc = pep_name(p, e->pmu);
+  if (rc < 0)
+    return rc;
+  if (!pep_peek(p, '/'))
+    return pep_fail(p, -EINVAL, "expected '/' after the PMU name");
+  p->pos++;
+  if ((rc = pep_terms(p, e, /*slash=*/true)) < 0)
+    return rc;
   p->pos++; /* closing '/' */
   if (pep_peek(p, ':'))
     return pep_fail(p, -EINVAL,
                     "event modifiers are not supported for uncore PMUs");
   return 0;
+}
+
+int pmu_terms_parse(const char *text, size_t len, struct pmu_event_spec *out,
+                    struct pmu_parse_error *err) {
+  struct pep p = {text, len, 0, err};
+  memset(out, 0, sizeof(*out));
+  int rc = pep_terms(&p, out, /*slash=*/false);
+  if (rc == 0 && out->n_terms > 0 && text[len - 1] == ',')
+    rc = pep_fail(&p, -EINVAL, "expected a name");
+  return rc;
 }
 
 int pmu_event_parse(const char *text, size_t len, struct pmu_group_spec *groups,

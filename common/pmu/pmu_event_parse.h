@@ -58,4 +58,13 @@ int pmu_event_parse(const char *text, size_t len, struct pmu_group_spec *groups,
                     size_t max_groups, size_t *n_groups,
                     struct pmu_parse_error *err);
 
+/*
+ * Parse `len` bytes of a bare term list, as an events/<name> file or a
+ * Filter's Terms hold it ("event=0x113,umask=0x1"), into out->terms, with
+ * out->pmu empty. An empty text gives no terms. Returns 0, or -EINVAL /
+ * -E2BIG with *err describing the first problem (offset into `text`).
+ */
+int pmu_terms_parse(const char *text, size_t len, struct pmu_event_spec *out,
+                    struct pmu_parse_error *err);
+
 #endif

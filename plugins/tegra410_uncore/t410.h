@@ -1,161 +1,55 @@
 /*
- * t410.h: internal types of the tegra410_uncore plugin, a generic engine
- * for sysfs-described PMUs (Documentation/admin-guide/perf/ and the
- * perf_event_open(2) uAPI) on which the Tegra410 preset will stand:
+ * t410.h: the tegra410_uncore plugin core. The counting engine is generic
+ * and lives in common/pmu (pmu_sysfs: discovery; pmu_event_resolve: event
+ * strings to config words; pmu_group: perf_event_open groups); here:
  *
- *   t410_sysfs.c   discovering PMUs: type, cpumask, format/, events/
- *   t410_events.c  resolving perf-syntax event strings into attr configs
- *   t410_perf.c    opening counting groups, one read() per group
- *   t410_config.c  options
- *   tegra410_uncore.c  plugin_ops: groups, deltas, records
+ *   t410_config.c      options
+ *   t410_preset.c      Tegra410 PMUs and their groups   (t410_preset.h)
+ *   t410_metrics.c     the kernel documentation's formulas
+ *   t410_pcie.c        PCI segment labels
+ *   t410_state.c       read -> state: deltas, windows (pure)
+ *   t410_report.c      state -> records (const)
+ *   tegra410_uncore.c  plugin_ops: groups, the read loop
  */
 #ifndef PLUGINS_TEGRA410_UNCORE_T410_H
 #define PLUGINS_TEGRA410_UNCORE_T410_H
 
+#include "common/core/cfg.h"
+#include "common/core/counter.h"
 #include "common/core/log.h"
 #include "common/core/metric.h"
 #include "common/core/plugin.h"
-#include "common/pmu/pmu_event_parse.h"
-#include "common/pmu/pmu_format.h"
+#include "common/pmu/pmu_group.h"
+#include "plugins/tegra410_uncore/t410_preset.h"
 
-#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
-#define T410_PLUGIN "tegra410_uncore"
 #define T410_MAX_STRINGS 64 /* Event options */
-#define T410_MAX_CPUS 1024  /* CPUs a per-CPU PMU is opened on */
-#define T410_EVENT_TEXT_MAX 256
 
 extern const struct plugin_ops tegra410_uncore_ops;
 
-/* The kernel calls the engine makes; tests swap in a double that plays
- * scripted counts, multiplexing and errors on fake PMUs. */
-struct t410_kernel {
-  int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu,
-                         int group_fd, unsigned long flags);
-  ssize_t (*read)(int fd, void *buf, size_t len);
-  int (*ioctl)(int fd, unsigned long request, void *arg);
-  int (*close)(int fd);
-};
-extern const struct t410_kernel t410_kernel_real;
-/* Use `kernel` (borrowed) for every later open/read; for tests. */
-void t410_set_kernel(void *inst, const struct t410_kernel *kernel);
-
-/* Roles of preset counters in the kernel documentation's formulas. */
-enum t410_role {
-  T410_NONE = 0,
-  T410_CYCLES,
-  T410_RD_BYTES,
-  T410_WR_BYTES,
-  T410_RD_REQ,
-  T410_WR_REQ,
-  T410_RD_CUM_OUTS,
-  T410_WR_CUM_OUTS,
-  T410_SLC_BYTES_RD,
-  T410_SLC_BYTES_WR,
-  T410_SLC_ACCESS_RD,
-  T410_SLC_ACCESS_WR,
-  T410_ROLE_COUNT,
+/* The state of one reading (one CPU, or the sum) of a group: the last
+ * cumulative counts and what this read added. */
+struct t410_series {
+  struct counter counts[PMU_MAX_GROUP]; /* .last: the cumulative count */
+  bool have_delta[PMU_MAX_GROUP];       /* a previous count, not above */
+  uint64_t delta[PMU_MAX_GROUP];        /* since the previous read */
+  uint64_t enabled_ns, running_ns;      /* cumulative, summed over CPUs */
+  double window_ns;                     /* per CPU, see t410_series_update */
+  uint64_t prev_mono_ns;                /* monotonic time of the last read */
+  bool have;                            /* read at least once since open */
 };
 
-enum t410_kind {
-  T410_GENERIC = 0,
-  T410_UCF,
-  T410_PCIE,
-  T410_PCIE_TGT,
-  T410_CMEM,
-  T410_C2C,
-};
-
-/* What a preset group is: which PMU instance, and which formulas apply. */
-struct t410_preset_tags {
-  enum t410_kind kind;
-  char socket[12];
-  char rc[12];       /* PCIE, PCIE-TGT */
-  char direction[4]; /* C2C family: "in" or "out" */
-  const char *part;  /* static: which of a PMU's preset groups, or NULL */
-  char filter[32];   /* the Filter block's name, "" when unfiltered */
-};
-
-/* A Filter block: extra terms for every preset event of one PMU kind,
- * reported as its own series. */
-#define T410_MAX_FILTERS 16
-struct t410_filter {
-  char name[32];
-  enum t410_kind kind;
-  char terms[200]; /* "src_bdf=0x0180,src_bdf_en=1" */
-};
-
-/* Deltas of one read of one preset group. */
-struct t410_sample {
-  bool have[T410_ROLE_COUNT];
-  double delta[T410_ROLE_COUNT];
-  double elapsed_ns; /* the window the counts cover */
-};
-
-struct t410_term_format {
-  char name[PMU_NAME_MAX];
-  struct pmu_format format;
-};
-
-struct t410_named_event {
-  char name[PMU_NAME_MAX];
-  char terms[T410_EVENT_TEXT_MAX]; /* events/<name>, e.g. "event=0x113" */
-  double scale;                    /* events/<name>.scale, 1 when absent */
-  char unit[32];                   /* events/<name>.unit, "" when absent */
-};
-
-/* One PMU as sysfs describes it at init. */
-struct t410_pmu {
-  char name[PMU_NAME_MAX];
-  uint32_t type; /* attr.type; changes between boots, never cached */
-  int *cpus;     /* cpumask, or every online CPU when there is none */
-  size_t n_cpus;
-  bool has_cpumask;
-  char identifier[64]; /* identifier: PMIIDR or ACPI HID, "" if none */
-  char peer[64];       /* peer: C2C-family link partner, "" if none */
-  struct t410_term_format *formats;
-  size_t n_formats;
-  struct t410_named_event *events;
-  size_t n_events;
-};
-
-/* One counter of a group, resolved. */
-struct t410_counter {
-  char event[T410_EVENT_TEXT_MAX]; /* the event's terms as written */
-  uint64_t config[PMU_CONFIG_WORDS];
-  double scale;
-  char unit[32];
-  /* state, per read */
-  enum t410_role role; /* preset groups: its part in a formula */
-  uint64_t count;      /* multiplex-scaled, summed over CPUs, cumulative */
-  uint64_t prev_count;
-  bool have_prev;
-};
-
-/* One group, opened once per CPU of its PMU. */
+/* One group: the engine's group, its preset meaning and its state. */
 struct t410_group {
-  const struct t410_kernel *kernel; /* borrowed */
-  struct t410_preset_tags preset;   /* kind T410_GENERIC for Event groups */
-  uint64_t prev_enabled_ns;
-  char text[1024]; /* the Event option it came from, for messages */
-  char pmu[PMU_NAME_MAX];
-  uint32_t type;
-  int *cpus;
-  size_t n_cpus;
-  size_t n_counters;
-  struct t410_counter counters[PMU_MAX_GROUP];
-  int *fds;          /* n_cpus x n_counters, -1 when closed */
-  uint64_t *ids;     /* the same shape: PERF_EVENT_IOC_ID */
-  uint64_t *readbuf; /* 3 + 2 * n_counters words, allocated at open */
-  uint64_t enabled_ns, running_ns; /* summed over CPUs */
-  uint64_t prev_time_ns;
-  bool open;
-  uint64_t retry_at_ns; /* backoff after an open failure */
+  struct pmu_group pg;
+  struct t410_preset_tags preset; /* kind T410_GENERIC for Event groups */
+  enum t410_role roles[PMU_MAX_GROUP];
+  struct t410_series *series; /* owned, pg.n_readings */
+  uint64_t retry_at_ns;       /* backoff after an open or read failure */
   uint64_t backoff_ns;
-  struct log_complaint complaint;
+  struct log_complaint write_complaint; /* records that could not be built */
 };
 
 struct t410_config {
@@ -167,21 +61,14 @@ struct t410_config {
   size_t n_events;
 };
 
-/* A Tegra410 root port's DVSEC: which PCI segment an RC serves. */
-struct t410_pcie_label {
-  unsigned socket, rc;
-  char segment[8]; /* "0002" */
-};
-#define T410_MAX_PCIE_LABELS 64
-
 struct t410 {
   struct t410_config cfg;
+  const struct plugin_host *host; /* borrowed, from init */
   struct t410_pcie_label pcie_labels[T410_MAX_PCIE_LABELS];
   size_t n_pcie_labels;
-  const struct t410_kernel *kernel;
-  struct t410_pmu *pmus;
+  struct pmu_desc *pmus;
   size_t n_pmus;
-  struct t410_group *groups;
+  struct t410_group *groups; /* grown as groups are added */
   size_t n_groups, cap_groups;
 };
 
@@ -189,44 +76,18 @@ struct t410 {
 int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item);
 void t410_config_fini(struct t410_config *cfg);
 
-/* t410_sysfs.c */
-int t410_pmu_load(const char *sysfs_root, const char *name,
-                  struct t410_pmu *out);
-void t410_pmu_fini(struct t410_pmu *pmu);
-/* Parse a CPU list ("0-3,8"); returns the count or -EINVAL. Pure. */
-int t410_cpulist_parse(const char *text, int *cpus, size_t max);
+/* t410_state.c: fold the engine's `r` (n events) into `s` at monotonic
+ * time `now_ns`. The window is the group's enabled time since the previous
+ * read per CPU (ELAPSED_TIME_IN_NS of the kernel doc), or the monotonic time
+ * between reads when the kernel reported none. Pure. */
+void t410_series_update(struct t410_series *s, const struct pmu_reading *r,
+                        size_t n, uint64_t now_ns);
+/* Forget everything (after a reopen, counts restart at 0). */
+void t410_series_reset(struct t410_series *s);
 
-/* t410_events.c: resolve one parsed event against its PMU. On error,
- * writes a message naming the term into `why`. */
-int t410_event_resolve(const struct t410_pmu *pmu,
-                       const struct pmu_event_spec *spec,
-                       struct t410_counter *out, char *why, size_t why_size);
-
-/* t410_preset.c: every Tegra410 PMU under sysfs, as Event texts with
- * their tags and roles. Calls `add` per group; returns how many. */
-typedef bool (*t410_preset_add_fn)(void *ctx, const char *text,
-                                   const struct t410_preset_tags *tags,
-                                   const enum t410_role *roles, size_t n);
-int t410_preset_scan(const char *sysfs_root, const struct t410_filter *filters,
-                     size_t n_filters, t410_preset_add_fn add, void *ctx);
-/* Recognise a Tegra410 PMU name (anchored); fills kind, socket, rc. */
-bool t410_preset_match(const char *name, struct t410_preset_tags *tags);
-
-/* t410_metrics.c: the kernel documentation's formulas, pure. Adds the
- * fields that the sample's counters allow to `m`. */
-void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
-                      struct metric *m);
-
-/* t410_pcie.c: DVSEC labels of every NVIDIA root port; the segment of
- * (socket, rc) or NULL. */
-size_t t410_pcie_labels_scan(const char *sysfs_root,
-                             struct t410_pcie_label *labels, size_t max);
-const char *t410_pcie_segment(const struct t410_pcie_label *labels, size_t n,
-                              const char *socket, const char *rc);
-
-/* t410_perf.c */
-int t410_group_open(struct t410_group *g);
-void t410_group_close(struct t410_group *g);
-int t410_group_read(struct t410_group *g);
+/* t410_report.c: the records of reading `i` of `g` at Unix time `time_ns`.
+ * Builds from state only; 0 or the first error of building or writing. */
+int t410_report(const struct t410 *d, const struct t410_group *g, size_t i,
+                struct metric_sink *sink, uint64_t time_ns);
 
 #endif

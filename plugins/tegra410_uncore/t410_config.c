@@ -81,14 +81,11 @@ static int t410_config_filter(struct t410_config *cfg,
   if (terms == NULL || terms[0] == '\0' || strlen(terms) >= sizeof(f.terms))
     return t410_filter_fail(item, name, "Terms missing or too long");
   /* the terms must read as one event's term list, each with a value */
-  char text[sizeof(f.terms) + 8];
-  snprintf(text, sizeof(text), "x/%s/", terms);
-  struct pmu_group_spec spec;
+  struct pmu_event_spec spec;
   struct pmu_parse_error err;
-  size_t n;
-  if (pmu_event_parse(text, strlen(text), &spec, 1, &n, &err) < 0)
+  if (pmu_terms_parse(terms, strlen(terms), &spec, &err) < 0)
     return t410_filter_fail(item, name, err.message);
-  const struct pmu_event_spec *e = &spec.events[0];
+  const struct pmu_event_spec *e = &spec;
   for (size_t i = 0; i < e->n_terms; i++)
     if (!e->terms[i].has_value)
       return t410_filter_fail(item, name, "every term needs a value");

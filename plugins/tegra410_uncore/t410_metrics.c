@@ -12,7 +12,7 @@
  *   CMEM read bandwidth = rd_req * 32 / elapsed  (32-byte requests; from an
  *                         earlier revision of the doc)
  */
-#include "plugins/tegra410_uncore/t410.h"
+#include "plugins/tegra410_uncore/t410_preset.h"
 
 #define T410_CMEM_REQUEST_BYTES 32.0
 
@@ -20,23 +20,32 @@ static bool t410_has(const struct t410_sample *s, enum t410_role r) {
   return s->have[r];
 }
 
+/* Keep the first error of a sequence of metric_add_float calls. */
+static void t410_keep(int *rc, int r) {
+  if (*rc == 0 && r < 0)
+    *rc = r;
+}
+
 static void t410_latency(const struct t410_sample *s, enum t410_role cum,
                          enum t410_role req, const char *cycles_field,
-                         const char *ns_field, struct metric *m) {
+                         const char *ns_field, struct metric *m, int *rc) {
   if (!t410_has(s, cum) || !t410_has(s, req) || s->delta[req] <= 0)
     return;
   double cycles = s->delta[cum] / s->delta[req];
-  metric_add_float(m, cycles_field, "uncore_latency_cycles", cycles);
+  t410_keep(rc,
+            metric_add_float(m, cycles_field, "uncore_latency_cycles", cycles));
   if (t410_has(s, T410_CYCLES) && s->delta[T410_CYCLES] > 0)
-    metric_add_float(m, ns_field, "uncore_latency_ns",
-                     cycles * s->elapsed_ns / s->delta[T410_CYCLES]);
+    t410_keep(rc,
+              metric_add_float(m, ns_field, "uncore_latency_ns",
+                               cycles * s->elapsed_ns / s->delta[T410_CYCLES]));
 }
 
-void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
-                      struct metric *m) {
+int t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
+                     struct metric *m) {
   double per_s = s->elapsed_ns > 0 ? 1e9 / s->elapsed_ns : 0;
+  int rc = 0;
   if (per_s == 0)
-    return;
+    return 0;
   static const struct {
     enum t410_role role;
     const char *field;
@@ -48,16 +57,18 @@ void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
   };
   for (size_t i = 0; i < sizeof(bandwidths) / sizeof(bandwidths[0]); i++)
     if (t410_has(s, bandwidths[i].role))
-      metric_add_float(m, bandwidths[i].field, "uncore_bandwidth",
-                       s->delta[bandwidths[i].role] * per_s);
+      t410_keep(&rc,
+                metric_add_float(m, bandwidths[i].field, "uncore_bandwidth",
+                                 s->delta[bandwidths[i].role] * per_s));
   if (kind == T410_CMEM && t410_has(s, T410_RD_REQ))
-    metric_add_float(m, "read_bandwidth", "uncore_bandwidth",
-                     s->delta[T410_RD_REQ] * T410_CMEM_REQUEST_BYTES * per_s);
+    t410_keep(&rc, metric_add_float(m, "read_bandwidth", "uncore_bandwidth",
+                                    s->delta[T410_RD_REQ] *
+                                        T410_CMEM_REQUEST_BYTES * per_s));
 
   bool cycles = t410_has(s, T410_CYCLES) && s->delta[T410_CYCLES] > 0;
   if (t410_has(s, T410_CYCLES))
-    metric_add_float(m, "frequency", "frequency",
-                     s->delta[T410_CYCLES] * per_s);
+    t410_keep(&rc, metric_add_float(m, "frequency", "frequency",
+                                    s->delta[T410_CYCLES] * per_s));
   if (cycles &&
       (kind == T410_UCF || kind == T410_PCIE || kind == T410_PCIE_TGT)) {
     static const struct {
@@ -71,11 +82,13 @@ void t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
     };
     for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
       if (t410_has(s, rates[i].role))
-        metric_add_float(m, rates[i].field, "uncore_requests_per_cycle",
-                         s->delta[rates[i].role] / s->delta[T410_CYCLES]);
+        t410_keep(&rc, metric_add_float(
+                           m, rates[i].field, "uncore_requests_per_cycle",
+                           s->delta[rates[i].role] / s->delta[T410_CYCLES]));
   }
   t410_latency(s, T410_RD_CUM_OUTS, T410_RD_REQ, "read_latency_cycles",
-               "read_latency_ns", m);
+               "read_latency_ns", m, &rc);
   t410_latency(s, T410_WR_CUM_OUTS, T410_WR_REQ, "write_latency_cycles",
-               "write_latency_ns", m);
+               "write_latency_ns", m, &rc);
+  return rc;
 }

@@ -7,8 +7,9 @@
  * CAP_SYS_ADMIN: without it this says so once and labels nothing.
  */
 #include "common/core/fileio.h"
+#include "common/core/log.h"
 #include "common/pci/pci_dvsec.h"
-#include "plugins/tegra410_uncore/t410.h"
+#include "plugins/tegra410_uncore/t410_preset.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +37,7 @@ size_t t410_pcie_labels_scan(const char *sysfs_root,
   fileio_buf_init(&buf);
   size_t n = 0;
   struct dirent *de;
-  while (n < max && (de = readdir(dir)) != NULL) {
+  while ((de = readdir(dir)) != NULL) {
     if (de->d_name[0] == '.')
       continue;
     int dev_fd =
@@ -59,6 +60,19 @@ size_t t410_pcie_labels_scan(const char *sysfs_root,
     }
     if (rc < 0)
       continue;
+    /* every root port of an RC names the same segment: one label per RC */
+    size_t i = 0;
+    while (i < n && (labels[i].socket != d.socket || labels[i].rc != d.rc))
+      i++;
+    if (i < n)
+      continue;
+    if (n == max) {
+      log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, de->d_name, "DVSEC",
+              "more than %zu root complexes; socket %u RC %u gets no "
+              "segment label",
+              max, d.socket, d.rc);
+      continue;
+    }
     labels[n].socket = d.socket;
     labels[n].rc = d.rc;
     snprintf(labels[n].segment, sizeof(labels[n].segment), "%04x", d.segment);

@@ -160,7 +160,7 @@ static bool t410_preset_group_add(const char *sysfs_root, const char *pmu,
                                   const struct t410_filter *filter,
                                   t410_preset_add_fn add, void *ctx) {
   {
-    char text[1024];
+    char text[2048];
     size_t len = (size_t)snprintf(text, sizeof(text), "{");
     enum t410_role roles[PMU_MAX_GROUP];
     size_t n = 0;
@@ -170,8 +170,13 @@ static bool t410_preset_group_add(const char *sysfs_root, const char *pmu,
       len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s/%s%s%s/",
                               n ? "," : "", pmu, pg->events[e].name,
                               filter ? "," : "", filter ? filter->terms : "");
-      if (len >= sizeof(text))
+      if (len >= sizeof(text)) {
+        log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, pmu, "preset",
+                "%s group%s%s: event text too long, skipped",
+                pg->part ? pg->part : "its", filter ? " of filter " : "",
+                filter ? filter->name : "");
         return false;
+      }
       roles[n++] = pg->events[e].role;
     }
     snprintf(text + len, sizeof(text) - len, "}");

@@ -1,9 +1,12 @@
 /*
- * tegra410_uncore.c: the plugin core: counting groups from Event options
- * on any sysfs-described PMU, read once per interval, reported as
- * uncore_event records (cumulative count, rate, enabled/running time).
- * The Tegra410 preset with the kernel documentation's metrics builds on
- * this engine (README, "tegra410_uncore").
+ * tegra410_uncore.c: the plugin core: counting groups from Event options and
+ * the Tegra410 preset on sysfs-described PMUs (common/pmu), read once per
+ * interval in one direction: read (pmu_group_read) -> decode (into the
+ * group's readings) -> update state (t410_state.c) -> build records from
+ * state (t410_report.c) -> sink. Reported as uncore_event records
+ * (cumulative count, rate, enabled/running time) and, for the preset,
+ * tegra410 records with the kernel documentation's metrics (README,
+ * "tegra410_uncore").
  */
 #include "plugins/tegra410_uncore/t410.h"
 
@@ -11,100 +14,120 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define T410_BACKOFF_MIN_NS 1000000000ull
 #define T410_BACKOFF_MAX_NS 300000000000ull
-
-static uint64_t t410_now(clockid_t id) {
-  struct timespec ts;
-  clock_gettime(id, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#define T410_MAX_SPECS 8 /* groups of one Event option (config checks it) */
 
 static void *t410_new(const char *instance) {
   (void)instance;
-  struct t410 *d = calloc(1, sizeof(*d));
-  if (d != NULL)
-    d->kernel = &t410_kernel_real;
-  return d;
-}
-
-void t410_set_kernel(void *inst, const struct t410_kernel *kernel) {
-  ((struct t410 *)inst)->kernel = kernel;
+  return calloc(1, sizeof(struct t410));
 }
 
 static int t410_configure(void *inst, const struct cfg_item *item) {
   return t410_config_apply(&((struct t410 *)inst)->cfg, item);
 }
 
-static const struct t410_pmu *t410_pmu_get(struct t410 *d, const char *name) {
+static const struct pmu_desc *t410_pmu_get(struct t410 *d, const char *name) {
   for (size_t i = 0; i < d->n_pmus; i++)
     if (strcmp(d->pmus[i].name, name) == 0)
       return &d->pmus[i];
-  struct t410_pmu pmu;
-  int rc = t410_pmu_load(d->cfg.sysfs_root, name, &pmu);
+  struct pmu_desc pmu;
+  int rc = pmu_desc_load(T410_PLUGIN, d->cfg.sysfs_root, name, &pmu);
   if (rc < 0) {
     log_errno(LOG_LEVEL_ERROR, T410_PLUGIN, name, "PMU", -rc, NULL);
     return NULL;
   }
-  struct t410_pmu *grown = realloc(d->pmus, (d->n_pmus + 1) * sizeof(*grown));
+  struct pmu_desc *grown = realloc(d->pmus, (d->n_pmus + 1) * sizeof(*grown));
   if (grown == NULL) {
-    t410_pmu_fini(&pmu);
+    pmu_desc_fini(&pmu);
+    log_errno(LOG_LEVEL_ERROR, T410_PLUGIN, name, "PMU", ENOMEM, NULL);
     return NULL;
   }
   d->pmus = grown;
   grown[d->n_pmus] = pmu;
   log_msg(LOG_LEVEL_INFO, T410_PLUGIN, name, "PMU",
           "type %u, %zu CPU(s)%s, %zu format terms, %zu events%s%s%s%s",
-          pmu.type, pmu.n_cpus, pmu.has_cpumask ? " (cpumask)" : " (per CPU)",
+          pmu.type, pmu.n_cpus,
+          !pmu.has_cpumask ? " (per CPU, summed)"
+          : pmu.n_cpus > 1 ? " (cpumask, one series per CPU)"
+                           : " (cpumask)",
           pmu.n_formats, pmu.n_events, pmu.identifier[0] ? ", identifier " : "",
           pmu.identifier, pmu.peer[0] ? ", peer " : "", pmu.peer);
   return &grown[d->n_pmus++];
 }
 
-/* Build one group from a parsed spec; false (logged) if it cannot be. */
-static bool t410_group_build(struct t410 *d, const char *text,
-                             const struct pmu_group_spec *spec,
-                             struct t410_group *g) {
-  memset(g, 0, sizeof(*g));
-  snprintf(g->text, sizeof(g->text), "%s", text);
-  snprintf(g->pmu, sizeof(g->pmu), "%s", spec->events[0].pmu);
-  for (size_t i = 1; i < spec->n_events; i++)
-    if (strcmp(spec->events[i].pmu, g->pmu) != 0) {
-      log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
-              "\"%s\": a group must stay on one PMU (%s and %s)", text, g->pmu,
-              spec->events[i].pmu);
-      return false;
+/* A slot at the end of d->groups, growing the array; NULL on ENOMEM. */
+static struct t410_group *t410_group_slot(struct t410 *d) {
+  if (d->n_groups == d->cap_groups) {
+    size_t cap = d->cap_groups ? 2 * d->cap_groups : 16;
+    struct t410_group *grown = realloc(d->groups, cap * sizeof(*grown));
+    if (grown == NULL) {
+      log_errno(LOG_LEVEL_ERROR, T410_PLUGIN, "init", "groups", ENOMEM, NULL);
+      return NULL;
     }
-  const struct t410_pmu *pmu = t410_pmu_get(d, g->pmu);
-  if (pmu == NULL)
-    return false;
-  g->type = pmu->type;
-  g->cpus = pmu->cpus;
-  g->n_cpus = pmu->n_cpus;
+    d->groups = grown;
+    d->cap_groups = cap;
+  }
+  return &d->groups[d->n_groups];
+}
+
+static void t410_group_fini(struct t410_group *g) {
+  pmu_group_fini(&g->pg);
+  free(g->series);
+  g->series = NULL;
+}
+
+/* Build group n_groups from a parsed spec; false (logged) if it cannot be.
+ * The caller commits it by incrementing n_groups. */
+static struct t410_group *t410_group_build(struct t410 *d, const char *text,
+                                           const struct pmu_group_spec *spec) {
+  const char *pmu_name = spec->events[0].pmu;
+  for (size_t i = 1; i < spec->n_events; i++)
+    if (strcmp(spec->events[i].pmu, pmu_name) != 0) {
+      log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
+              "\"%s\": a group must stay on one PMU (%s and %s)", text,
+              pmu_name, spec->events[i].pmu);
+      return NULL;
+    }
+  const struct pmu_desc *pmu = t410_pmu_get(d, pmu_name);
+  struct t410_group *g = pmu ? t410_group_slot(d) : NULL;
+  if (g == NULL)
+    return NULL;
+  memset(g, 0, sizeof(*g));
+  struct pmu_event events[PMU_MAX_GROUP];
   for (size_t i = 0; i < spec->n_events; i++) {
     char why[256];
-    if (t410_event_resolve(pmu, &spec->events[i], &g->counters[i], why,
-                           sizeof(why)) < 0) {
+    if (pmu_event_resolve(pmu, &spec->events[i], &events[i], why, sizeof(why)) <
+        0) {
       log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event", "\"%s\": %s",
               text, why);
-      return false;
+      return NULL;
     }
-    const uint64_t *c = g->counters[i].config;
+    const uint64_t *c = events[i].config;
     char config3[40] = "";
     if (c[3] != 0)
       snprintf(config3, sizeof(config3), " config3 0x%llx",
                (unsigned long long)c[3]);
-    log_msg(LOG_LEVEL_DEBUG, T410_PLUGIN, g->pmu, "attr",
+    log_msg(LOG_LEVEL_DEBUG, T410_PLUGIN, pmu->name, "attr",
             "%s: type %u config 0x%llx config1 0x%llx config2 0x%llx%s",
-            g->counters[i].event, pmu->type, (unsigned long long)c[0],
+            events[i].text, pmu->type, (unsigned long long)c[0],
             (unsigned long long)c[1], (unsigned long long)c[2], config3);
   }
-  g->n_counters = spec->n_events;
+  int rc = pmu_group_init(&g->pg, T410_PLUGIN, d->host->kernel, pmu, events,
+                          spec->n_events);
+  if (rc == 0 &&
+      (g->series = calloc(g->pg.n_readings, sizeof(*g->series))) == NULL)
+    rc = -ENOMEM;
+  if (rc < 0) {
+    log_errno(LOG_LEVEL_ERROR, T410_PLUGIN, pmu->name, "group", -rc, NULL);
+    t410_group_fini(g);
+    return NULL;
+  }
+  for (size_t i = 0; i < g->pg.n_readings; i++)
+    t410_series_reset(&g->series[i]);
   g->backoff_ns = T410_BACKOFF_MIN_NS;
-  g->kernel = d->kernel;
-  return true;
+  return g;
 }
 
 /* t410_preset_scan callback: one preset group. */
@@ -112,48 +135,63 @@ static bool t410_preset_add(void *ctx, const char *text,
                             const struct t410_preset_tags *tags,
                             const enum t410_role *roles, size_t n) {
   struct t410 *d = ctx;
-  if (d->n_groups == d->cap_groups)
-    return false;
   struct pmu_group_spec *spec = calloc(1, sizeof(*spec));
-  size_t n_groups;
+  size_t n_specs;
   struct pmu_parse_error err;
-  bool ok = spec != NULL &&
-            pmu_event_parse(text, strlen(text), spec, 1, &n_groups, &err) == 0;
-  struct t410_group *g = &d->groups[d->n_groups];
-  ok = ok && t410_group_build(d, text, spec, g) && g->n_counters == n;
+  struct t410_group *g = NULL;
+  if (spec != NULL &&
+      pmu_event_parse(text, strlen(text), spec, 1, &n_specs, &err) == 0)
+    g = t410_group_build(d, text, spec);
   free(spec);
-  if (!ok)
+  if (g == NULL)
     return false;
+  if (g->pg.n_events != n) {
+    t410_group_fini(g);
+    return false;
+  }
   g->preset = *tags;
-  for (size_t i = 0; i < n; i++)
-    g->counters[i].role = roles[i];
+  memcpy(g->roles, roles, n * sizeof(*roles));
   d->n_groups++;
   return true;
 }
 
+static void t410_retry_later(struct t410_group *g, uint64_t now) {
+  g->retry_at_ns = now + g->backoff_ns;
+  g->backoff_ns = g->backoff_ns * 2 > T410_BACKOFF_MAX_NS ? T410_BACKOFF_MAX_NS
+                                                          : g->backoff_ns * 2;
+}
+
+/* Open `g` (its state starts afresh); on failure, schedule a retry. */
+static int t410_group_start(struct t410_group *g, uint64_t now) {
+  int rc = pmu_group_open(&g->pg);
+  if (rc < 0) {
+    t410_retry_later(g, now);
+    return rc;
+  }
+  for (size_t i = 0; i < g->pg.n_readings; i++)
+    t410_series_reset(&g->series[i]);
+  g->backoff_ns = T410_BACKOFF_MIN_NS;
+  return 0;
+}
+
 static int t410_init(void *inst, const struct plugin_host *host) {
-  (void)host;
   struct t410 *d = inst;
+  d->host = host;
   if (d->cfg.sysfs_root == NULL && (d->cfg.sysfs_root = strdup("/sys")) == NULL)
     return -ENOMEM;
   bool preset = d->cfg.preset || d->cfg.n_events == 0;
-  struct pmu_group_spec *specs = calloc(8, sizeof(*specs));
-  /* the preset opens at most 2 groups per PMU and filter; 256 PMUs */
-  d->cap_groups =
-      d->cfg.n_events * 8 + (preset ? 512 * (1 + d->cfg.n_filters) : 0);
-  d->groups = calloc(d->cap_groups, sizeof(*d->groups));
-  if (specs == NULL || d->groups == NULL) {
-    free(specs);
+  struct pmu_group_spec *specs = calloc(T410_MAX_SPECS, sizeof(*specs));
+  if (specs == NULL)
     return -ENOMEM;
-  }
   for (size_t e = 0; e < d->cfg.n_events; e++) {
     const char *text = d->cfg.events[e];
     size_t n;
     struct pmu_parse_error err;
-    if (pmu_event_parse(text, strlen(text), specs, 8, &n, &err) < 0)
+    if (pmu_event_parse(text, strlen(text), specs, T410_MAX_SPECS, &n, &err) <
+        0)
       continue; /* checked at config time */
     for (size_t i = 0; i < n; i++)
-      if (t410_group_build(d, text, &specs[i], &d->groups[d->n_groups]))
+      if (t410_group_build(d, text, &specs[i]) != NULL)
         d->n_groups++;
   }
   free(specs);
@@ -173,117 +211,62 @@ static int t410_init(void *inst, const struct plugin_host *host) {
             d->cfg.sysfs_root);
     return -ENOENT;
   }
-  uint64_t now = t410_now(CLOCK_MONOTONIC);
+  uint64_t now = plugin_host_monotonic_ns(host);
   for (size_t i = 0; i < d->n_groups; i++)
-    if (t410_group_open(&d->groups[i]) < 0)
-      d->groups[i].retry_at_ns = now + d->groups[i].backoff_ns;
+    t410_group_start(&d->groups[i], now);
   return 0;
 }
 
-static void t410_retry_later(struct t410_group *g, uint64_t now) {
-  g->retry_at_ns = now + g->backoff_ns;
-  g->backoff_ns = g->backoff_ns * 2 > T410_BACKOFF_MAX_NS ? T410_BACKOFF_MAX_NS
-                                                          : g->backoff_ns * 2;
-}
-
-/*
- * The window the counts of this read cover: the time the group was enabled
- * since the previous read, per CPU (ELAPSED_TIME_IN_NS of the kernel doc);
- * the wall time between reads if the kernel reported none.
- */
-static double t410_window_ns(const struct t410_group *g, double wall_s) {
-  if (g->enabled_ns > g->prev_enabled_ns && g->n_cpus > 0)
-    return (double)(g->enabled_ns - g->prev_enabled_ns) / (double)g->n_cpus;
-  return wall_s * 1e9;
-}
-
-/* The preset's metrics over this read's window. */
-static int t410_emit_metrics(const struct t410 *d, struct t410_group *g,
-                             struct metric_sink *sink, double window_ns,
-                             uint64_t time_ns) {
-  struct t410_sample sample;
-  memset(&sample, 0, sizeof(sample));
-  for (size_t k = 0; k < g->n_counters; k++) {
-    const struct t410_counter *c = &g->counters[k];
-    if (!c->have_prev || c->count < c->prev_count || c->role == T410_NONE)
-      return 0;
-    sample.have[c->role] = true;
-    sample.delta[c->role] = (double)(c->count - c->prev_count);
+/* One group: read, update its state, report. 0 or a negative errno. */
+static int t410_group_collect(const struct t410 *d, struct t410_group *g,
+                              struct metric_sink *sink, uint64_t now,
+                              uint64_t time_ns) {
+  if (!g->pg.open) {
+    if (now < g->retry_at_ns)
+      return -EAGAIN;
+    int rc = t410_group_start(g, now);
+    if (rc < 0)
+      return rc;
   }
-  sample.elapsed_ns = window_ns;
-  struct metric m;
-  metric_init(&m, "tegra410", time_ns);
-  metric_add_tag(&m, "pmu", g->pmu);
-  metric_add_tag(&m, "socket", g->preset.socket);
-  metric_add_tag(&m, "rc", g->preset.rc);
-  if (g->preset.rc[0])
-    metric_add_tag(&m, "segment",
-                   t410_pcie_segment(d->pcie_labels, d->n_pcie_labels,
-                                     g->preset.socket, g->preset.rc));
-  metric_add_tag(&m, "direction", g->preset.direction);
-  metric_add_tag(&m, "filter", g->preset.filter);
-  t410_metrics_add(g->preset.kind, &sample, &m);
-  return m.n_fields ? metric_sink_write(sink, &m) : 0;
-}
-
-static int t410_emit(const struct t410 *d, struct t410_group *g,
-                     struct metric_sink *sink, uint64_t now, uint64_t time_ns) {
-  double wall = g->prev_time_ns ? (double)(now - g->prev_time_ns) / 1e9 : 0;
-  double window_ns = t410_window_ns(g, wall), dt = window_ns / 1e9;
-  int rc = 0;
-  if (g->preset.kind != T410_GENERIC)
-    rc |= t410_emit_metrics(d, g, sink, window_ns, time_ns);
-  for (size_t k = 0; k < g->n_counters; k++) {
-    struct t410_counter *c = &g->counters[k];
-    struct metric m;
-    metric_init(&m, "uncore_event", time_ns);
-    metric_add_tag(&m, "pmu", g->pmu);
-    metric_add_tag(&m, "event", c->event);
-    metric_add_tag(&m, "unit", c->unit);
-    metric_add_tag(&m, "group", g->preset.part);
-    metric_add_tag(&m, "filter", g->preset.filter);
-    metric_add_int(&m, "count", "derive", c->count);
-    if (c->scale != 1.0)
-      metric_add_float(&m, "value", "gauge", (double)c->count * c->scale);
-    if (c->have_prev && dt > 0 && c->count >= c->prev_count)
-      metric_add_float(&m, "rate", "gauge",
-                       (double)(c->count - c->prev_count) * c->scale / dt);
-    metric_add_int(&m, "enabled_ns", "derive", g->enabled_ns);
-    metric_add_int(&m, "running_ns", "derive", g->running_ns);
-    rc |= metric_sink_write(sink, &m);
-    c->prev_count = c->count;
-    c->have_prev = true;
+  int rc = pmu_group_read(&g->pg);
+  if (rc < 0) {
+    /* ENODEV: PMU gone or its CPU unplugged; reopen later */
+    log_errno(LOG_LEVEL_WARNING, T410_PLUGIN, g->pg.pmu, "read", -rc, NULL);
+    pmu_group_close(&g->pg);
+    t410_retry_later(g, now);
+    return rc;
   }
-  g->prev_time_ns = now;
+  for (size_t i = 0; i < g->pg.n_readings; i++)
+    t410_series_update(&g->series[i], &g->pg.readings[i], g->pg.n_events, now);
+  rc = 0;
+  for (size_t i = 0; i < g->pg.n_readings; i++) {
+    int r = t410_report(d, g, i, sink, time_ns);
+    if (rc == 0)
+      rc = r;
+  }
+  if (rc < 0 && log_complaint_raise(&g->write_complaint))
+    log_errno(LOG_LEVEL_WARNING, T410_PLUGIN, g->pg.pmu, "records", -rc, NULL);
+  else if (rc == 0 && log_complaint_release(&g->write_complaint))
+    log_msg(LOG_LEVEL_INFO, T410_PLUGIN, g->pg.pmu, "records", "written again");
   return rc;
 }
 
+/* A read fails only when every group failed; it then returns the first
+ * group's error. */
 static int t410_read(void *inst, struct metric_sink *sink) {
   struct t410 *d = inst;
-  uint64_t now = t410_now(CLOCK_MONOTONIC), time_ns = t410_now(CLOCK_REALTIME);
+  uint64_t now = plugin_host_monotonic_ns(d->host);
+  uint64_t time_ns = plugin_host_realtime_ns(d->host);
   size_t ok = 0;
+  int first = 0;
   for (size_t i = 0; i < d->n_groups; i++) {
-    struct t410_group *g = &d->groups[i];
-    if (!g->open) {
-      if (now < g->retry_at_ns || t410_group_open(g) < 0) {
-        if (now >= g->retry_at_ns)
-          t410_retry_later(g, now);
-        continue;
-      }
-      g->backoff_ns = T410_BACKOFF_MIN_NS;
-    }
-    int rc = t410_group_read(g);
-    if (rc < 0) {
-      /* ENODEV: PMU gone or its CPU unplugged; reopen later */
-      log_errno(LOG_LEVEL_WARNING, T410_PLUGIN, g->pmu, "read", -rc, NULL);
-      t410_group_close(g);
-      t410_retry_later(g, now);
-      continue;
-    }
-    t410_emit(d, g, sink, now, time_ns);
-    ok++;
+    int rc = t410_group_collect(d, &d->groups[i], sink, now, time_ns);
+    if (rc == 0)
+      ok++;
+    else if (first == 0)
+      first = rc;
   }
-  return ok > 0 ? 0 : -EIO;
+  return ok > 0 || d->n_groups == 0 ? 0 : first;
 }
 
 static void t410_free(void *inst) {
@@ -291,10 +274,10 @@ static void t410_free(void *inst) {
   if (d == NULL)
     return;
   for (size_t i = 0; i < d->n_groups; i++)
-    t410_group_close(&d->groups[i]);
+    t410_group_fini(&d->groups[i]);
   free(d->groups);
   for (size_t i = 0; i < d->n_pmus; i++)
-    t410_pmu_fini(&d->pmus[i]);
+    pmu_desc_fini(&d->pmus[i]);
   free(d->pmus);
   t410_config_fini(&d->cfg);
   free(d);

@@ -97,10 +97,46 @@ static void pmu_event_parse__errors(void **state) {
                    -E2BIG);
 }
 
+/* A bare term list (events/<name> files, Filter Terms): no PMU, no
+ * slashes, parsed directly rather than through a made-up event string. */
+static void pmu_terms_parse__lists(void **state) {
+  (void)state;
+  struct pmu_event_spec e;
+  struct pmu_parse_error err = {0, NULL};
+  const char *text = "src_bdf=0x0180,src_bdf_en=1,dst_rem";
+  assert_int_equal(pmu_terms_parse(text, strlen(text), &e, &err), 0);
+  assert_string_equal(e.pmu, "");
+  assert_int_equal(e.n_terms, 3);
+  assert_string_equal(e.terms[0].name, "src_bdf");
+  assert_int_equal(e.terms[0].value, 0x180);
+  assert_int_equal(e.terms[1].value, 1);
+  assert_string_equal(e.terms[2].name, "dst_rem");
+  assert_false(e.terms[2].has_value);
+  assert_int_equal(pmu_terms_parse("", 0, &e, &err), 0);
+  assert_int_equal(e.n_terms, 0);
+  static const struct {
+    const char *text;
+    int rc;
+    size_t offset;
+  } bad[] = {
+      {"gpu_mask=0x1/", -EINVAL, 12}, {"a=1,", -EINVAL, 4},
+      {",a=1", -EINVAL, 0},           {"a=1 b=2", -EINVAL, 3},
+      {"x/a=1/", -EINVAL, 1},         {"a,b,c,d,e,f,g,h,i,j,k,l,m", -E2BIG, 24},
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    err.message = NULL;
+    int rc = pmu_terms_parse(bad[i].text, strlen(bad[i].text), &e, &err);
+    if (rc != bad[i].rc || err.offset != bad[i].offset || err.message == NULL)
+      fail_msg("\"%s\": rc %d at %zu (%s)", bad[i].text, rc, err.offset,
+               err.message ? err.message : "no message");
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pmu_event_parse__doc_forms),
       cmocka_unit_test(pmu_event_parse__errors),
+      cmocka_unit_test(pmu_terms_parse__lists),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,9 +8,9 @@
 #include "plugins/tegra410_uncore/t410.h"
 #include "tests/lib/capture_sink.h"
 #include "tests/lib/fakeproc.h"
-#include "tests/lib/test_host.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,7 +31,8 @@ struct fake_event {
   uint64_t config;
   uint64_t config1;
   uint64_t config3; /* at offset 128 when attr->size >= 136 */
-  int leader;       /* index of the leader */
+  int cpu;
+  int leader; /* index of the leader */
 };
 static struct fake_event fake_fds[FAKE_MAX_FDS];
 static unsigned fake_reads[FAKE_MAX_FDS]; /* per leader */
@@ -61,13 +62,15 @@ static uint64_t fake_rate(uint32_t type, uint64_t config) {
     return config == 0 ? 2000000000 : config == 1 ? 10000000 : 3000000000;
   case 31: /* UCF, counted under multiplexing */
     return config == 0x100000000ull ? 1500000000 : 3000000;
+  case 50: /* a PMU on CPUs 0 and 2, and one on every online CPU */
+  case 51:
+    return config * 1000;
   }
   return 7;
 }
 
 static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
                      int group_fd, unsigned long flags) {
-  (void)cpu;
   (void)flags;
   if (pid != -1 || attr->exclude_kernel || attr->sample_period) {
     errno = EINVAL;
@@ -88,6 +91,7 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
         .config3 = attr->size >= 136
                        ? *(const uint64_t *)((const char *)attr + 128)
                        : 0,
+        .cpu = cpu,
         .leader = group_fd < 0 ? i : group_fd - FAKE_FD_BASE};
     if (group_fd < 0)
       fake_reads[i] = 0;
@@ -103,7 +107,8 @@ static int fake_ioctl(int fd, unsigned long request, void *arg) {
   return 0;
 }
 
-/* Leader read: nr, enabled, running, {value, id} x nr. Each read is 1 s. */
+/* Leader read: nr, enabled, running, {value, id} x nr. Each read is 1 s.
+ * CPU c counts (c + 1) times the rate, so per-CPU series differ. */
 static ssize_t fake_read(int fd, void *buf, size_t len) {
   int leader = fd - FAKE_FD_BASE;
   uint64_t *w = buf;
@@ -117,7 +122,8 @@ static ssize_t fake_read(int fd, void *buf, size_t len) {
       continue;
     if ((3 + 2 * (n + 1)) * 8 > len)
       return -1;
-    uint64_t counted = fake_rate(fake_fds[i].type, fake_fds[i].config) * t;
+    uint64_t counted = fake_rate(fake_fds[i].type, fake_fds[i].config) * t *
+                       (uint64_t)(fake_fds[i].cpu + 1);
     if (running != enabled)
       counted /= 2; /* the group ran half the time */
     w[3 + 2 * n] = counted;
@@ -135,8 +141,30 @@ static int fake_close(int fd) {
   return 0;
 }
 
-static const struct t410_kernel fake_kernel = {fake_open, fake_read, fake_ioctl,
-                                               fake_close};
+static const struct kernel_ops fake_kernel = {
+    .perf_event_open = fake_open,
+    .read = fake_read,
+    .ioctl = fake_ioctl,
+    .close = fake_close,
+};
+
+/* Injected clocks: records carry fake_realtime_ns. */
+static uint64_t fake_monotonic_ns = 5000000000ull;
+static uint64_t fake_realtime_ns = 1700000000000000000ull;
+static uint64_t fake_mono(void *ctx) {
+  (void)ctx;
+  return fake_monotonic_ns;
+}
+static uint64_t fake_real(void *ctx) {
+  (void)ctx;
+  return fake_realtime_ns;
+}
+static const struct plugin_host fake_host = {
+    .instance = "test",
+    .interval_ns = 1000000000ull,
+    .clock = {fake_mono, fake_real, NULL},
+    .kernel = &fake_kernel,
+};
 
 /* ---- the synthetic sysfs ---- */
 static void pmu_file(const char *pmu, const char *file, const char *text) {
@@ -226,6 +254,14 @@ static int setup(void **state) {
   assert_non_null(f);
   assert_int_equal(fwrite(config, 1, sizeof(config), f), sizeof(config));
   fclose(f);
+  /* generic PMUs: one per socket on CPUs 0 and 2 (x86 uncore, multi-socket
+   * Grace/Vera), and a per-CPU one without cpumask on CPUs 0-3 */
+  fakeproc_write(&fp, "sys/devices/system/cpu/online", "0-3\n");
+  pmu_file("uncore_x", "type", "50\n");
+  pmu_file("uncore_x", "cpumask", "0,2\n");
+  pmu_file("uncore_x", "format/event", "config:0-7\n");
+  pmu_file("percpu_y", "type", "51\n");
+  pmu_file("percpu_y", "format/event", "config:0-7\n");
   /* Grace PCIE: must not be taken for a Tegra410 one */
   static const char *const grace[] = {"rd_bytes_loc", "event=0x0", NULL};
   pmu("nvidia_pcie_pmu_0", "27\n", "config:0-32\n", grace);
@@ -252,14 +288,12 @@ static int filter(void *inst, const char *name, const char *pmu_kind,
 
 static void *start_with(const char *filter_terms) {
   void *inst = tegra410_uncore_ops.instance_new("test");
-  t410_set_kernel(inst, &fake_kernel);
   struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
   struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   if (filter_terms != NULL)
     assert_int_equal(filter(inst, "rp01", "pcie", filter_terms), 0);
-  assert_int_equal(tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")),
-                   0);
+  assert_int_equal(tegra410_uncore_ops.init(inst, &fake_host), 0);
   return inst;
 }
 
@@ -444,7 +478,6 @@ static void t410_event__config3(void **state) {
   memset(fake_fds, 0, sizeof(fake_fds));
   pmu_file("nvidia_ucf_pmu_0", "format/cfg3", "config3:0-7\n");
   void *inst = tegra410_uncore_ops.instance_new("test");
-  t410_set_kernel(inst, &fake_kernel);
   struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
   struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
@@ -452,13 +485,172 @@ static void t410_event__config3(void **state) {
                         .string = "nvidia_ucf_pmu_0/cycles,cfg3=0x5/"};
   struct cfg_item event = {"Event", &e, 1, NULL, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
-  assert_int_equal(tegra410_uncore_ops.init(inst, test_host("tegra410_uncore")),
-                   0);
+  assert_int_equal(tegra410_uncore_ops.init(inst, &fake_host), 0);
   bool seen = false;
   for (int i = 0; i < FAKE_MAX_FDS; i++)
     seen |= fake_fds[i].open && fake_fds[i].config == 0x100000000ull &&
             fake_fds[i].config3 == 0x5;
   assert_true(seen);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
+/* An instance counting the given Event options. */
+static void *start_events(const char *const *events, size_t n) {
+  void *inst = tegra410_uncore_ops.instance_new("test");
+  struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  for (size_t i = 0; i < n; i++) {
+    struct cfg_value e = {.type = CFG_STRING, .string = events[i]};
+    struct cfg_item event = {"Event", &e, 1, NULL, 0};
+    assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
+  }
+  assert_int_equal(tegra410_uncore_ops.init(inst, &fake_host), 0);
+  return inst;
+}
+
+static void fake_reset(void) {
+  memset(fake_fds, 0, sizeof(fake_fds));
+  fake_eacces_type = 0;
+  fake_half_running_type = 0;
+}
+
+/* Bug: only the first CPU of a cpumask was opened, so every other socket
+ * went uncounted. Each cpumask CPU is opened, and counted as its own
+ * series tagged with the CPU. */
+static void t410_event__cpumask_of_two_cpus_two_series(void **state) {
+  (void)state;
+  fake_reset();
+  static const char *const events[] = {
+      "{uncore_x/event=0x1/,uncore_x/event=0x2/}"};
+  void *inst = start_events(events, 1);
+  int opened[4] = {0};
+  for (int i = 0; i < FAKE_MAX_FDS; i++)
+    if (fake_fds[i].open && fake_fds[i].type == 50 && fake_fds[i].cpu < 4)
+      opened[fake_fds[i].cpu]++;
+  assert_int_equal(opened[0], 2);
+  assert_int_equal(opened[1], 0);
+  assert_int_equal(opened[2], 2);
+  assert_int_equal(opened[3], 0);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  capture_sink_clear(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  /* CPU 0 counts 1000 (event 1) and 2000 (event 2) per second, CPU 2
+   * three times as much; two reads of 1 s each */
+  static const char *const lines[] = {
+      "uncore_event,pmu=uncore_x,cpu=0,event=event\\=0x1 count=2000i,"
+      "rate=1000.0,enabled_ns=2000000000i,running_ns=2000000000i "
+      "1700000000000000000\n",
+      "uncore_event,pmu=uncore_x,cpu=0,event=event\\=0x2 count=4000i,"
+      "rate=2000.0,enabled_ns=2000000000i,running_ns=2000000000i "
+      "1700000000000000000\n",
+      "uncore_event,pmu=uncore_x,cpu=2,event=event\\=0x1 count=6000i,"
+      "rate=3000.0,enabled_ns=2000000000i,running_ns=2000000000i "
+      "1700000000000000000\n",
+      "uncore_event,pmu=uncore_x,cpu=2,event=event\\=0x2 count=12000i,"
+      "rate=6000.0,enabled_ns=2000000000i,running_ns=2000000000i "
+      "1700000000000000000\n",
+  };
+  assert_int_equal(cs.n_lines, 4);
+  for (size_t i = 0; i < 4; i++)
+    assert_string_equal(cs.lines[i], lines[i]);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+  for (int i = 0; i < FAKE_MAX_FDS; i++)
+    assert_false(fake_fds[i].open);
+}
+
+/* A PMU without cpumask is opened on every online CPU and summed, with no
+ * cpu tag, as perf stat -a does. */
+static void t410_event__no_cpumask_sums_online_cpus(void **state) {
+  (void)state;
+  fake_reset();
+  static const char *const events[] = {"percpu_y/event=0x1/"};
+  void *inst = start_events(events, 1);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  capture_sink_clear(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  /* 1000/s x (1 + 2 + 3 + 4) over 2 s; enabled 2 s on each of 4 CPUs */
+  assert_int_equal(cs.n_lines, 1);
+  assert_string_equal(cs.lines[0],
+                      "uncore_event,pmu=percpu_y,event=event\\=0x1 "
+                      "count=20000i,rate=10000.0,enabled_ns=8000000000i,"
+                      "running_ns=8000000000i 1700000000000000000\n");
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
+/* Bug: a read where every group failed said -EIO whatever the cause. It
+ * now returns the first group's error; the retry waits for the backoff
+ * on the host's clock. */
+static void t410_read__every_group_failing_returns_the_error(void **state) {
+  (void)state;
+  fake_reset();
+  fake_eacces_type = 50;
+  static const char *const events[] = {"uncore_x/event=0x1/",
+                                       "uncore_x/event=0x2/"};
+  void *inst = start_events(events, 2);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -EAGAIN);
+  fake_monotonic_ns += 2000000000ull; /* past the 1 s backoff */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -EACCES);
+  assert_int_equal(cs.n_lines, 0);
+  fake_eacces_type = 0;
+  fake_monotonic_ns += 3000000000ull; /* past the doubled backoff */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(cs.n_lines, 4); /* 2 groups x 2 CPUs */
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
+static int failing_write(struct metric_sink *sink, const struct metric *m) {
+  (void)sink;
+  (void)m;
+  return -ENOSPC;
+}
+
+/* Bug: errors of the sink were dropped, so a read whose every record was
+ * refused still succeeded. */
+static void t410_read__sink_errors_reach_the_host(void **state) {
+  (void)state;
+  fake_reset();
+  static const char *const events[] = {"uncore_x/event=0x1/"};
+  void *inst = start_events(events, 1);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  struct metric_sink failing = cs.base;
+  failing.write = failing_write;
+  assert_int_equal(tegra410_uncore_ops.read(inst, &failing), -ENOSPC);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(cs.n_lines, 2);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
+/* Groups are allocated as they are configured: 40 Event options, 40 groups
+ * (the array grows past its first 16 slots), each read and reported. */
+static void t410_init__groups_grow_with_the_config(void **state) {
+  (void)state;
+  fake_reset();
+  static char texts[40][32];
+  const char *events[40];
+  for (int i = 0; i < 40; i++) {
+    snprintf(texts[i], sizeof(texts[i]), "uncore_x/event=%d/", i + 1);
+    events[i] = texts[i];
+  }
+  void *inst = start_events(events, 40);
+  assert_int_equal(((struct t410 *)inst)->n_groups, 40);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(capture_sink_count(&cs, "uncore_event,pmu=uncore_x,cpu="),
+                   80);
+  capture_sink_fini(&cs);
   tegra410_uncore_ops.instance_free(inst);
 }
 
@@ -470,6 +662,11 @@ int main(void) {
       cmocka_unit_test(t410_filter__config_rules),
       cmocka_unit_test(t410_filter__labelled_series),
       cmocka_unit_test(t410_event__config3),
+      cmocka_unit_test(t410_event__cpumask_of_two_cpus_two_series),
+      cmocka_unit_test(t410_event__no_cpumask_sums_online_cpus),
+      cmocka_unit_test(t410_read__every_group_failing_returns_the_error),
+      cmocka_unit_test(t410_read__sink_errors_reach_the_host),
+      cmocka_unit_test(t410_init__groups_grow_with_the_config),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,11 +1,13 @@
 /*
- * test_t410_events.c: tegra410_uncore's engine against a synthetic sysfs
- * holding Tegra410 PMUs (formats and events as the mainline drivers
- * publish them, reference sheet) and a Grace one for contrast: every event
- * form of the kernel documentation resolves to the config words worked
- * out by hand from the format bits.
+ * test_pmu_event_resolve.c: PMU discovery (pmu_sysfs) and event resolution
+ * (pmu_event_resolve) against a synthetic sysfs holding Tegra410 PMUs
+ * (formats and events as the mainline drivers publish them, reference
+ * sheet) and a Grace one for contrast: every event form of the kernel
+ * documentation resolves to the config words worked out by hand from the
+ * format bits.
  */
-#include "plugins/tegra410_uncore/t410.h"
+#include "common/pmu/pmu_event_resolve.h"
+#include "common/pmu/pmu_sysfs.h"
 #include "tests/lib/fakeproc.h"
 
 #include <errno.h>
@@ -85,6 +87,10 @@ static int setup(void **state) {
   pmu_file("msr", "type", "9\n");
   pmu_file("msr", "format/event", "config:0-63\n");
   pmu_file("msr", "events/tsc", "event=0x00\n");
+  /* one instance per socket: x86 uncore, multi-socket Grace/Vera */
+  pmu_file("uncore_imc_0", "type", "40\n");
+  pmu_file("uncore_imc_0", "cpumask", "0,2\n");
+  pmu_file("uncore_imc_0", "format/event", "config:0-7\n");
   return 0;
 }
 
@@ -94,44 +100,50 @@ static int teardown(void **state) {
   return 0;
 }
 
-static struct t410_pmu pmu_load(const char *name) {
-  struct t410_pmu pmu;
-  assert_int_equal(t410_pmu_load(fp.sys, name, &pmu), 0);
+static struct pmu_desc pmu_load(const char *name) {
+  struct pmu_desc pmu;
+  assert_int_equal(pmu_desc_load("test", fp.sys, name, &pmu), 0);
   return pmu;
 }
 
 /* Resolve `text` (one event) and check its config words. */
-static int resolve(const char *text, struct t410_counter *c, char *why) {
+static int resolve(const char *text, struct pmu_event *c, char *why) {
   struct pmu_group_spec g;
   struct pmu_parse_error err;
   size_t n;
   assert_int_equal(pmu_event_parse(text, strlen(text), &g, 1, &n, &err), 0);
-  struct t410_pmu pmu = pmu_load(g.events[0].pmu);
-  int rc = t410_event_resolve(&pmu, &g.events[0], c, why, 256);
-  t410_pmu_fini(&pmu);
+  struct pmu_desc pmu = pmu_load(g.events[0].pmu);
+  int rc = pmu_event_resolve(&pmu, &g.events[0], c, why, 256);
+  pmu_desc_fini(&pmu);
   return rc;
 }
 
-static void t410_pmu_load__discovers_sysfs(void **state) {
+static void pmu_desc_load__discovers_sysfs(void **state) {
   (void)state;
-  struct t410_pmu pcie = pmu_load("nvidia_pcie_pmu_1_rc_2");
+  struct pmu_desc pcie = pmu_load("nvidia_pcie_pmu_1_rc_2");
   assert_int_equal(pcie.type, 28);
   assert_true(pcie.has_cpumask);
   assert_int_equal(pcie.n_cpus, 1);
   assert_int_equal(pcie.cpus[0], 2);
   assert_int_equal(pcie.n_formats, 6);
   assert_int_equal(pcie.n_events, 3);
-  t410_pmu_fini(&pcie);
-  struct t410_pmu msr = pmu_load("msr");
+  pmu_desc_fini(&pcie);
+  struct pmu_desc msr = pmu_load("msr");
   assert_false(msr.has_cpumask);
   assert_int_equal(msr.n_cpus, 4); /* every online CPU */
-  t410_pmu_fini(&msr);
-  struct t410_pmu missing;
-  assert_int_equal(t410_pmu_load(fp.sys, "nvidia_ucf_pmu_9", &missing),
+  pmu_desc_fini(&msr);
+  struct pmu_desc imc = pmu_load("uncore_imc_0");
+  assert_true(imc.has_cpumask);
+  assert_int_equal(imc.n_cpus, 2); /* every CPU of the cpumask */
+  assert_int_equal(imc.cpus[0], 0);
+  assert_int_equal(imc.cpus[1], 2);
+  pmu_desc_fini(&imc);
+  struct pmu_desc missing;
+  assert_int_equal(pmu_desc_load("test", fp.sys, "nvidia_ucf_pmu_9", &missing),
                    -ENOENT);
 }
 
-static void t410_event_resolve__doc_forms(void **state) {
+static void pmu_event_resolve__doc_forms(void **state) {
   (void)state;
   static const struct {
     const char *text;
@@ -155,7 +167,7 @@ static void t410_event_resolve__doc_forms(void **state) {
       {"msr/config=0x5,config1=7/", 0x5, 7, 0},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    struct t410_counter c;
+    struct pmu_event c;
     char why[256] = "";
     if (resolve(cases[i].text, &c, why) != 0 ||
         c.config[0] != cases[i].config || c.config[1] != cases[i].config1 ||
@@ -164,15 +176,15 @@ static void t410_event_resolve__doc_forms(void **state) {
                (unsigned long long)c.config[0], (unsigned long long)c.config[1],
                (unsigned long long)c.config[2]);
   }
-  struct t410_counter c;
+  struct pmu_event c;
   char why[256];
   assert_int_equal(resolve("nvidia_scf_pmu_0/cmem_rd_data/", &c, why), 0);
   assert_true(c.scale == 32.0);
   assert_string_equal(c.unit, "Bytes");
-  assert_string_equal(c.event, "cmem_rd_data");
+  assert_string_equal(c.text, "cmem_rd_data");
 }
 
-static void t410_event_resolve__errors_name_the_term(void **state) {
+static void pmu_event_resolve__errors_name_the_term(void **state) {
   (void)state;
   static const struct {
     const char *text, *why;
@@ -190,32 +202,32 @@ static void t410_event_resolve__errors_name_the_term(void **state) {
        "(event=0x1,port=?)"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    struct t410_counter c;
+    struct pmu_event c;
     char why[256] = "";
     assert_int_equal(resolve(cases[i].text, &c, why), -EINVAL);
     assert_string_equal(why, cases[i].why);
   }
 }
 
-static void t410_cpulist_parse__lists(void **state) {
+static void pmu_cpulist_parse__lists(void **state) {
   (void)state;
   int cpus[8];
-  assert_int_equal(t410_cpulist_parse("0-2,5\n", cpus, 8), 4);
+  assert_int_equal(pmu_cpulist_parse("0-2,5\n", cpus, 8), 4);
   assert_int_equal(cpus[3], 5);
-  assert_int_equal(t410_cpulist_parse("88", cpus, 8), 1);
+  assert_int_equal(pmu_cpulist_parse("88", cpus, 8), 1);
   assert_int_equal(cpus[0], 88);
-  assert_int_equal(t410_cpulist_parse("\n", cpus, 8), 0);
-  assert_int_equal(t410_cpulist_parse("3-1", cpus, 8), -EINVAL);
-  assert_int_equal(t410_cpulist_parse("0-9", cpus, 8), -E2BIG);
-  assert_int_equal(t410_cpulist_parse("a", cpus, 8), -EINVAL);
+  assert_int_equal(pmu_cpulist_parse("\n", cpus, 8), 0);
+  assert_int_equal(pmu_cpulist_parse("3-1", cpus, 8), -EINVAL);
+  assert_int_equal(pmu_cpulist_parse("0-9", cpus, 8), -E2BIG);
+  assert_int_equal(pmu_cpulist_parse("a", cpus, 8), -EINVAL);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t410_pmu_load__discovers_sysfs),
-      cmocka_unit_test(t410_event_resolve__doc_forms),
-      cmocka_unit_test(t410_event_resolve__errors_name_the_term),
-      cmocka_unit_test(t410_cpulist_parse__lists),
+      cmocka_unit_test(pmu_desc_load__discovers_sysfs),
+      cmocka_unit_test(pmu_event_resolve__doc_forms),
+      cmocka_unit_test(pmu_event_resolve__errors_name_the_term),
+      cmocka_unit_test(pmu_cpulist_parse__lists),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

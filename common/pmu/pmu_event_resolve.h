@@ -1,0 +1,40 @@
+/*
+ * pmu_event_resolve.h: from a parsed perf-syntax event to the config words
+ * of its perf_event_attr, the way the perf tool does it
+ * (tools/perf/util/pmu.c): terms apply in the order written; a bare name
+ * that is not a format term is a named event from events/, whose own terms
+ * apply at that point (so later terms override them); config, config1,
+ * config2 and config3 are raw words; every other term must be a format
+ * term and its value must fit (pmu_format.h).
+ *
+ * Pure: works on a loaded struct pmu_desc, no I/O.
+ */
+#ifndef COMMON_PMU_PMU_EVENT_RESOLVE_H
+#define COMMON_PMU_PMU_EVENT_RESOLVE_H
+
+#include "common/pmu/pmu_event_parse.h"
+#include "common/pmu/pmu_format.h"
+#include "common/pmu/pmu_sysfs.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One event, resolved. */
+struct pmu_event {
+  char text[PMU_EVENT_TEXT_MAX]; /* its terms as written, for tags */
+  uint64_t config[PMU_CONFIG_WORDS];
+  double scale;  /* of the named event, 1 otherwise */
+  char unit[32]; /* of the named event, "" otherwise */
+};
+
+/*
+ * Resolve `spec` against `pmu` into `out` (zeroed first). Returns 0, or
+ * -EINVAL with a message naming the term (or the named event) in `why`
+ * ("unknown term \"x\" for PMU p", "value 0x8 too big for term \"event\"
+ * (at most 0x7)").
+ */
+int pmu_event_resolve(const struct pmu_desc *pmu,
+                      const struct pmu_event_spec *spec, struct pmu_event *out,
+                      char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,212 @@
+/*
+ * pmu_group.c: counting groups through perf_event_open(2) (pmu_group.h).
+ */
+#include "common/pmu/pmu_group.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PMU_ATTR_SIZE_VER8 136      /* adds config3 (Linux 6.3) */
+#define PMU_ATTR_CONFIG3_OFFSET 128 /* right after sig_data */
+
+int pmu_group_init(struct pmu_group *g, const char *plugin,
+                   const struct kernel_ops *kernel, const struct pmu_desc *pmu,
+                   const struct pmu_event *events, size_t n) {
+  memset(g, 0, sizeof(*g));
+  if (n == 0 || n > PMU_MAX_GROUP || pmu->n_cpus == 0)
+    return -EINVAL;
+  g->plugin = plugin;
+  g->kernel = kernel;
+  snprintf(g->pmu, sizeof(g->pmu), "%s", pmu->name);
+  g->type = pmu->type;
+  g->n_cpus = pmu->n_cpus;
+  /* a cpumask of several CPUs: one uncore instance per CPU (socket, die),
+   * kept apart; no cpumask: a per-CPU PMU, summed */
+  g->per_cpu = pmu->has_cpumask && pmu->n_cpus > 1;
+  g->n_readings = g->per_cpu ? g->n_cpus : 1;
+  g->n_events = n;
+  memcpy(g->events, events, n * sizeof(*events));
+  g->cpus = malloc(g->n_cpus * sizeof(*g->cpus));
+  g->readings = calloc(g->n_readings, sizeof(*g->readings));
+  if (g->cpus == NULL || g->readings == NULL) {
+    pmu_group_fini(g);
+    return -ENOMEM;
+  }
+  memcpy(g->cpus, pmu->cpus, g->n_cpus * sizeof(*g->cpus));
+  for (size_t r = 0; r < g->n_readings; r++) {
+    g->readings[r].cpu = g->per_cpu ? g->cpus[r] : -1;
+    g->readings[r].n_cpus = g->per_cpu ? 1 : g->n_cpus;
+    if (!g->per_cpu && g->n_cpus == 1)
+      g->readings[r].cpu = g->cpus[0];
+  }
+  return 0;
+}
+
+void pmu_group_fini(struct pmu_group *g) {
+  pmu_group_close(g);
+  free(g->cpus);
+  free(g->readings);
+  g->cpus = NULL;
+  g->readings = NULL;
+  g->n_cpus = g->n_readings = 0;
+}
+
+void pmu_group_close(struct pmu_group *g) {
+  if (g->fds != NULL)
+    for (size_t i = 0; i < g->n_cpus * g->n_events; i++)
+      if (g->fds[i] >= 0) {
+        g->kernel->close(g->fds[i]);
+        g->fds[i] = -1;
+      }
+  free(g->fds);
+  free(g->ids);
+  free(g->readbuf);
+  g->fds = NULL;
+  g->ids = NULL;
+  g->readbuf = NULL;
+  g->open = false;
+}
+
+/* perf_event_open of event `k` on CPU `cpu`; the fd or -errno. */
+static int pmu_event_open(struct pmu_group *g, size_t k, int cpu, int leader) {
+  const struct pmu_event *ev = &g->events[k];
+  /* config3 (Linux 6.3) sits after sig_data at offset 128; older headers
+   * lack it, so the attr is built in a larger buffer and its size grows to
+   * PERF_ATTR_SIZE_VER8 only when config3 is used */
+  union {
+    struct perf_event_attr attr;
+    unsigned char bytes[PMU_ATTR_SIZE_VER8];
+  } a;
+  memset(&a, 0, sizeof(a));
+  struct perf_event_attr *attr = &a.attr;
+  attr->size = ev->config[3] ? PMU_ATTR_SIZE_VER8 : sizeof(*attr);
+  attr->type = g->type;
+  attr->config = ev->config[0];
+  attr->config1 = ev->config[1];
+  attr->config2 = ev->config[2];
+  if (ev->config[3])
+    memcpy(a.bytes + PMU_ATTR_CONFIG3_OFFSET, &ev->config[3],
+           sizeof(ev->config[3]));
+  attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+                      PERF_FORMAT_TOTAL_TIME_ENABLED |
+                      PERF_FORMAT_TOTAL_TIME_RUNNING;
+  attr->disabled = k == 0;
+  int fd =
+      g->kernel->perf_event_open(attr, -1, cpu, leader, PERF_FLAG_FD_CLOEXEC);
+  if (fd >= 0)
+    return fd;
+  int err = errno;
+  char object[PMU_NAME_MAX + PMU_EVENT_TEXT_MAX + 2];
+  snprintf(object, sizeof(object), "%s/%s/", g->pmu, ev->text);
+  if (log_complaint_raise(&g->complaint))
+    log_errno(LOG_LEVEL_WARNING, g->plugin, object, "perf_event_open", err,
+              "system-wide counting needs kernel.perf_event_paranoid <= 0, "
+              "or CAP_PERFMON (CAP_SYS_ADMIN before Linux 5.8)");
+  return -err;
+}
+
+/* Open and enable the group on the CPU at index `c`. */
+static int pmu_group_open_cpu(struct pmu_group *g, size_t c) {
+  int leader = -1;
+  for (size_t k = 0; k < g->n_events; k++) {
+    int fd = pmu_event_open(g, k, g->cpus[c], leader);
+    if (fd < 0)
+      return fd;
+    g->fds[c * g->n_events + k] = fd;
+    if (kernel_ioctl_retry(g->kernel, fd, PERF_EVENT_IOC_ID,
+                           &g->ids[c * g->n_events + k]) < 0)
+      return -errno;
+    if (k == 0)
+      leader = fd;
+  }
+  if (kernel_ioctl_retry(g->kernel, leader, PERF_EVENT_IOC_ENABLE,
+                         (void *)(uintptr_t)PERF_IOC_FLAG_GROUP) < 0)
+    return -errno;
+  return 0;
+}
+
+int pmu_group_open(struct pmu_group *g) {
+  size_t n = g->n_cpus * g->n_events;
+  pmu_group_close(g);
+  g->fds = malloc(n * sizeof(*g->fds));
+  g->ids = calloc(n, sizeof(*g->ids));
+  g->readbuf = calloc(3 + 2 * g->n_events, sizeof(*g->readbuf));
+  if (g->fds == NULL || g->ids == NULL || g->readbuf == NULL) {
+    pmu_group_close(g);
+    return -ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++)
+    g->fds[i] = -1;
+  for (size_t c = 0; c < g->n_cpus; c++) {
+    int rc = pmu_group_open_cpu(g, c);
+    if (rc < 0) {
+      pmu_group_close(g);
+      return rc;
+    }
+  }
+  if (log_complaint_release(&g->complaint))
+    log_msg(LOG_LEVEL_INFO, g->plugin, g->pmu, "perf_event_open",
+            "counting again");
+  g->open = true;
+  return 0;
+}
+
+int pmu_group_decode(const uint64_t *words, size_t n_words, const uint64_t *ids,
+                     size_t n_events, struct pmu_reading *out) {
+  memset(out, 0, sizeof(*out));
+  if (n_events > PMU_MAX_GROUP || n_words < 3 + 2 * n_events ||
+      words[0] != n_events)
+    return -EIO;
+  uint64_t e = words[1], r = words[2];
+  out->enabled_ns = e;
+  out->running_ns = r;
+  for (size_t i = 0; i < n_events; i++) {
+    uint64_t value = words[3 + 2 * i], id = words[4 + 2 * i];
+    size_t k = 0;
+    while (k < n_events && ids[k] != id)
+      k++;
+    if (k == n_events)
+      return -EIO;
+    /* multiplexed: the group ran for r of e ns */
+    if (r > 0 && r < e)
+      value = (uint64_t)((double)value * (double)e / (double)r);
+    out->counts[k] += r > 0 ? value : 0;
+  }
+  return 0;
+}
+
+int pmu_group_read(struct pmu_group *g) {
+  if (!g->open)
+    return -EBADF;
+  size_t words = 3 + 2 * g->n_events;
+  struct pmu_reading sum = {.cpu = -1}, one;
+  for (size_t c = 0; c < g->n_cpus; c++) {
+    ssize_t n = kernel_read_retry(g->kernel, g->fds[c * g->n_events],
+                                  g->readbuf, words * sizeof(uint64_t));
+    if (n < 0)
+      return -errno;
+    if ((size_t)n != words * sizeof(uint64_t) ||
+        pmu_group_decode(g->readbuf, words, &g->ids[c * g->n_events],
+                         g->n_events, &one) < 0)
+      return -EIO;
+    if (g->per_cpu) {
+      one.cpu = g->readings[c].cpu;
+      one.n_cpus = 1;
+      g->readings[c] = one; /* each CPU read is already whole: commit */
+      continue;
+    }
+    sum.enabled_ns += one.enabled_ns;
+    sum.running_ns += one.running_ns;
+    for (size_t k = 0; k < g->n_events; k++)
+      sum.counts[k] += one.counts[k];
+  }
+  if (!g->per_cpu) {
+    sum.cpu = g->readings[0].cpu;
+    sum.n_cpus = g->n_cpus;
+    g->readings[0] = sum;
+  }
+  return 0;
+}
