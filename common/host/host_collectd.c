@@ -36,6 +36,8 @@ struct hc_instance {
   char *label;             /* owned */
   cdtime_t interval;       /* 0: the global interval */
   struct plugin_host host; /* handed to init(), valid until the free */
+
+  struct metric_overflow overflow; /* records that lost tags or fields */
 };
 
 static const struct plugin_ops *hc_ops;
@@ -327,7 +329,7 @@ static bool hc_value(int ds_type, const struct metric_field *f, value_t *v) {
 
 struct hc_sink {
   struct metric_sink base;
-  const struct hc_instance *hc;
+  struct hc_instance *hc;
 };
 
 static int hc_sink_nop(struct metric_sink *sink) {
@@ -337,7 +339,10 @@ static int hc_sink_nop(struct metric_sink *sink) {
 
 /* The dispatch sink: one value list per field of the record. */
 static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
-  const struct hc_instance *hc = ((struct hc_sink *)sink)->hc;
+  struct hc_instance *hc = ((struct hc_sink *)sink)->hc;
+  /* A record that lost tags or fields: say so (rate-limited), send the
+   * rest. One read callback per instance, so no lock is needed. */
+  metric_overflow_check(&hc->overflow, hc_ops->name, m);
   for (size_t i = 0; i < m->n_fields; i++) {
     struct collectd_ident id;
     collectd_map(m, i, &id);
@@ -375,7 +380,7 @@ static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
 
 /* Non-zero makes collectd suspend this callback with a growing delay. */
 static int hc_read(user_data_t *ud) {
-  const struct hc_instance *hc = ud->data;
+  struct hc_instance *hc = ud->data;
   struct hc_sink sink = {{hc_sink_nop, hc_sink_write, hc_sink_nop}, hc};
   return hc_ops->read(hc->inst, &sink.base) < 0 ? -1 : 0;
 }

@@ -16,7 +16,10 @@
  * appends "freed <label> reads=<n>" to PATH), BadTypes B (adds a field of
  * an unknown type and one of the two-source type io_octets),
  * <Field "name"> Value N; Type T </Field> (at most 4; in the exec host
- * --Field=name --Field.Value=N --Field.Type=T). Messages start with
+ * --Field=name --Field.Value=N --Field.Type=T), ExtraFields N (at most
+ * 1000: N more fields x0=0i, x1=1i, ... of type count, added without
+ * checking, so that past the record's capacity the host's overflow report
+ * shows). Messages start with
  * "fake_plugin: <label>: ".
  */
 #ifndef TESTS_TOOLS_FAKE_PLUGIN_OPS_H
