@@ -149,7 +149,7 @@ tap_is "value=0.000000e+00" \
   "$(collectd_getval "e2e/fake_plugin-fast-alpha/counter-fake_debt")" \
   "unixsock: clamped COUNTER has rate 0"
 
-log_has '[error] fake_plugin: config: Step: expected a number, got "abc"'
+log_has '[error] fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"'
 log_has '[error] fake_plugin: config: Instance: "bad": dropped'
 log_has '[error] fake_plugin: config: Instance: "fast": label already used'
 log_has '[error] fake_plugin: config: Instance: "fast": dropped'

@@ -193,7 +193,7 @@ usage '--log-level: expected error, warning, info or debug, got "loud"' \
 # ---- configure, init and read failures ----
 out=$("$BIN" --FreeMarker="$T/m.cfg" --Step=abc 2>"$T/err")
 tap_is 2 $? "config error: exit 2"
-tap_is 'error: fake_plugin: config: Step: expected a number, got "abc"' \
+tap_is 'error: fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"' \
   "$(cat "$T/err")" "config error: the getter's message"
 tap_is "" "$out" "config error: nothing on stdout"
 out=$("$BIN" --FreeMarker="$T/m.cfg" --Bogus=1 2>"$T/err")
@@ -203,7 +203,7 @@ tap_is 'error: fake_plugin: config: Bogus: unknown option' "$(cat "$T/err")" \
 tap_is $'freed fake_plugin reads=0\nfreed fake_plugin reads=0' \
   "$(cat "$T/m.cfg" 2>/dev/null)" "config errors: instance freed"
 "$BIN" --execd --Step=abc </dev/null >/dev/null 2>"$T/err"
-tap_is '2|E! fake_plugin: config: Step: expected a number, got "abc"' \
+tap_is '2|E! fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"' \
   "$?|$(cat "$T/err")" "config error in execd mode: exit 2, prefix E!"
 
 out=$("$BIN" --FailInit=true --FreeMarker="$T/m.init" 2>"$T/err")
