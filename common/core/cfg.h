@@ -48,7 +48,13 @@ int cfg_get_bool(const char *plugin, const struct cfg_item *item, bool *out);
 int cfg_get_double(const char *plugin, const struct cfg_item *item, double min,
                    double max, double *out);
 
-/* Exactly one non-negative integer in [min, max]. */
+/* Exactly one non-negative integer in [min, max], exact over the whole
+ * uint64 range. A string is read by cfg_parse_u64 (decimal, 0x hex, or a
+ * whole number in exponent form such as "1e6"); a number (collectd reads
+ * unquoted numbers as doubles) must be whole and at most 2^53, above which
+ * a double cannot hold every integer. Messages print bounds as integers and
+ * the value as the user wrote it: "expected a number between 1 and 1000000,
+ * got 1000001". */
 int cfg_get_u64(const char *plugin, const struct cfg_item *item, uint64_t min,
                 uint64_t max, uint64_t *out);
 
@@ -57,5 +63,13 @@ int cfg_unknown(const char *plugin, const struct cfg_item *item);
 
 /* Parse a decimal number in the C locale; 0 or -EINVAL. Pure. */
 int cfg_parse_double(const char *text, double *out);
+
+/* Parse an unsigned 64-bit integer exactly, in any locale: "0x" or "0X"
+ * then hex digits of either case, or decimal digits with an optional
+ * fraction and exponent whose value is whole ("1e3", "2.50e1"). No sign,
+ * no spaces, no suffix. Returns 0, -EINVAL (not such a number: "", "0x",
+ * "12abc", "-1", " 1"), -EDOM (not whole: "2.5") or -ERANGE (above
+ * 18446744073709551615); *out is set only on success. Pure. */
+int cfg_parse_u64(const char *text, uint64_t *out);
 
 #endif

@@ -39,6 +39,7 @@ struct hc_instance {
   /* read() and drain() run on collectd's read threads, possibly two at
    * once: the plugin contract says never concurrently. */
   pthread_mutex_t lock;
+  struct metric_overflow overflow; /* records that lost tags or fields */
 };
 
 static const struct plugin_ops *hc_ops;
@@ -335,7 +336,7 @@ static bool hc_value(int ds_type, const struct metric_field *f, value_t *v) {
 
 struct hc_sink {
   struct metric_sink base;
-  const struct hc_instance *hc;
+  struct hc_instance *hc;
 };
 
 static int hc_sink_nop(struct metric_sink *sink) {
@@ -345,7 +346,10 @@ static int hc_sink_nop(struct metric_sink *sink) {
 
 /* The dispatch sink: one value list per field of the record. */
 static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
-  const struct hc_instance *hc = ((struct hc_sink *)sink)->hc;
+  struct hc_instance *hc = ((struct hc_sink *)sink)->hc;
+  /* A record that lost tags or fields: say so (rate-limited), send the
+   * rest. One read callback per instance, so no lock is needed. */
+  metric_overflow_check(&hc->overflow, hc_ops->name, m);
   for (size_t i = 0; i < m->n_fields; i++) {
     struct collectd_ident id;
     collectd_map(m, i, &id);

@@ -336,11 +336,14 @@ static void host_exec_log(enum log_level level, const char *message) {
   fwrite(line, 1, len, stderr);
 }
 
-/* Wraps the output sink: counts records, remembers output failures. */
+/* Wraps the output sink: counts records, reports records that lost tags
+ * or fields (metric.h), remembers output failures. */
 struct host_exec_out {
   struct metric_sink base;
   struct metric_sink *inner; /* NULL: discard (the priming read) */
   size_t records;            /* in the current batch */
+  const char *plugin;
+  struct metric_overflow *overflow; /* shared by the priming read */
 };
 
 static int host_exec_out_begin(struct metric_sink *sink) {
@@ -353,6 +356,7 @@ static int host_exec_out_write(struct metric_sink *sink,
                                const struct metric *m) {
   struct host_exec_out *o = (struct host_exec_out *)sink;
   o->records++;
+  metric_overflow_check(o->overflow, o->plugin, m);
   return o->inner ? o->inner->write(o->inner, m) : 0;
 }
 
@@ -548,10 +552,19 @@ static int host_exec_run(const struct plugin_ops *ops,
     status = 1;
   if (status == 0) {
     /* Rates need a previous sample: prime, then report. */
+    struct metric_overflow overflow = {0, 0, 0};
     struct host_exec_out discard = {
-        {host_exec_out_begin, host_exec_out_write, host_exec_out_end}, NULL, 0};
+        {host_exec_out_begin, host_exec_out_write, host_exec_out_end},
+        NULL,
+        0,
+        ops->name,
+        &overflow};
     struct host_exec_out out = {
-        {host_exec_out_begin, host_exec_out_write, host_exec_out_end}, sink, 0};
+        {host_exec_out_begin, host_exec_out_write, host_exec_out_end},
+        sink,
+        0,
+        ops->name,
+        &overflow};
     host_exec_batch(ops, inst, &discard);
     host_exec_drain_start(ops, inst, interval_s);
     if (args->mode == HOST_EXEC_ONCE)

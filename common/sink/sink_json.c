@@ -79,13 +79,23 @@ static yajl_gen_status json_fields(yajl_gen g, const struct metric *m,
   return st;
 }
 
-int sink_json_format(const struct metric *m, char *out, size_t size) {
+int sink_json_format_with(struct sink_json *j, const struct metric *m,
+                          char *out, size_t size) {
   if (m->n_fields == 0)
     return -EINVAL;
-  yajl_gen g = yajl_gen_alloc(NULL);
-  if (g == NULL)
-    return -ENOMEM;
-  yajl_gen_config(g, yajl_gen_validate_utf8, 1);
+  yajl_gen g = j->gen;
+  if (g == NULL) {
+    g = yajl_gen_alloc(NULL);
+    if (g == NULL)
+      return -ENOMEM;
+    yajl_gen_config(g, yajl_gen_validate_utf8, 1);
+    j->gen = g;
+  } else {
+    /* Empty the buffer and start a new top-level value; after a failed
+     * record the generator is in an error state, which reset clears. */
+    yajl_gen_clear(g);
+    yajl_gen_reset(g, NULL);
+  }
   int rc = 0; /* set by json_string on ENOMEM */
   const unsigned char *text = NULL;
   size_t len = 0;
@@ -101,6 +111,18 @@ int sink_json_format(const struct metric *m, char *out, size_t size) {
     out[len + 1] = '\0';
     rc = (int)len + 1;
   }
-  yajl_gen_free(g);
+  return rc;
+}
+
+void sink_json_fini(struct sink_json *j) {
+  if (j->gen != NULL)
+    yajl_gen_free(j->gen);
+  j->gen = NULL;
+}
+
+int sink_json_format(const struct metric *m, char *out, size_t size) {
+  struct sink_json j = {NULL};
+  int rc = sink_json_format_with(&j, m, out, size);
+  sink_json_fini(&j);
   return rc;
 }

@@ -24,15 +24,33 @@
 #include "common/core/metric.h"
 
 #include <stddef.h>
+#include <yajl/yajl_gen.h>
+
+/* A reusable formatter: one yajl generator, kept between records and
+ * reset before each (yajl_gen_clear + yajl_gen_reset), so a stream of
+ * records allocates nothing per record. Zero it ({NULL}) to start. */
+struct sink_json {
+  yajl_gen gen; /* owned, NULL until the first record */
+};
 
 /*
  * Format `m` (borrowed) as one JSON object with a trailing '\n' into `out`
- * (`size` bytes), NUL-terminated. Allocates only temporarily (yajl).
+ * (`size` bytes), NUL-terminated, with the generator of `j` (created on
+ * first use).
  *
  * Returns the length including the '\n' (excluding the NUL), -E2BIG when
  * the line and its NUL do not fit in `size` (`out` is then untouched),
  * -EINVAL when the record has no field or a float is not finite, -ENOMEM.
+ * `j` stays usable after every error.
  */
+int sink_json_format_with(struct sink_json *j, const struct metric *m,
+                          char *out, size_t size);
+
+/* Free the generator of `j`; `j` can be used again afterwards. */
+void sink_json_fini(struct sink_json *j);
+
+/* sink_json_format_with() with a generator of its own, freed before it
+ * returns (tests, fuzzing, one-off lines). Same return codes. */
 int sink_json_format(const struct metric *m, char *out, size_t size);
 
 #endif

@@ -17,7 +17,11 @@ static int sink_line_begin(struct metric_sink *sink) {
 static int sink_line_write(struct metric_sink *sink, const struct metric *m) {
   struct sink_line *s = (struct sink_line *)sink;
   for (;;) {
-    int n = s->buf ? s->format(m, s->buf, s->cap) : -E2BIG;
+    int n = -E2BIG; /* no buffer yet */
+    if (s->buf != NULL && s->format == sink_json_format)
+      n = sink_json_format_with(&s->json, m, s->buf, s->cap); /* reused */
+    else if (s->buf != NULL)
+      n = s->format(m, s->buf, s->cap);
     if (n >= 0)
       return fwrite(s->buf, 1, (size_t)n, s->out) == (size_t)n ? 0 : -EIO;
     if (n != -E2BIG || s->cap >= SINK_LINE_MAX)
@@ -50,4 +54,5 @@ void sink_line_fini(struct sink_line *s) {
   free(s->buf);
   s->buf = NULL;
   s->cap = 0;
+  sink_json_fini(&s->json);
 }

@@ -17,11 +17,13 @@
 
 #define SINK_TABLE_MAX_COLUMNS (METRIC_MAX_TAGS + METRIC_MAX_FIELDS)
 
+/* Sized to the record: a row of a 3-field record does not carry room for
+ * METRIC_MAX_FIELDS cells. */
 struct sink_table_row {
   char *measurement; /* owned */
   size_t n_cells;
-  char *keys[SINK_TABLE_MAX_COLUMNS];  /* owned */
-  char *cells[SINK_TABLE_MAX_COLUMNS]; /* owned, formatted, printable */
+  char **keys;  /* owned array (with its strings) of n_tags + n_fields */
+  char **cells; /* owned strings, formatted, printable; keys + capacity */
 };
 
 static void sink_table_row_free(struct sink_table_row *row) {
@@ -30,6 +32,7 @@ static void sink_table_row_free(struct sink_table_row *row) {
     free(row->keys[i]);
     free(row->cells[i]);
   }
+  free(row->keys); /* cells live in the same allocation */
   memset(row, 0, sizeof(*row));
 }
 
@@ -102,8 +105,11 @@ static int sink_table_write(struct metric_sink *sink, const struct metric *m) {
   }
   struct sink_table_row *row = &s->rows[s->n_rows];
   memset(row, 0, sizeof(*row));
+  size_t n = m->n_tags + m->n_fields;
+  row->keys = malloc(2 * (n ? n : 1) * sizeof(char *));
+  row->cells = row->keys ? row->keys + n : NULL;
   row->measurement = sink_table_strdup(m->measurement);
-  int rc = row->measurement ? 0 : -ENOMEM;
+  int rc = row->measurement && row->keys ? 0 : -ENOMEM;
   for (size_t i = 0; rc == 0 && i < m->n_tags; i++)
     rc = sink_table_cell(row, m->tags[i].key, m->tags[i].value);
   for (size_t i = 0; rc == 0 && i < m->n_fields; i++) {

@@ -4,4 +4,7 @@
 #include "common/host/host_collectd.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 
-void module_register(void) { host_collectd_register(&drm_fdinfo_ops); }
+/* The only symbol the .so exports (the build hides everything else). */
+__attribute__((visibility("default"))) void module_register(void) {
+  host_collectd_register(&drm_fdinfo_ops);
+}

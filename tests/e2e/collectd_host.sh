@@ -14,13 +14,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/collectd.sh
+source tests/lib/require.sh
 SO=${BUILD:-build}/tests/fake_plugin.so
 
-if [[ ! -x $COLLECTD || ! -x $COLLECTDCTL ]]; then
-  tap_skip "collectd end to end" "collectd-core or collectd-utils is not installed"
-  tap_done
-  exit
-fi
+require_collectd "collectd end to end" ctl
 if [[ ! -f $SO ]]; then
   tap_fail "$SO is built (make tests-build)"
   tap_done
@@ -149,7 +146,7 @@ tap_is "value=0.000000e+00" \
   "$(collectd_getval "e2e/fake_plugin-fast-alpha/counter-fake_debt")" \
   "unixsock: clamped COUNTER has rate 0"
 
-log_has '[error] fake_plugin: config: Step: expected a number, got "abc"'
+log_has '[error] fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"'
 log_has '[error] fake_plugin: config: Instance: "bad": dropped'
 log_has '[error] fake_plugin: config: Instance: "fast": label already used'
 log_has '[error] fake_plugin: config: Instance: "fast": dropped'
@@ -174,6 +171,8 @@ tap_is "fast flaky slow" \
 tap_is 7 "$(wc -l <"$M")" "free: each instance freed exactly once"
 
 # Keys directly inside <Plugin>: one instance labelled with the plugin name.
+# Its records carry 134 fields: the 128 that fit are dispatched and the
+# overflow is logged (metric.h), rate-limited.
 M2=$T/marker2
 collectd_start "LoadPlugin fake_plugin
 <Plugin fake_plugin>
@@ -181,11 +180,20 @@ collectd_start "LoadPlugin fake_plugin
   Step 2
   FreeMarker \"$M2\"
   Interval 1
+  ExtraFields 130
 </Plugin>"
 dirs+=("$CD_DIR")
+TOP=$CD_CSV/e2e/fake_plugin-fake_plugin-top
 tap_check "top-level keys: csv under fake_plugin-fake_plugin-top" \
-  wait_rows "$CD_CSV/e2e/fake_plugin-fake_plugin-top/derive-fake_counter-*" 1 20
+  wait_rows "$TOP/derive-fake_counter-*" 3 20
 log_has '[info] fake_plugin: init: 1 instance(s) started, 0 dropped'
+overflow='fake_plugin: fake: metric_add: 0 tags and 6 fields dropped (first "x124"; a record holds at most 16 tags and 128 fields);'
+log_has "[error] $overflow 1 record so far"
+log_has "[error] $overflow 2 records so far"
+tap_is 0 "$(grep -c "$overflow 3 records so far" "$CD_LOG")" \
+  "overflow: the third record is counted, not logged"
+tap_is "1 0" "$(compgen -G "$TOP/count-fake_x123-*" | wc -l) $(compgen -G "$TOP/count-fake_x124-*" | wc -l)" \
+  "overflow: the last field that fit (x123) is dispatched, x124 is not"
 tap_check "top-level keys: collectd stops" collectd_stop
 tap_check "top-level keys: instance freed at shutdown" \
   grep -qE '^freed fake_plugin reads=[1-9][0-9]*$' "$M2"

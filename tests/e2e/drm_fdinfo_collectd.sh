@@ -8,17 +8,10 @@ cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/collectd.sh
 source tests/lib/fakeproc.sh
+source tests/lib/require.sh
 
-if [[ ! -x $COLLECTD ]]; then
-  tap_skip "collectd end to end" "collectd-core is not installed"
-  tap_done
-  exit
-fi
-if [[ $(id -u) -ne 0 ]]; then
-  tap_skip "collectd end to end" "needs root for mknod of DRM device nodes"
-  tap_done
-  exit
-fi
+require_collectd "collectd end to end"
+require_root "collectd end to end" "needs root for mknod of DRM device nodes"
 
 fp_init
 cleanup() {

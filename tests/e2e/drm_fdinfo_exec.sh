@@ -5,21 +5,19 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/fakeproc.sh
+source tests/lib/lineproto.sh
+source tests/lib/require.sh
 BIN=${BUILD:-build}/drm_fdinfo
 
 # Real /proc first: no root needed, no DRM clients on this machine.
 out=$("$BIN" --once --window=0 --format=influx 2>/dev/null)
 tap_is 0 $? "real /proc: exit status"
-tap_check "real /proc: drm_scan reports zero clients" \
-  grep -qE '^drm_scan .*,clients=0i,' <<<"$out"
-tap_check "real /proc: no engine records" \
-  bash -c '! grep -q "^drm_engine" <<<"$1"' _ "$out"
+tap_is 0 "$(lp_get clients --measurement drm_scan <<<"$out")" \
+  "real /proc: drm_scan reports zero clients"
+tap_is 0 "$(lp_count --measurement drm_engine <<<"$out")" \
+  "real /proc: no engine records"
 
-if [[ $(id -u) -ne 0 ]]; then
-  tap_skip "synthetic tree" "needs root for mknod of DRM device nodes"
-  tap_done
-  exit
-fi
+require_root "synthetic tree" "needs root for mknod of DRM device nodes"
 
 fp_init
 trap fp_fini EXIT
@@ -31,9 +29,12 @@ ROOTS=(--ProcRoot="$FP/proc" --SysfsRoot="$FP/sys" --DebugfsRoot="$FP/debug")
 out=$("$BIN" --once --window=0 --format=influx "${ROOTS[@]}" 2>"$FP/err")
 tap_is 0 $? "once influx: exit status"
 tap_is "" "$(cat "$FP/err")" "once influx: nothing on stderr"
-line=$(grep '^drm_engine,scope=process' <<<"$out" | sed 's/ [0-9]*$//')
-tap_is 'drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=100,comm=glx\ gears\,"x",engine=render busy_ns=0i,utilization=0.0,capacity=1i' \
+line=$(lp_untime <<<"$out" | grep '^drm_engine,scope=process')
+tap_is 'drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=100,comm=glx\ gears\,"x",engine=render busy_ns=0i,utilization=0.0,capacity=1i T' \
   "$line" "once influx: process record escaped"
+tap_is 'glx gears,"x"' \
+  "$(lp_get comm --measurement drm_engine --where scope=process <<<"$out")" \
+  "once influx: the comm tag reads back unescaped"
 
 out=$("$BIN" --once --window=0 --format=json "${ROOTS[@]}" 2>/dev/null)
 line=$(grep '"scope":"process"' <<<"$out" | grep '"engine"' |
@@ -64,11 +65,12 @@ b3=$(batch)
 exec {EXECD[1]}>&-
 wait "$EXECD_PID"
 tap_is 0 $? "execd: exit 0 on EOF"
-busy() { grep '^drm_engine,scope=device' <<<"$1" | sed -E 's/.* busy_ns=([0-9]+)i.*/\1/'; }
+busy() { lp_get busy_ns --measurement drm_engine --where scope=device <<<"$1"; }
 tap_is 0 "$(busy "$b1")" "execd: batch 1 busy_ns"
 tap_is 500000000 "$(busy "$b2")" "execd: batch 2 busy_ns"
 tap_is 700000000 "$(busy "$b3")" "execd: batch 3 busy_ns"
-tap_check "execd: batch 2 has a utilization" grep -q 'utilization=' <<<"$b2"
+tap_check "execd: batch 2 has a utilization" \
+  lp_has utilization --measurement drm_engine --where scope=device <<<"$b2"
 tap_is "" "$(cat "$FP/execd.err")" "execd: nothing on stderr"
 
 # a config error: exit 2, message names the plugin and the key, no stdout

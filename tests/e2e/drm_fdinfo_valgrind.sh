@@ -7,23 +7,16 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/fakeproc.sh
+source tests/lib/require.sh
 BIN=${BUILD:-build}/drm_fdinfo
 
-if [[ ${SANITIZE:-} == 1 ]]; then
-  tap_skip "valgrind" "the ASan build cannot run under valgrind"
-  tap_done
-  exit
-fi
+require_not_sanitize "valgrind" "the ASan build cannot run under valgrind"
 if ! command -v valgrind >/dev/null; then
   tap_fail "valgrind is not installed"
   tap_done
   exit
 fi
-if [[ $(id -u) -ne 0 ]]; then
-  tap_skip "valgrind on a synthetic tree" "needs root for mknod"
-  tap_done
-  exit
-fi
+require_root "valgrind on a synthetic tree" "needs root for mknod"
 
 fp_init
 trap fp_fini EXIT

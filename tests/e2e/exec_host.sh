@@ -10,6 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
+source tests/lib/lineproto.sh
 BIN=${BUILD:-build}/tests/fake_plugin
 if [[ ! -x $BIN ]]; then
   tap_fail "$BIN is built (make tests-build)"
@@ -25,9 +26,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Timestamps vary: the 19-digit Influx one and the JSON "time".
-untime() { sed -E 's/ [0-9]{19}$/ T/; s/"time":[0-9]{19}/"time":T/'; }
-counters() { sed -E 's/.*counter=([0-9]+)i.*/\1/' <<<"$1" | paste -sd' '; }
+# Timestamps vary: the Influx one (parsed by lineproto) and the JSON "time".
+untime() { lp_untime; }
+untime_json() { sed -E 's/"time":[0-9]{19}/"time":T/'; }
+counters() { lp_get counter <<<"$1" | paste -sd' '; }
 # Wait (at most $2 s) for process $1 to exit; then its status is in $rc.
 wait_exit() {
   local timed_out=""
@@ -47,14 +49,14 @@ tap_is 0 $? "once influx: exit 0"
 tap_is 'fake,instance=fake_plugin,tag=t1 counter=20i,reads=2i,half=10.0,debt=-20i T' \
   "$(untime <<<"$out")" "once influx: one line, the second of two reads"
 tap_is "" "$(cat "$T/err")" "once influx: nothing on stderr"
-ts=${out##* } now=$(date +%s%N)
+ts=$(lp_get @time <<<"$out") now=$(date +%s%N)
 tap_check "once influx: timestamp is now in ns" \
   test $((now - ts)) -ge 0 -a $((now - ts)) -lt 60000000000
 
 out=$("$BIN" --window=0 --Step=10 --Tag=t1 --format=json 2>"$T/err")
 tap_is 0 $? "once json: exit 0"
 tap_is '{"name":"fake","time":T,"instance":"fake_plugin","tag":"t1","counter":20,"reads":2,"half":10.0,"debt":-20}' \
-  "$(untime <<<"$out")" "once json: one object per line"
+  "$(untime_json <<<"$out")" "once json: one object per line"
 tap_is "" "$(cat "$T/err")" "once json: nothing on stderr"
 
 out=$("$BIN" --window=0 --Step=10 --Tag=t1 --format=table 2>"$T/err")
@@ -73,7 +75,7 @@ start=$EPOCHREALTIME
 out=$("$BIN" --window=0.3 2>/dev/null)
 elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print (b - a >= 0.3) ? "yes" : b - a }')
 tap_is yes "$elapsed" "once: --window=0.3 waits 0.3 s between the reads"
-tap_is 2 "$(sed -E 's/.*reads=([0-9]+)i.*/\1/' <<<"$out")" "once: two reads"
+tap_is 2 "$(lp_get reads <<<"$out")" "once: two reads"
 
 # ---- --execd ----
 out=$(printf '\n\n\n' | "$BIN" --execd --Step=5 2>"$T/err")
@@ -139,7 +141,7 @@ wait_exit "$pid" 5
 tap_is 0 "$rc" "interval: exit 0 on SIGTERM"
 tap_is "6 9" "$(counters "$l1") $(counters "$l2")" \
   "interval: two batches, counter advances by Step"
-gap=$(awk -v a="${l1##* }" -v b="${l2##* }" \
+gap=$(awk -v a="$(lp_get @time <<<"$l1")" -v b="$(lp_get @time <<<"$l2")" \
   'BEGIN { d = (b - a) / 1e9; print (d > 0.1 && d < 1.0) ? "yes" : d }')
 tap_is yes "$gap" "interval: batches about 0.2 s apart"
 tap_check "interval: instance freed after SIGTERM" \
@@ -193,7 +195,7 @@ usage '--log-level: expected error, warning, info or debug, got "loud"' \
 # ---- configure, init and read failures ----
 out=$("$BIN" --FreeMarker="$T/m.cfg" --Step=abc 2>"$T/err")
 tap_is 2 $? "config error: exit 2"
-tap_is 'error: fake_plugin: config: Step: expected a number, got "abc"' \
+tap_is 'error: fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"' \
   "$(cat "$T/err")" "config error: the getter's message"
 tap_is "" "$out" "config error: nothing on stdout"
 out=$("$BIN" --FreeMarker="$T/m.cfg" --Bogus=1 2>"$T/err")
@@ -203,7 +205,7 @@ tap_is 'error: fake_plugin: config: Bogus: unknown option' "$(cat "$T/err")" \
 tap_is $'freed fake_plugin reads=0\nfreed fake_plugin reads=0' \
   "$(cat "$T/m.cfg" 2>/dev/null)" "config errors: instance freed"
 "$BIN" --execd --Step=abc </dev/null >/dev/null 2>"$T/err"
-tap_is '2|E! fake_plugin: config: Step: expected a number, got "abc"' \
+tap_is '2|E! fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"' \
   "$?|$(cat "$T/err")" "config error in execd mode: exit 2, prefix E!"
 
 out=$("$BIN" --FailInit=true --FreeMarker="$T/m.init" 2>"$T/err")
@@ -224,6 +226,23 @@ out=$(printf '\n' | "$BIN" --execd --FailRead=on 2>"$T/err")
 tap_is 0 $? "execd, read failure: keeps running, exit 0 on EOF"
 tap_is $'E! fake_plugin: fake_plugin: read: Input/output error\nE! fake_plugin: fake_plugin: read: Input/output error' \
   "$(cat "$T/err")" "execd, read failure: stderr lines prefixed E!"
+
+# ---- a record past its capacity (metric.h): what fit is printed, the
+# overflow is logged at ERROR, rate-limited (records 1, 2, 4, 8, ...) ----
+msg() { echo "$1fake_plugin: fake: metric_add: 0 tags and 6 fields dropped (first \"x124\"; a record holds at most 16 tags and 128 fields); $2 so far"; }
+out=$("$BIN" --window=0 --ExtraFields=130 2>"$T/err")
+tap_is 0 $? "overflow: exit 0"
+tap_is "128 x123=123" "$(lp_get @nfields <<<"$out") x123=$(lp_get x123 <<<"$out")" \
+  "overflow: the 128 fields that fit, the last one x123"
+tap_is "" "$(lp_get x124 <<<"$out" 2>/dev/null)" "overflow: x124 was dropped"
+tap_is "$(msg 'error: ' '1 record')"$'\n'"$(msg 'error: ' '2 records')" \
+  "$(cat "$T/err")" "overflow: priming and reported read each logged"
+out=$(printf '\n\n\n\n\n' | "$BIN" --execd --ExtraFields=130 --format=json 2>"$T/err")
+tap_is 5 "$(grep -c . <<<"$out")" "overflow, execd json: every batch printed"
+tap_is "$(msg 'E! ' '1 record')"$'\n'"$(msg 'E! ' '2 records')"$'\n'"$(msg 'E! ' '4 records')" \
+  "$(cat "$T/err")" "overflow, execd: logged at records 1, 2 and 4 of 6"
+"$BIN" --window=0 --ExtraFields=124 >/dev/null 2>"$T/err"
+tap_is "" "$(cat "$T/err")" "overflow: 128 fields exactly fit, nothing logged"
 
 # ---- log levels ----
 "$BIN" --window=0 --log-level=info >/dev/null 2>"$T/err"

@@ -6,22 +6,11 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/collectd.sh
-paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
-if [[ ! -x $COLLECTD ]]; then
-  tap_skip "collectd end to end" "collectd-core is not installed"
-  tap_done
-  exit
-fi
-if [[ $(id -u) -ne 0 && $paranoid -gt 0 ]]; then
-  tap_skip "collectd end to end" "perf_event_paranoid is $paranoid and not root"
-  tap_done
-  exit
-fi
-if [[ ! -d /sys/bus/event_source/devices/msr ]]; then
-  tap_skip "collectd end to end" "this kernel has no msr PMU"
-  tap_done
-  exit
-fi
+source tests/lib/require.sh
+require_collectd "collectd end to end"
+require_perf_events "collectd end to end"
+require_that "collectd end to end" "this kernel has no msr PMU" \
+  test -d /sys/bus/event_source/devices/msr
 trap 'collectd_stop; [[ -n ${CD_DIR:-} ]] && rm -rf "$CD_DIR"' EXIT
 snippet=$(sed -e 's|Interval 10|Interval 1|' conf.d/tegra410_uncore.conf)
 collectd_start "$snippet"

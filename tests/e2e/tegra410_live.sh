@@ -5,8 +5,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
+source tests/lib/lineproto.sh
+source tests/lib/require.sh
 BIN=${BUILD:-build}/tegra410_uncore
-paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
 
 # config errors need no counters
 out=$("$BIN" --once --Event='msr/tsc,bogus=1/' 2>&1 >/dev/null)
@@ -22,16 +23,9 @@ tap_is 1 $? "absent PMU: init fails"
 tap_check "absent PMU: message names the PMU and errno text" grep -q \
   'tegra410_uncore: nvidia_ucf_pmu_0: PMU: No such file or directory' <<<"$out"
 
-if [[ $(id -u) -ne 0 && $paranoid -gt 0 ]]; then
-  tap_skip "live counters" "perf_event_paranoid is $paranoid and not root"
-  tap_done
-  exit
-fi
-if [[ ! -d /sys/bus/event_source/devices/msr ]]; then
-  tap_skip "live msr/tsc" "this kernel has no msr PMU"
-  tap_done
-  exit
-fi
+require_perf_events "live counters"
+require_that "live msr/tsc" "this kernel has no msr PMU" \
+  test -d /sys/bus/event_source/devices/msr
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
 # Our TSC rate (summed over CPUs, as perf stat -a sums) and perf's, over
@@ -49,23 +43,25 @@ tap_is yes "$agree" "msr/tsc rate agrees with perf stat within 2%"
 # A software group: cpu-clock (config 0) and task-clock (config 1) tick at
 # 1e9 ns per second per CPU.
 ours=$("$BIN" --once --window=0.5 --Event='{software/config=0x0/,software/config=0x1/}')
-tap_is 2 "$(grep -c '^uncore_event,pmu=software' <<<"$ours")" "software group: two records"
-rate=$(grep 'event=config\\=0x0' <<<"$ours" | sed -E 's/.*rate=([0-9.e+]+).*/\1/')
+tap_is 2 "$(lp_count --measurement uncore_event --where pmu=software <<<"$ours")" \
+  "software group: two records"
+rate=$(lp_get rate --measurement uncore_event --where event=config=0x0 <<<"$ours")
 ok=$(awk -v r="$rate" -v n="$ncpu" 'BEGIN { d = r / (n * 1e9); print (d > 0.95 && d < 1.05) ? "yes" : "no: " r }')
 tap_is yes "$ok" "software cpu-clock rate is 1e9 ns/s per CPU"
-tap_check "enabled and running times reported" grep -q 'enabled_ns=[1-9][0-9]*i,running_ns=[1-9]' <<<"$ours"
+times=$(lp_get enabled_ns <<<"$ours" | head -1) times+=" $(lp_get running_ns <<<"$ours" | head -1)"
+tap_check "enabled and running times reported ($times)" test "${times% *}" -gt 0 -a "${times#* }" -gt 0
 
 # execd: three batches, counts growing
 out=$(printf '\n\n\n' | "$BIN" --execd --Event='msr/tsc/')
-tap_is 3 "$(grep -c '^uncore_event' <<<"$out")" "execd: one record per batch"
-counts=$(sed -E 's/.*count=([0-9]+)i.*/\1/' <<<"$out" | tr '\n' ' ')
+tap_is 3 "$(lp_count --measurement uncore_event <<<"$out")" "execd: one record per batch"
+counts=$(lp_get count --measurement uncore_event <<<"$out" | paste -sd' ')
 tap_check "execd: counts grow ($counts)" awk -v s="$counts" \
   'BEGIN { n = split(s, a, " "); for (i = 2; i <= n; i++) if (a[i] + 0 <= a[i-1] + 0) exit 1 }'
 # --interval: batches keep coming until SIGTERM, which ends it cleanly
 out=$(timeout -s TERM 1.5 "$BIN" --interval=0.2 --Event='msr/tsc/')
 rc=$?
 tap_is 124 "$rc" "interval: runs until stopped by SIGTERM"
-n=$(grep -c '^uncore_event' <<<"$out")
+n=$(lp_count --measurement uncore_event <<<"$out")
 tap_check "interval: several batches in 1.5 s ($n)" test "$n" -ge 2
 out=$("$BIN" --once --window=0.1 --format=table --Event='msr/tsc/')
 tap_check "table: a uncore_event table with the tsc row" grep -qE '^msr +tsc ' <<<"$out"

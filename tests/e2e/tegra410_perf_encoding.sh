@@ -10,12 +10,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/tegra410_tree.sh
+source tests/lib/require.sh
 BIN=${BUILD:-build}/tegra410_uncore
-if [[ $(id -u) -ne 0 ]]; then
-  tap_skip "perf encoding" "needs root for a private mount namespace"
-  tap_done
-  exit
-fi
+require_root "perf encoding" "needs root for a private mount namespace"
 if ! perf version >/dev/null 2>&1; then
   tap_fail "perf (Debian linux-perf) is not usable"
   tap_done

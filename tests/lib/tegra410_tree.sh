@@ -34,10 +34,14 @@ t410_tree() {
   echo nr_gpu=1 >"$1/sys/bus/event_source/devices/nvidia_nvlink_c2c_pmu_0/peer"
 }
 
-# field VALUE of the line matching PREFIX in TEXT
-t410_field() { # text prefix field
-  grep -F "$2" <<<"$1" | head -1 | tr ' ,' '\n\n' | sed -n "s/^$3=//p" |
-    sed 's/i$//'
+# The value of FIELD in the first tegra410 record of TEXT (Influx lines)
+# whose tags include every K=V.
+t410_field() { # text field K=V...
+  local text=$1 field=$2 kv args=()
+  shift 2
+  for kv in "$@"; do args+=(--where "$kv"); done
+  python3 tests/lib/lineproto.py get "$field" --measurement tegra410 \
+    "${args[@]}" <<<"$text" | head -1
 }
 
 # is A within a relative 1e-4 of B

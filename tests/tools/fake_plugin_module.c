@@ -5,4 +5,7 @@
 #include "common/host/host_collectd.h"
 #include "tests/tools/fake_plugin_ops.h"
 
-void module_register(void) { host_collectd_register(&fake_plugin_ops); }
+/* The only symbol the .so exports (the build hides everything else). */
+__attribute__((visibility("default"))) void module_register(void) {
+  host_collectd_register(&fake_plugin_ops);
+}

@@ -19,8 +19,10 @@
  * --Field=name --Field.Value=N --Field.Type=T), ReportHost B (adds
  * interval_ns: the read interval the host handed to init), DrainInterval S
  * (a drain hook of that period: adds drains, the calls so far, and
- * overlaps, the times read and drain ran at once). The record's time is
- * the host clock's. Messages start with
+ * overlaps, the times read and drain ran at once), ExtraFields N (at most
+ * 1000: N more fields x0=0i, x1=1i, ... of type count, added without
+ * checking, so that past the record's capacity the host's overflow report
+ * shows). The record's time is the host clock's. Messages start with
  * "fake_plugin: <label>: ".
  */
 #ifndef TESTS_TOOLS_FAKE_PLUGIN_OPS_H

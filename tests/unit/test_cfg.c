@@ -160,7 +160,7 @@ static void cfg_get_u64__whole_numbers(void **state) {
   assert_int_equal(cfg_get_u64("test", &item, 1, 10, &out), -EINVAL);
   assert_string_equal(last_message,
                       "test: config: MaxClients: expected a whole number, "
-                      "got 2.5");
+                      "got \"2.5\"");
   v.string = "7";
   assert_int_equal(cfg_get_u64("test", &item, 1, 10, &out), 0);
   assert_int_equal(out, 7);
@@ -178,22 +178,256 @@ static void cfg_get_u64__whole_numbers(void **state) {
   assert_int_equal(out, 3);
 }
 
-/* (double)UINT64_MAX is 2^64: it passed the range check and converting it
- * back to uint64_t was undefined (x86-64 gave 0). */
+/* Strings are read exactly: decimal, 0x hex (either case), whole numbers
+ * in exponent form; the full uint64 range; errors for everything else. */
+static void cfg_parse_u64__table(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    int rc;
+    uint64_t value;
+  } cases[] = {
+      {"0", 0, 0},
+      {"7", 0, 7},
+      {"007", 0, 7},
+      {"0x0", 0, 0},
+      {"0X1f", 0, 31},
+      {"0xdeadBEEF", 0, 0xdeadbeef},
+      {"0xFFFFFFFFFFFFFFFF", 0, UINT64_MAX},
+      {"0x0000000000000000001", 0, 1}, /* leading zeros do not count */
+      {"0x10000000000000000", -ERANGE, 0},
+      {"18446744073709551615", 0, UINT64_MAX},
+      {"18446744073709551616", -ERANGE, 0},
+      {"99999999999999999999999", -ERANGE, 0},
+      {"9007199254740993", 0, 9007199254740993ull}, /* 2^53 + 1, exact */
+      {"1e6", 0, 1000000},
+      {"1E+3", 0, 1000},
+      {"2.50e1", 0, 25},
+      {"1.", 0, 1},
+      {"0.0", 0, 0},
+      {"0e99999999", 0, 0},
+      {"1.8446744073709551615e19", 0, UINT64_MAX},
+      {"1.8446744073709551616e19", -ERANGE, 0},
+      {"1e20", -ERANGE, 0},
+      {"1e99999999999", -ERANGE, 0},
+      {"2.5", -EDOM, 0},
+      {"0.05", -EDOM, 0},
+      {".5", -EDOM, 0},
+      {"1e-1", -EDOM, 0},
+      {"1.0000000000000000000000000001", -EDOM, 0},
+      {"", -EINVAL, 0},
+      {"0x", -EINVAL, 0},
+      {"0X", -EINVAL, 0},
+      {"0xg", -EINVAL, 0},
+      {"0x1g", -EINVAL, 0},
+      {"0x-1", -EINVAL, 0},
+      {"12abc", -EINVAL, 0},
+      {"-1", -EINVAL, 0},
+      {"-0", -EINVAL, 0},
+      {"+1", -EINVAL, 0},
+      {" 1", -EINVAL, 0},
+      {"1 ", -EINVAL, 0},
+      {"1,5", -EINVAL, 0},
+      {"1_000", -EINVAL, 0},
+      {".", -EINVAL, 0},
+      {"e5", -EINVAL, 0},
+      {"1e", -EINVAL, 0},
+      {"1e+", -EINVAL, 0},
+      {"1.2.3", -EINVAL, 0},
+      {"0b101", -EINVAL, 0},
+      {"inf", -EINVAL, 0},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    uint64_t out = 42;
+    int rc = cfg_parse_u64(cases[i].text, &out);
+    uint64_t want = cases[i].rc == 0 ? cases[i].value : 42;
+    if (rc != cases[i].rc || out != want)
+      fail_msg("case \"%s\": rc %d value %llu", cases[i].text, rc,
+               (unsigned long long)out);
+  }
+}
+
+/* The getter over the same strings: exact range checks at both ends of
+ * uint64, and messages with the value as written. */
+static void cfg_get_u64__strings_exact(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    uint64_t min, max;
+    int rc;
+    uint64_t value;
+    const char *message;
+  } cases[] = {
+      {"0x0", 0, UINT64_MAX, 0, 0, NULL},
+      {"0xFFFFFFFFFFFFFFFF", 0, UINT64_MAX, 0, UINT64_MAX, NULL},
+      {"18446744073709551615", 0, UINT64_MAX, 0, UINT64_MAX, NULL},
+      {"9007199254740993", 0, UINT64_MAX, 0, 9007199254740993ull, NULL},
+      {"9007199254740993", 0, 9007199254740992ull, -EINVAL, 0,
+       "test: config: Config: expected a number between 0 and "
+       "9007199254740992, got 9007199254740993"},
+      {"18446744073709551616", 0, UINT64_MAX, -EINVAL, 0,
+       "test: config: Config: expected a number between 0 and "
+       "18446744073709551615, got 18446744073709551616"},
+      {"0x10000000000000000", 0, UINT64_MAX, -EINVAL, 0,
+       "test: config: Config: expected a number between 0 and "
+       "18446744073709551615, got 0x10000000000000000"},
+      {"0x100", 1, 255, -EINVAL, 0,
+       "test: config: Config: expected a number between 1 and 255, got "
+       "0x100"},
+      {"1000001", 1, 1000000, -EINVAL, 0,
+       "test: config: Config: expected a number between 1 and 1000000, got "
+       "1000001"},
+      {"0x", 0, UINT64_MAX, -EINVAL, 0,
+       "test: config: Config: expected a non-negative integer (decimal or 0x "
+       "hex), got \"0x\""},
+      {"12abc", 0, UINT64_MAX, -EINVAL, 0,
+       "test: config: Config: expected a non-negative integer (decimal or 0x "
+       "hex), got \"12abc\""},
+      {"-1", 0, UINT64_MAX, -EINVAL, 0,
+       "test: config: Config: expected a non-negative integer (decimal or 0x "
+       "hex), got \"-1\""},
+      {" 5", 0, UINT64_MAX, -EINVAL, 0,
+       "test: config: Config: expected a non-negative integer (decimal or 0x "
+       "hex), got \" 5\""},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    struct cfg_value v = {.type = CFG_STRING, .string = cases[i].text};
+    struct cfg_item item = item_of("Config", &v, 1);
+    uint64_t out = 42;
+    last_message[0] = '\0';
+    int rc = cfg_get_u64("test", &item, cases[i].min, cases[i].max, &out);
+    uint64_t want = cases[i].rc == 0 ? cases[i].value : 42;
+    if (rc != cases[i].rc || out != want)
+      fail_msg("case \"%s\": rc %d value %llu", cases[i].text, rc,
+               (unsigned long long)out);
+    if (cases[i].message != NULL)
+      assert_string_equal(last_message, cases[i].message);
+  }
+}
+
+/* The MaxClients report: "expected a number between 1 and 1e+06, got
+ * 1e+06" for --MaxClients=1000001. */
+static void cfg_get_u64__message_prints_integers(void **state) {
+  (void)state;
+  struct cfg_value v = {.type = CFG_STRING, .string = "1000001"};
+  struct cfg_item item = item_of("MaxClients", &v, 1);
+  uint64_t out;
+  assert_int_equal(cfg_get_u64("test", &item, 1, 1000000, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: MaxClients: expected a number between 1 "
+                      "and 1000000, got 1000001");
+  struct cfg_value n = {.type = CFG_NUMBER, .number = 1000001};
+  item = item_of("MaxClients", &n, 1);
+  assert_int_equal(cfg_get_u64("test", &item, 1, 1000000, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: MaxClients: expected a number between 1 "
+                      "and 1000000, got 1000001");
+}
+
+/* collectd numbers are doubles: accepted when whole and at most 2^53. */
+static void cfg_get_u64__collectd_numbers(void **state) {
+  (void)state;
+  struct cfg_value n = {.type = CFG_NUMBER, .number = 9007199254740992.0};
+  struct cfg_item item = item_of("Config", &n, 1);
+  uint64_t out = 42;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), 0);
+  assert_true(out == 9007199254740992ull);
+  out = 42;
+  n.number = 9007199254740994.0; /* what 9007199254740993 becomes */
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Config: 9007199254740994 is above 2^53, "
+                      "where collectd's numbers (doubles) cannot hold every "
+                      "integer; write it as a string, in quotes");
+  n.number = 1e300;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
+  n.number = 2.5;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Config: expected a non-negative whole "
+                      "number, got 2.5");
+  n.number = -1;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Config: expected a non-negative whole "
+                      "number, got -1");
+  n.number = NAN;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
+  assert_true(out == 42);
+  struct cfg_value b = {.type = CFG_BOOLEAN, .boolean = true};
+  item = item_of("Config", &b, 1);
+  assert_int_equal(cfg_get_u64("test", &item, 0, 9, &out), -EINVAL);
+  assert_string_equal(last_message, "test: config: Config: expected a number");
+}
+
+/* Integers have no decimal separator: a comma locale changes nothing. */
+static void cfg_get_u64__comma_locale(void **state) {
+  (void)state;
+  if (comma_locale_set() == NULL)
+    skip();
+  struct cfg_value v = {.type = CFG_STRING, .string = "1,5"};
+  struct cfg_item item = item_of("Config", &v, 1);
+  uint64_t out = 42;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
+  v.string = "2.50e1";
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), 0);
+  assert_int_equal(out, 25);
+  v.string = "0xAb";
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), 0);
+  assert_int_equal(out, 171);
+  v.string = "10";
+  assert_int_equal(cfg_get_u64("test", &item, 0, 5, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Config: expected a number between 0 "
+                      "and 5, got 10");
+  struct cfg_value d = {.type = CFG_STRING, .string = "100.5"};
+  item = item_of("Interval", &d, 1);
+  double x;
+  assert_int_equal(cfg_get_double("test", &item, 0.5, 100, &x), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Interval: expected a number between "
+                      "0.5 and 100, got 100.5");
+}
+
+/* Since 2^64 - 1 is now read exactly, the top of the range is accepted
+ * (through a double it was 2^64 and had to be refused). */
 static void cfg_get_u64__top_of_range(void **state) {
   (void)state;
   struct cfg_value v = {.type = CFG_STRING, .string = "18446744073709551615"};
   struct cfg_item item = item_of("Big", &v, 1);
   uint64_t out = 5;
-  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), -EINVAL);
-  assert_int_equal(out, 5);
-  assert_string_equal(last_message,
-                      "test: config: Big: expected a number between 0 and "
-                      "18446744073709551615, got 1.84467e+19");
-  /* the largest double below 2^64 fits */
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), 0);
+  assert_true(out == UINT64_MAX);
   v.string = "18446744073709549568";
   assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX, &out), 0);
   assert_true(out == 18446744073709549568ull);
+  v.string = "18446744073709551614";
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX - 1, &out), 0);
+  assert_true(out == UINT64_MAX - 1);
+  v.string = "18446744073709551615";
+  out = 5;
+  assert_int_equal(cfg_get_u64("test", &item, 0, UINT64_MAX - 1, &out),
+                   -EINVAL);
+  assert_int_equal(out, 5);
+}
+
+/* Range errors print the bounds and the value without rounding. */
+static void cfg_get_double__range_message(void **state) {
+  (void)state;
+  struct cfg_value v = {.type = CFG_STRING, .string = "1000001"};
+  struct cfg_item item = item_of("Window", &v, 1);
+  double out;
+  assert_int_equal(cfg_get_double("test", &item, 0, 1000000, &out), -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Window: expected a number between 0 and "
+                      "1000000, got 1000001");
+  struct cfg_value n = {.type = CFG_NUMBER, .number = 0.1};
+  item = item_of("Window", &n, 1);
+  assert_int_equal(cfg_get_double("test", &item, 0.25, 31622400, &out),
+                   -EINVAL);
+  assert_string_equal(last_message,
+                      "test: config: Window: expected a number between 0.25 "
+                      "and 31622400, got 0.1");
 }
 
 static void cfg_get_bool__spellings(void **state) {
@@ -292,6 +526,12 @@ int main(void) {
       T(cfg_parse_double__comma_locale),
       T(cfg_get_u64__whole_numbers),
       T(cfg_get_u64__top_of_range),
+      T(cfg_parse_u64__table),
+      T(cfg_get_u64__strings_exact),
+      T(cfg_get_u64__message_prints_integers),
+      T(cfg_get_u64__collectd_numbers),
+      T(cfg_get_u64__comma_locale),
+      T(cfg_get_double__range_message),
       T(cfg_get_bool__spellings),
       T(cfg_get_string__value_count),
       T(cfg_getters__reject_child_blocks),

@@ -247,6 +247,39 @@ static void sink_influx_format__every_buffer_size(void **state) {
   assert_int_equal(line[sizeof(expected)], 'x'); /* nothing written past */
 }
 
+/* A record as wide as the coming i915_oa plugin's: 12 tags, 100 fields
+ * (the old caps were 8 and 12), byte for byte. */
+static void sink_influx_format__100_fields(void **state) {
+  (void)state;
+  static char keys[112][8];
+  struct metric m;
+  metric_init(&m, "i915_oa", 1700000000000000000ull);
+  char expected[4096] = "i915_oa";
+  size_t len = strlen(expected);
+  for (int i = 0; i < 12; i++) {
+    snprintf(keys[100 + i], sizeof(keys[0]), "t%d", i);
+    assert_int_equal(metric_add_tag(&m, keys[100 + i], keys[100 + i]), 0);
+    len += (size_t)snprintf(expected + len, sizeof(expected) - len, ",t%d=t%d",
+                            i, i);
+  }
+  for (int i = 0; i < 100; i++) {
+    snprintf(keys[i], sizeof(keys[0]), "a%d", i);
+    int rc = i % 2 ? metric_add_float(&m, keys[i], "gauge", i + 0.5)
+                   : metric_add_int(&m, keys[i], "derive", (uint64_t)i * 3);
+    assert_int_equal(rc, 0);
+    len += (size_t)(i % 2 ? snprintf(expected + len, sizeof(expected) - len,
+                                     ",a%d=%d.5", i, i)
+                          : snprintf(expected + len, sizeof(expected) - len,
+                                     "%sa%d=%di", i ? "," : " ", i, i * 3));
+  }
+  len += (size_t)snprintf(expected + len, sizeof(expected) - len,
+                          " 1700000000000000000\n");
+  assert_false(metric_overflowed(&m));
+  char line[4096];
+  assert_int_equal(sink_influx_format(&m, line, sizeof(line)), (int)len);
+  assert_string_equal(line, expected);
+}
+
 static void sink_line__writes_and_flushes(void **state) {
   (void)state;
   char *text = NULL;
@@ -339,6 +372,7 @@ int main(void) {
       cmocka_unit_test(sink_influx_format__timestamps),
       cmocka_unit_test(sink_influx_format__errors),
       cmocka_unit_test(sink_influx_format__every_buffer_size),
+      cmocka_unit_test(sink_influx_format__100_fields),
       cmocka_unit_test(sink_line__writes_and_flushes),
       cmocka_unit_test(sink_line__end_flushes_a_pipe),
       cmocka_unit_test(sink_line__errors),

@@ -4,6 +4,7 @@
  * buffer bounds. Every hostile line is also parsed back with yajl_tree.
  */
 #include "common/sink/sink_json.h"
+#include "common/sink/sink_line.h"
 #include "tests/lib/comma_locale.h"
 
 #include <errno.h>
@@ -223,6 +224,90 @@ static void sink_json_format__every_buffer_size(void **state) {
   assert_int_equal(line[sizeof(expected)], 'x');
 }
 
+/* 12 tags and 100 fields (the old caps were 8 and 12), byte for byte, and
+ * read back with yajl_tree. */
+static void sink_json_format__100_fields(void **state) {
+  (void)state;
+  static char keys[112][8];
+  struct metric m;
+  metric_init(&m, "i915_oa", 5);
+  char expected[4096] = "{\"name\":\"i915_oa\",\"time\":5";
+  size_t len = strlen(expected);
+  for (int i = 0; i < 12; i++) {
+    snprintf(keys[100 + i], sizeof(keys[0]), "t%d", i);
+    metric_add_tag(&m, keys[100 + i], keys[100 + i]);
+    len += (size_t)snprintf(expected + len, sizeof(expected) - len,
+                            ",\"t%d\":\"t%d\"", i, i);
+  }
+  for (int i = 0; i < 100; i++) {
+    snprintf(keys[i], sizeof(keys[0]), "a%d", i);
+    if (i % 2)
+      metric_add_float(&m, keys[i], "gauge", i + 0.5);
+    else
+      metric_add_int(&m, keys[i], "derive", (uint64_t)i * 3);
+    len += (size_t)(i % 2 ? snprintf(expected + len, sizeof(expected) - len,
+                                     ",\"a%d\":%d.5", i, i)
+                          : snprintf(expected + len, sizeof(expected) - len,
+                                     ",\"a%d\":%d", i, i * 3));
+  }
+  len += (size_t)snprintf(expected + len, sizeof(expected) - len, "}\n");
+  char line[4096];
+  assert_int_equal(sink_json_format(&m, line, sizeof(line)), (int)len);
+  assert_string_equal(line, expected);
+  char err[128];
+  yajl_val tree = yajl_tree_parse(line, err, sizeof(err));
+  assert_non_null(tree);
+  assert_true(YAJL_IS_OBJECT(tree));
+  assert_int_equal(tree->u.object.len, 2 + 12 + 100);
+  for (int i = 0; i < 100; i++) {
+    yajl_val v = tree->u.object.values[2 + 12 + i];
+    assert_string_equal(tree->u.object.keys[2 + 12 + i], keys[i]);
+    assert_true(YAJL_GET_DOUBLE(v) == (i % 2 ? i + 0.5 : i * 3.0));
+  }
+  yajl_tree_free(tree);
+}
+
+/* sink_line with sink_json_format keeps one generator: the same pointer
+ * after every record, also after a failed one, and the same bytes as the
+ * one-shot sink_json_format. */
+static void sink_line__json_reuses_one_generator(void **state) {
+  (void)state;
+  char *text = NULL;
+  size_t text_len = 0;
+  FILE *out = open_memstream(&text, &text_len);
+  assert_non_null(out);
+  struct sink_line s;
+  sink_line_init(&s, out, sink_json_format);
+  struct metric m, bad;
+  metric_init(&m, "drm_engine", 7);
+  metric_add_tag(&m, "comm", "a\"b\xff");
+  metric_add_float(&m, "utilization", "percent", 12.5);
+  metric_init(&bad, "m", 1);
+  bad.n_fields = 1;
+  bad.fields[0] = (struct metric_field){
+      .key = "f", .ctype = "percent", .kind = METRIC_FLOAT, .v.f = NAN};
+  assert_int_equal(s.base.begin(&s.base), 0);
+  assert_int_equal(s.base.write(&s.base, &m), 0);
+  yajl_gen first = s.json.gen;
+  assert_non_null(first);
+  assert_int_equal(s.base.write(&s.base, &bad), -EINVAL);
+  assert_int_equal(s.base.write(&s.base, &m), 0);
+  assert_ptr_equal(s.json.gen, first);
+  assert_int_equal(s.base.end(&s.base), 0);
+  char one[128];
+  int n = sink_json_format(&m, one, sizeof(one));
+  assert_true(n > 0);
+  char two[256];
+  snprintf(two, sizeof(two), "%s%s", one, one);
+  assert_string_equal(text, two);
+  assert_string_equal(one, "{\"name\":\"drm_engine\",\"time\":7,"
+                           "\"comm\":\"a\\\"b?\",\"utilization\":12.5}\n");
+  sink_line_fini(&s);
+  assert_null(s.json.gen);
+  fclose(out);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sink_json_format__hostile_strings),
@@ -234,6 +319,8 @@ int main(void) {
       cmocka_unit_test(sink_json_format__timestamps),
       cmocka_unit_test(sink_json_format__errors),
       cmocka_unit_test(sink_json_format__every_buffer_size),
+      cmocka_unit_test(sink_json_format__100_fields),
+      cmocka_unit_test(sink_line__json_reuses_one_generator),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

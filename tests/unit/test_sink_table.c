@@ -202,6 +202,39 @@ static void sink_table__bounded_rows(void **state) {
   assert_int_equal(f->s.dropped, 0);
 }
 
+/* One row of 12 tags and 100 fields (the old caps were 8 and 12): every
+ * column is printed, in record order. */
+static void sink_table__100_fields(void **state) {
+  struct table_fixture *f = *state;
+  struct metric_sink *s = &f->s.base;
+  static char keys[112][8];
+  struct metric m;
+  metric_init(&m, "i915_oa", 1);
+  char header[2048] = "", row[2048] = "";
+  size_t hl = 0, rl = 0;
+  for (int i = 0; i < 12; i++) {
+    snprintf(keys[100 + i], sizeof(keys[0]), "t%d", i);
+    metric_add_tag(&m, keys[100 + i], keys[100 + i]);
+    hl += (size_t)snprintf(header + hl, sizeof(header) - hl, "%st%d",
+                           i ? "  " : "", i);
+    rl +=
+        (size_t)snprintf(row + rl, sizeof(row) - rl, "%st%d", i ? "  " : "", i);
+  }
+  for (int i = 0; i < 100; i++) {
+    snprintf(keys[i], sizeof(keys[0]), "a%d", i);
+    metric_add_int(&m, keys[i], "derive", (uint64_t)i + 1000);
+    hl += (size_t)snprintf(header + hl, sizeof(header) - hl, "  a%-3d", i);
+    rl += (size_t)snprintf(row + rl, sizeof(row) - rl, "  %d", i + 1000);
+  }
+  /* columns are as wide as their widest cell, the last one too */
+  assert_int_equal(s->begin(s), 0);
+  assert_int_equal(s->write(s, &m), 0);
+  assert_int_equal(s->end(s), 0);
+  char expected[8192];
+  snprintf(expected, sizeof(expected), "i915_oa\n%s\n%s\n\n", header, row);
+  assert_string_equal(printed(f), expected);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(
@@ -214,6 +247,7 @@ int main(void) {
           sink_table__utf8_width_and_control_characters, setup, teardown),
       cmocka_unit_test_setup_teardown(sink_table__batches_are_independent,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(sink_table__100_fields, setup, teardown),
       cmocka_unit_test_setup_teardown(sink_table__bounded_rows, setup,
                                       teardown),
   };
