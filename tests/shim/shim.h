@@ -110,6 +110,17 @@ int shim_fstat(int fd, struct stat *st);
  * (`st` filled), 0 when it is not (the caller asks the system). */
 int shim_stat_device(int dirfd, const char *path, struct stat *st);
 
+/* A driver's ioctl table: one handler per request number. */
+struct shim_ioctl {
+  unsigned long request;
+  int (*fn)(struct shim_file *f, void *arg); /* -1 with errno */
+};
+/* Run the entry of `table` (n entries) for `request`, as a driver's
+ * ops->ioctl would: EFAULT when the request carries data (_IOC_SIZE) and
+ * `arg` is NULL, ENOTTY (logged once) when no entry matches. */
+int shim_ioctl_dispatch(const struct shim_ioctl *table, size_t n,
+                        struct shim_file *f, unsigned long request, void *arg);
+
 /* Log "shim: DRIVER: ioctl 0x...: not emulated" once per request. */
 void shim_log_unhandled(const char *driver, unsigned long request);
 

@@ -57,44 +57,50 @@ static ssize_t shim_demo_read(struct shim_file *f, void *buf, size_t len) {
   return (ssize_t)(k * sizeof(uint64_t));
 }
 
-static int shim_demo_ioctl(struct shim_file *f, unsigned long request,
-                           void *arg) {
+static int shim_demo_push(struct shim_file *f, void *arg) {
   struct shim_demo_stream *s = f->data;
-  uint64_t calls = __atomic_fetch_add(&shim_demo_calls, 1, __ATOMIC_ACQ_REL);
-  if (arg == NULL &&
-      (request == SHIM_DEMO_IOC_PUSH || request == SHIM_DEMO_IOC_CALLS ||
-       request == SHIM_DEMO_IOC_POKE)) {
-    errno = EFAULT;
+  if (s->n == SHIM_DEMO_STREAM_MAX) {
+    errno = ENOSPC;
     return -1;
   }
-  switch (request) {
-  case SHIM_DEMO_IOC_PUSH:
-    if (s->n == SHIM_DEMO_STREAM_MAX) {
-      errno = ENOSPC;
-      return -1;
-    }
-    memcpy(&s->values[(s->head + s->n++) % SHIM_DEMO_STREAM_MAX], arg,
-           sizeof(uint64_t));
-    shim_file_set_ready(f, true);
-    return 0;
-  case SHIM_DEMO_IOC_CALLS:
-    memcpy(arg, &calls, sizeof(calls));
-    return 0;
-  case SHIM_DEMO_IOC_POKE: {
-    struct shim_demo_poke poke;
-    memcpy(&poke, arg, sizeof(poke));
-    if (poke.offset % 4 != 0 || poke.offset > SHIM_DEMO_BUF_SIZE - 4) {
-      errno = EINVAL;
-      return -1;
-    }
-    __atomic_store_n((uint32_t *)((char *)shim_demo_map + poke.offset),
-                     poke.value, __ATOMIC_RELEASE);
-    return 0;
+  memcpy(&s->values[(s->head + s->n++) % SHIM_DEMO_STREAM_MAX], arg,
+         sizeof(uint64_t));
+  shim_file_set_ready(f, true);
+  return 0;
+}
+
+static int shim_demo_calls_read(struct shim_file *f, void *arg) {
+  (void)f;
+  uint64_t calls = __atomic_load_n(&shim_demo_calls, __ATOMIC_ACQUIRE) - 1;
+  memcpy(arg, &calls, sizeof(calls));
+  return 0;
+}
+
+static int shim_demo_poke(struct shim_file *f, void *arg) {
+  (void)f;
+  struct shim_demo_poke poke;
+  memcpy(&poke, arg, sizeof(poke));
+  if (poke.offset % 4 != 0 || poke.offset > SHIM_DEMO_BUF_SIZE - 4) {
+    errno = EINVAL;
+    return -1;
   }
-  }
-  shim_log_unhandled("demo", request);
-  errno = ENOTTY;
-  return -1;
+  __atomic_store_n((uint32_t *)((char *)shim_demo_map + poke.offset),
+                   poke.value, __ATOMIC_RELEASE);
+  return 0;
+}
+
+static const struct shim_ioctl shim_demo_ioctls[] = {
+    {SHIM_DEMO_IOC_PUSH, shim_demo_push},
+    {SHIM_DEMO_IOC_CALLS, shim_demo_calls_read},
+    {SHIM_DEMO_IOC_POKE, shim_demo_poke},
+};
+
+static int shim_demo_ioctl(struct shim_file *f, unsigned long request,
+                           void *arg) {
+  __atomic_add_fetch(&shim_demo_calls, 1, __ATOMIC_ACQ_REL);
+  return shim_ioctl_dispatch(
+      shim_demo_ioctls, sizeof(shim_demo_ioctls) / sizeof(shim_demo_ioctls[0]),
+      f, request, arg);
 }
 
 static short shim_demo_poll(struct shim_file *f) {

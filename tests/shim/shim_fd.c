@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/ioctl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,6 +441,22 @@ int shim_stat_device(int dirfd, const char *path, struct stat *st) {
   st->st_nlink = 1;
   st->st_blksize = 4096;
   return 1;
+}
+
+int shim_ioctl_dispatch(const struct shim_ioctl *table, size_t n,
+                        struct shim_file *f, unsigned long request, void *arg) {
+  for (size_t i = 0; i < n; i++) {
+    if (table[i].request != request)
+      continue;
+    if (_IOC_SIZE(request) != 0 && arg == NULL) {
+      errno = EFAULT;
+      return -1;
+    }
+    return table[i].fn(f, arg);
+  }
+  shim_log_unhandled(f->ops->name, request);
+  errno = ENOTTY;
+  return -1;
 }
 
 void shim_log_unhandled(const char *driver, unsigned long request) {

@@ -93,6 +93,8 @@ static void shim_open__registered_paths(void **state) {
   assert_int_equal(errno, ENOTDIR);
   assert_int_equal(shim_kernel.ioctl(fd, _IO('S', 99), NULL), -1);
   assert_int_equal(errno, ENOTTY);
+  assert_int_equal(shim_kernel.ioctl(fd, SHIM_DEMO_IOC_PUSH, NULL), -1);
+  assert_int_equal(errno, EFAULT);
   assert_int_equal(shim_device_add(dev_path, 0, NULL, NULL), -1);
   assert_int_equal(errno, EEXIST);
   /* other paths reach the system */
