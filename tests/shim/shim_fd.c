@@ -4,7 +4,8 @@
  * driver and any other call to libc.
  *
  * Locking: `shim_table_mutex` guards the table and the device list and is
- * held only for a lookup or an update, never across a driver call. Each
+ * held only for a lookup or an update, never across a driver call; a call
+ * on a real fd sees an empty slot and takes no lock at all. Each
  * file has its own lock around its handlers, dropped while a blocking read
  * waits, so one thread blocked on a fake file never holds up another
  * file, the table, or an ioctl on the same file (collectd reads from
@@ -71,7 +72,7 @@ int shim_file_new(const struct shim_file_ops *ops, void *data, int flags) {
   pthread_mutex_init(&f->ready_lock, NULL);
   pthread_mutex_lock(&shim_table_mutex);
   struct shim_file *stale = shim_table[fd]; /* closed behind our back */
-  shim_table[fd] = f;
+  __atomic_store_n(&shim_table[fd], f, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&shim_table_mutex);
   if (stale != NULL)
     shim_file_put(stale);
@@ -86,7 +87,10 @@ out:
 }
 
 struct shim_file *shim_file_get(int fd) {
-  if (fd < 0 || fd >= SHIM_MAX_FDS)
+  /* most calls are on real fds: an empty slot needs no lock (a racing
+   * install is the same as the call having come first) */
+  if (fd < 0 || fd >= SHIM_MAX_FDS ||
+      __atomic_load_n(&shim_table[fd], __ATOMIC_ACQUIRE) == NULL)
     return NULL;
   pthread_mutex_lock(&shim_table_mutex);
   struct shim_file *f = shim_table[fd];
@@ -128,7 +132,7 @@ static void shim_table_install(int fd, struct shim_file *f) {
   }
   pthread_mutex_lock(&shim_table_mutex);
   struct shim_file *old = shim_table[fd];
-  shim_table[fd] = f;
+  __atomic_store_n(&shim_table[fd], f, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&shim_table_mutex);
   shim_file_put(old);
 }
@@ -262,7 +266,7 @@ int shim_close(int fd) {
   if (fd >= 0 && fd < SHIM_MAX_FDS) {
     pthread_mutex_lock(&shim_table_mutex);
     f = shim_table[fd];
-    shim_table[fd] = NULL;
+    __atomic_store_n(&shim_table[fd], NULL, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&shim_table_mutex);
   }
   int rc = shim_libc()->close(fd);
