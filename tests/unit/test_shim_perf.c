@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -281,6 +282,34 @@ static void shim_perf_for_each__reports_attrs(void **state) {
   assert_int_equal(shim_kernel.close(member), 0);
 }
 
+/* The LD_PRELOAD controls: valid items apply, malformed ones are
+ * reported and the call says EINVAL. */
+static void shim_perf_load_env__scripts_from_the_environment(void **state) {
+  (void)state;
+  setenv("SHIM_PERF_RATE", "4006:0x10:500,4006:*:20,bogus", 1);
+  setenv("SHIM_PERF_RUNNING", "4006:1:4", 1);
+  setenv("SHIM_PERF_FAIL", "4007:1", 1);
+  setenv("SHIM_PERF_EACCES_TYPE", "4008", 1);
+  errno = 0;
+  assert_int_equal(shim_perf_load_env(), -1);
+  assert_int_equal(errno, EINVAL);
+  unsetenv("SHIM_PERF_RATE");
+  unsetenv("SHIM_PERF_RUNNING");
+  unsetenv("SHIM_PERF_FAIL");
+  unsetenv("SHIM_PERF_EACCES_TYPE");
+  assert_int_equal(open_event(4007, 0, 0, -1), -1);
+  assert_int_equal(errno, EPERM);
+  assert_int_equal(open_event(4008, 0, 0, -1), -1);
+  assert_int_equal(errno, EACCES);
+  int leader = open_event(4006, 0x10, 0, -1);
+  int member = open_event(4006, 0x11, 0, leader);
+  uint64_t id0 = event_id(leader), id1 = event_id(member);
+  clock_ns += 8 * SEC; /* runs a quarter: 2 s */
+  expect_read(leader, (uint64_t[]){2, 8 * SEC, 2 * SEC, 1000, id0, 40, id1}, 7);
+  assert_int_equal(shim_kernel.close(member), 0);
+  assert_int_equal(shim_kernel.close(leader), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(shim_perf_event_open__kernel_errnos,
@@ -293,6 +322,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(shim_perf_for_each__reports_attrs, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(
+          shim_perf_load_env__scripts_from_the_environment, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
