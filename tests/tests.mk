@@ -6,6 +6,10 @@ UNIT_BINS    := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 ALL_CORE_OBJS = $(foreach p,$(PLUGINS),$($(p)_CORE))
 TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
 TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# The shim (rules below): its core without the libc table and interposers.
+SHIM_CORE_SRCS := $(filter-out tests/shim/shim_preload.c tests/shim/shim_libc.c,$(wildcard tests/shim/*.c))
+SHIM_LIB     := $(BUILD)/libshim.a
+SHIM_SO      := $(BUILD)/tests/shim.so
 # tests/tools/<x>.c is an executable; <x>_ops.c and <x>_module.c are the
 # fake plugin core and collectd entry point shared with <x>.so.
 TOOL_SRCS    := $(filter-out %_ops.c %_module.c,$(wildcard tests/tools/*.c))
@@ -23,7 +27,7 @@ BENCH_BINS   := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 .PHONY: tests-build fuzz-build bench-build
 tests-build: $(UNIT_BINS) $(TOOL_BINS) $(TOOL_SOS)
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(ALL_CORE_OBJS) $(TEST_LIB_OBJS) $(LIBCOMMON)
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(ALL_CORE_OBJS) $(TEST_LIB_OBJS) $(SHIM_LIB) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(YAJL_LIBS) $(LDLIBS_ALL)
 
@@ -61,11 +65,14 @@ $(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(BENCH_LIB_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
 
-# The kernel emulation, an LD_PRELOAD library (tests/shim/).
-SHIM_SRCS    := $(wildcard tests/shim/*.c)
-SHIM_SO      := $(BUILD)/tests/shim.so
+# The kernel emulation (tests/shim/): libshim.a for in-process tests
+# (shim_kernel), tests/shim.so for LD_PRELOAD, the same core plus the
+# interposers of shim_preload.c, exporting only those.
 tests-build: $(SHIM_SO)
-$(SHIM_SO): $(SHIM_SRCS) tests/shim/shim.h
+$(SHIM_LIB): $(SHIM_CORE_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/shim/shim_libc.o
+	@rm -f $@
+	ar rcs $@ $^
+$(SHIM_SO): $(SHIM_CORE_SRCS) tests/shim/shim_preload.c $(wildcard tests/shim/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC -shared -fvisibility=hidden \
-	  $(SAN_FLAGS) $(CFLAGS) -o $@ $(SHIM_SRCS) -ldl -pthread
+	  $(SAN_FLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) -ldl -pthread

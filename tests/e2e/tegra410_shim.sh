@@ -13,9 +13,13 @@ source tests/lib/lineproto.sh
 source tests/lib/require.sh
 B=${BUILD:-build}
 SHIM=$PWD/$B/tests/shim.so
-# ASan intercepts read/close/ioctl itself; stacked under the shim's
-# interposers the process hangs at start. The plain build runs this.
-require_not_sanitize "Tegra410 preset under the shim" "not combined with ASan"
+PRELOAD=$SHIM
+if [[ ${SANITIZE:-} == 1 ]]; then
+  # The executable and the shim are built with ASan/UBSan: their runtimes
+  # must come first in the library list, then the shim's interposers
+  # (ASan's own interceptors reach the shim's through dlsym(RTLD_NEXT)).
+  PRELOAD="$(${CC:-cc} -print-file-name=libasan.so):$(${CC:-cc} -print-file-name=libubsan.so):$SHIM"
+fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/t410-shim.XXXXXX")
 trap 'collectd_stop; rm -rf "$T"; [[ -n ${CD_DIR:-} ]] && rm -rf "$CD_DIR"' EXIT
 t410_tree "$T"
@@ -25,7 +29,7 @@ t410_tree "$T"
 # rd_cum_outs 5e6. CMEM: cycles 1e6, rd_req 2e6, rd_cum_outs 3e6.
 # C2C: cycles 1e6, in_rd_cum_outs 2e6, in_rd_req 3e6, in_wr_cum_outs 4e6,
 # in_wr_req 5e6.
-out=$(LD_PRELOAD=$SHIM timeout 60 "$B/tegra410_uncore" \
+out=$(LD_PRELOAD=$PRELOAD timeout 60 "$B/tegra410_uncore" \
   --once --window=0.3 --SysfsRoot="$T/sys")
 tap_is 0 $? "exec: preset on emulated PMUs exits 0"
 pcie="pmu=nvidia_pcie_pmu_0_rc_1 socket=0 rc=1"
@@ -53,7 +57,7 @@ tap_is 2 "$(lp_count --measurement tegra410 --where pmu=nvidia_nvlink_c2c_pmu_0 
   "C2C with a GPU peer: in and out"
 
 # One PMU refused (EACCES): the others keep counting, the message says why.
-out=$(SHIM_PERF_EACCES_TYPE=4028 LD_PRELOAD=$SHIM timeout 60 \
+out=$(SHIM_PERF_EACCES_TYPE=4028 LD_PRELOAD=$PRELOAD timeout 60 \
   "$B/tegra410_uncore" --once --window=0.2 --SysfsRoot="$T/sys" 2>"$T/err")
 tap_is 1 "$(lp_count --measurement tegra410 --where pmu=nvidia_cmem_latency_pmu_0 <<<"$out")" \
   "EACCES on PCIE: CMEM still reported"

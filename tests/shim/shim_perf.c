@@ -1,170 +1,515 @@
 /*
- * shim_perf.c: perf_event_open on fake PMUs, for PMU types from
- * SHIM_PERF_TYPE_BASE (4000) up, so tests point the plugin at a synthetic
- * sysfs whose `type` files hold such numbers.
+ * shim_perf.c: perf_event_open(2) on fake PMUs (shim_perf.h), with the
+ * validation the kernel applies to uncore PMUs (reference sheet): pid
+ * must be -1 and cpu >= 0 (EINVAL), sampling is refused (EOPNOTSUPP),
+ * exclude and inherit bits are refused (EINVAL), a member must join a
+ * leader (not a member) of the same PMU on the same CPU (EINVAL), a
+ * group_fd that is no perf fd is EBADF, attr.size below 64 or above a
+ * page is E2BIG.
  *
- * Validation as the kernel does for uncore PMUs (reference sheet): pid
- * must be -1 (EINVAL), sampling is refused (EOPNOTSUPP), exclude bits are
- * refused (EINVAL), a member must join a leader of the same PMU (EINVAL).
- * SHIM_PERF_EACCES_TYPE=<type> makes opens of that type fail with EACCES.
- *
- * Counting: every event counts at a rate fixed by its config,
- *   rate = 1e6 * (1 + (config & 0xffffffff) % 97 + (config >> 32))  per s
- * since the group was enabled (CLOCK_MONOTONIC), and time_running equals
- * time_enabled. Tests derive their expectations from the same formula, so
- * every ratio the plugin computes is exact whatever the scheduling.
- * Reads follow read_format GROUP | ID | TOTAL_TIME_ENABLED | RUNNING.
+ * Groups follow the kernel (kernel/events/core.c): enabling a leader
+ * with PERF_IOC_FLAG_GROUP acts on every member; an event counts while
+ * it and its leader are enabled; a group read reports the leader's
+ * times and every member's value. Events are refcounted: a member holds
+ * a reference on its leader, and when the leader's fd is closed first
+ * its members become singleton events that keep counting, as
+ * perf_group_detach() makes them, so reads and closes of a member after
+ * its leader stay valid.
  */
+#include "tests/shim/shim_perf.h"
 #include "tests/shim/shim.h"
+#include "tests/shim/shim_libc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
-#include <stdint.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define SHIM_PERF_MAX_GROUP 16
+#define SHIM_PERF_MAX_RATES 256
+#define SHIM_PERF_MAX_TYPES 64
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1u << 4) /* Linux 6.0 */
+#endif
 
 struct shim_perf_event {
-  uint32_t type;
-  uint64_t config;
-  uint64_t id;
+  int refs; /* the fd's, and one per member naming it as leader */
+  struct shim_perf_info info;
   uint64_t read_format;
-  struct shim_perf_event *leader;                       /* self for leaders */
-  struct shim_perf_event *members[SHIM_PERF_MAX_GROUP]; /* leader only */
-  size_t n_members;
-  uint64_t enabled_at_ns; /* 0 while disabled */
+  struct shim_perf_event *leader;                     /* self, or held */
+  struct shim_perf_event *group[SHIM_PERF_MAX_GROUP]; /* leader: self 1st */
+  size_t n_group;
+  bool on;       /* its own enable state (attr.disabled, ioctls) */
+  bool counting; /* on and its leader on, since since_ns */
+  uint64_t enabled_ns, since_ns;
+  uint64_t reset_base;          /* raw count at the last RESET */
+  struct shim_perf_event *next; /* the list of open events */
 };
 
+static pthread_mutex_t shim_perf_mutex = PTHREAD_MUTEX_INITIALIZER;
+static bool shim_perf_on;
+static uint32_t shim_perf_base = SHIM_PERF_TYPE_BASE;
 static uint64_t shim_perf_next_id = 1;
+static struct shim_perf_event *shim_perf_events; /* oldest first */
+static struct {
+  uint32_t type;
+  uint64_t config, per_s;
+} shim_perf_rates[SHIM_PERF_MAX_RATES];
+static size_t shim_perf_n_rates;
+static struct {
+  uint32_t type, num, den;
+  int err; /* fail_type */
+} shim_perf_types[SHIM_PERF_MAX_TYPES];
+static size_t shim_perf_n_types;
+static uint64_t (*shim_perf_clock)(void *ctx);
+static void *shim_perf_clock_ctx;
 
-static uint64_t shim_now_ns(void) {
+static uint64_t shim_perf_now(void) {
+  if (shim_perf_clock != NULL)
+    return shim_perf_clock(shim_perf_clock_ctx);
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t shim_perf_rate(uint64_t config) {
+/* The script entry of `type`, created on demand when `add`. */
+static size_t shim_perf_type_slot(uint32_t type, bool add) {
+  for (size_t i = 0; i < shim_perf_n_types; i++)
+    if (shim_perf_types[i].type == type)
+      return i;
+  if (!add || shim_perf_n_types == SHIM_PERF_MAX_TYPES)
+    return SIZE_MAX;
+  shim_perf_types[shim_perf_n_types].type = type;
+  shim_perf_types[shim_perf_n_types].num = 1;
+  shim_perf_types[shim_perf_n_types].den = 1;
+  shim_perf_types[shim_perf_n_types].err = 0;
+  return shim_perf_n_types++;
+}
+
+static uint64_t shim_perf_rate(uint32_t type, uint64_t config) {
+  uint64_t any = 0;
+  bool have_any = false;
+  for (size_t i = 0; i < shim_perf_n_rates; i++) {
+    if (shim_perf_rates[i].type != type)
+      continue;
+    if (shim_perf_rates[i].config == config)
+      return shim_perf_rates[i].per_s;
+    if (shim_perf_rates[i].config == SHIM_PERF_ANY_CONFIG)
+      any = shim_perf_rates[i].per_s, have_any = true;
+  }
+  if (have_any)
+    return any;
   return 1000000ull * (1 + (config & 0xffffffffu) % 97 + (config >> 32));
 }
 
+/* Enabled and running time of `e` at `now`, and its value. */
+static uint64_t shim_perf_enabled(const struct shim_perf_event *e,
+                                  uint64_t now) {
+  return e->enabled_ns + (e->counting ? now - e->since_ns : 0);
+}
+
+static uint64_t shim_perf_running(const struct shim_perf_event *e,
+                                  uint64_t now) {
+  size_t t = shim_perf_type_slot(e->info.type, false);
+  uint64_t enabled = shim_perf_enabled(e, now);
+  if (t == SIZE_MAX)
+    return enabled;
+  return (uint64_t)((unsigned __int128)enabled * shim_perf_types[t].num /
+                    shim_perf_types[t].den);
+}
+
+static uint64_t shim_perf_raw(const struct shim_perf_event *e, uint64_t now) {
+  return (uint64_t)((unsigned __int128)shim_perf_rate(e->info.type,
+                                                      e->info.config) *
+                    shim_perf_running(e, now) / 1000000000u);
+}
+
+/* Fold the time counted so far, then recompute who counts from `now`. */
+static void shim_perf_group_sync(struct shim_perf_event *leader, uint64_t now,
+                                 bool recompute) {
+  for (size_t i = 0; i < leader->n_group; i++) {
+    struct shim_perf_event *e = leader->group[i];
+    e->enabled_ns = shim_perf_enabled(e, now);
+    e->since_ns = now;
+    if (recompute)
+      e->counting = e->on && leader->on;
+  }
+}
+
+static void shim_perf_event_put(struct shim_perf_event *e) {
+  if (--e->refs == 0)
+    free(e);
+}
+
+/* ---- the file ---- */
+
 static ssize_t shim_perf_read(struct shim_file *f, void *buf, size_t len) {
   struct shim_perf_event *e = f->data;
-  if (e->leader != e || !(e->read_format & PERF_FORMAT_GROUP)) {
-    errno = EINVAL; /* only group reads on the leader are emulated */
-    return -1;
-  }
-  size_t words = 3 + 2 * e->n_members;
+  pthread_mutex_lock(&shim_perf_mutex);
+  uint64_t now = shim_perf_now(), fmt = e->read_format;
+  bool group = fmt & PERF_FORMAT_GROUP;
+  const struct shim_perf_event *t = group ? e->leader : e;
+  size_t n = group ? t->n_group : 1;
+  size_t per = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
+  size_t words = !!group + !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+                 !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) + n * per;
   if (len < words * sizeof(uint64_t)) {
+    pthread_mutex_unlock(&shim_perf_mutex);
     errno = ENOSPC;
     return -1;
   }
-  uint64_t elapsed = e->enabled_at_ns ? shim_now_ns() - e->enabled_at_ns : 0;
   uint64_t *w = buf;
-  w[0] = e->n_members;
-  w[1] = elapsed;
-  w[2] = elapsed;
-  for (size_t i = 0; i < e->n_members; i++) {
-    const struct shim_perf_event *m = e->members[i];
-    /* counts = rate * elapsed, in 128-bit to stay exact */
-    w[3 + 2 * i] = (uint64_t)((unsigned __int128)shim_perf_rate(m->config) *
-                              elapsed / 1000000000u);
-    w[4 + 2 * i] = m->id;
+  size_t k = 0;
+  if (group)
+    w[k++] = n;
+  else
+    w[k++] = shim_perf_raw(t, now) - t->reset_base;
+  if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+    w[k++] = shim_perf_enabled(t, now);
+  if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+    w[k++] = shim_perf_running(t, now);
+  for (size_t i = 0; i < n; i++) {
+    const struct shim_perf_event *m = group ? t->group[i] : t;
+    if (group)
+      w[k++] = shim_perf_raw(m, now) - m->reset_base;
+    if (fmt & PERF_FORMAT_ID)
+      w[k++] = m->info.id;
+    if (fmt & PERF_FORMAT_LOST)
+      w[k++] = 0;
   }
+  pthread_mutex_unlock(&shim_perf_mutex);
   return (ssize_t)(words * sizeof(uint64_t));
 }
 
 static int shim_perf_ioctl(struct shim_file *f, unsigned long request,
                            void *arg) {
   struct shim_perf_event *e = f->data;
-  switch (request) {
-  case PERF_EVENT_IOC_ID:
-    *(uint64_t *)arg = e->id;
-    return 0;
-  case PERF_EVENT_IOC_ENABLE:
-    if (e->enabled_at_ns == 0)
-      e->enabled_at_ns = shim_now_ns();
-    return 0;
-  case PERF_EVENT_IOC_DISABLE:
-    e->enabled_at_ns = 0;
-    return 0;
-  case PERF_EVENT_IOC_RESET:
+  bool all = (uintptr_t)arg & PERF_IOC_FLAG_GROUP;
+  if (request == PERF_EVENT_IOC_ID) {
+    if (arg == NULL) {
+      errno = EFAULT;
+      return -1;
+    }
+    *(uint64_t *)arg = e->info.id;
     return 0;
   }
-  errno = ENOTTY;
-  return -1;
+  if (request != PERF_EVENT_IOC_ENABLE && request != PERF_EVENT_IOC_DISABLE &&
+      request != PERF_EVENT_IOC_RESET) {
+    shim_log_unhandled("perf", request);
+    errno = ENOTTY;
+    return -1;
+  }
+  pthread_mutex_lock(&shim_perf_mutex);
+  uint64_t now = shim_perf_now();
+  struct shim_perf_event *leader = e->leader;
+  /* the group flag acts on the whole group, from its leader */
+  struct shim_perf_event *const *targets = all ? leader->group : &e;
+  size_t n = all ? leader->n_group : 1;
+  shim_perf_group_sync(leader, now, /*recompute=*/false);
+  for (size_t i = 0; i < n; i++) {
+    if (request == PERF_EVENT_IOC_RESET)
+      targets[i]->reset_base = shim_perf_raw(targets[i], now);
+    else
+      targets[i]->on = request == PERF_EVENT_IOC_ENABLE;
+  }
+  shim_perf_group_sync(leader, now, /*recompute=*/true);
+  pthread_mutex_unlock(&shim_perf_mutex);
+  return 0;
 }
 
 static void shim_perf_release(struct shim_file *f) {
   struct shim_perf_event *e = f->data;
+  pthread_mutex_lock(&shim_perf_mutex);
+  uint64_t now = shim_perf_now();
+  for (struct shim_perf_event **p = &shim_perf_events; *p; p = &(*p)->next)
+    if (*p == e) {
+      *p = e->next;
+      break;
+    }
   struct shim_perf_event *leader = e->leader;
-  if (leader != e) /* a member: leave the leader's list */
-    for (size_t i = 0; i < leader->n_members; i++)
-      if (leader->members[i] == e)
-        leader->members[i] = leader->members[--leader->n_members];
-  free(e);
+  shim_perf_group_sync(leader, now, /*recompute=*/false);
+  if (leader == e) {
+    /* perf_group_detach(): members become singleton groups */
+    for (size_t i = 1; i < e->n_group; i++) {
+      struct shim_perf_event *m = e->group[i];
+      m->leader = m;
+      m->group[0] = m;
+      m->n_group = 1;
+      m->counting = m->on;
+      m->info.leader_id = m->info.id;
+    }
+    /* the members' references; the fd's own is dropped below */
+    e->refs -= (int)(e->n_group - 1);
+    e->n_group = 1;
+  } else {
+    for (size_t i = 1; i < leader->n_group; i++)
+      if (leader->group[i] == e) {
+        memmove(&leader->group[i], &leader->group[i + 1],
+                (leader->n_group - i - 1) * sizeof(leader->group[0]));
+        leader->n_group--;
+        break;
+      }
+    shim_perf_event_put(leader);
+  }
+  shim_perf_event_put(e);
+  pthread_mutex_unlock(&shim_perf_mutex);
 }
 
-static const struct shim_perf_ops_holder {
-  struct shim_ops ops;
-} shim_perf = {{shim_perf_read, shim_perf_ioctl, shim_perf_release}};
+static const struct shim_file_ops shim_perf_ops = {
+    .name = "perf",
+    .read = shim_perf_read,
+    .ioctl = shim_perf_ioctl,
+    .release = shim_perf_release,
+};
 
-long shim_perf_event_open(void *attr_ptr, long pid, long cpu, long group_fd,
-                          long flags) {
-  (void)cpu;
-  (void)flags;
-  /* callers pass int arguments through syscall()'s varargs: only the low
-   * 32 bits are defined, as in the kernel's own prototype */
-  int pid_arg = (int)pid, group = (int)group_fd;
-  const struct perf_event_attr *attr = attr_ptr;
-  const char *eacces = getenv("SHIM_PERF_EACCES_TYPE");
-  if (eacces != NULL && strtoul(eacces, NULL, 10) == attr->type) {
-    errno = EACCES;
-    return -1;
-  }
-  if (pid_arg != -1 || attr->exclude_user || attr->exclude_kernel ||
-      attr->exclude_hv || attr->exclude_idle || attr->inherit) {
-    errno = EINVAL;
-    return -1;
-  }
-  if (attr->sample_period != 0 || attr->freq) {
-    errno = EOPNOTSUPP;
-    return -1;
-  }
-  shim_lock();
-  struct shim_perf_event *leader = NULL;
-  if (group >= 0) {
-    struct shim_file *lf = shim_file_get(group);
-    leader = lf ? lf->data : NULL;
-    if (leader == NULL || leader->type != attr->type ||
-        leader->n_members == SHIM_PERF_MAX_GROUP) {
-      shim_unlock();
-      errno = EINVAL;
-      return -1;
-    }
-  }
+/* ---- perf_event_open ---- */
+
+int shim_perf_claims(const struct perf_event_attr *attr) {
+  pthread_mutex_lock(&shim_perf_mutex);
+  int claimed = shim_perf_on && attr->type >= shim_perf_base;
+  pthread_mutex_unlock(&shim_perf_mutex);
+  return claimed;
+}
+
+static int shim_perf_check(const struct perf_event_attr *attr, pid_t pid,
+                           int cpu, unsigned long flags) {
+  if (flags & ~(unsigned long)(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT |
+                               PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC))
+    return EINVAL;
+  if (attr->size != 0 && (attr->size < PERF_ATTR_SIZE_VER0 ||
+                          attr->size > (uint32_t)sysconf(_SC_PAGESIZE)))
+    return E2BIG;
+  size_t t = shim_perf_type_slot(attr->type, false);
+  if (t != SIZE_MAX && shim_perf_types[t].err != 0)
+    return shim_perf_types[t].err;
+  /* uncore PMUs count per CPU, system-wide, and cannot sample */
+  if (pid != -1 || cpu < 0 || attr->exclude_user || attr->exclude_kernel ||
+      attr->exclude_hv || attr->exclude_idle || attr->inherit)
+    return EINVAL;
+  if (attr->sample_period != 0 || attr->freq)
+    return EOPNOTSUPP;
+  return 0;
+}
+
+int shim_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+                         int group_fd, unsigned long flags) {
+  struct shim_file *lf = group_fd >= 0 ? shim_file_get(group_fd) : NULL;
   struct shim_perf_event *e = calloc(1, sizeof(*e));
-  if (e == NULL) {
-    shim_unlock();
-    errno = ENOMEM;
-    return -1;
+  int err = ENOMEM, fd = -1;
+  if (e == NULL)
+    goto out;
+  pthread_mutex_lock(&shim_perf_mutex);
+  err = shim_perf_check(attr, pid, cpu, flags);
+  struct shim_perf_event *leader = e;
+  if (err == 0 && group_fd >= 0) {
+    leader = lf != NULL && lf->ops == &shim_perf_ops ? lf->data : NULL;
+    if (leader == NULL)
+      err = EBADF;
+    else if (leader->leader != leader || leader->info.type != attr->type ||
+             leader->info.cpu != cpu || leader->n_group == SHIM_PERF_MAX_GROUP)
+      err = EINVAL;
   }
-  e->type = attr->type;
-  e->config = attr->config;
+  if (err != 0) {
+    pthread_mutex_unlock(&shim_perf_mutex);
+    goto out;
+  }
+  uint32_t size = attr->size ? attr->size : PERF_ATTR_SIZE_VER0;
+  e->refs = 1;
+  e->info = (struct shim_perf_info){
+      .type = attr->type,
+      .attr_size = size,
+      .config = attr->config,
+      .config1 = attr->config1,
+      .config2 = size >= PERF_ATTR_SIZE_VER1 ? attr->config2 : 0,
+      .config3 =
+          size >= 136 ? *(const uint64_t *)((const char *)attr + 128) : 0,
+      .id = shim_perf_next_id++,
+      .cpu = cpu};
   e->read_format = attr->read_format;
-  e->id = shim_perf_next_id++;
-  e->leader = leader ? leader : e;
-  e->leader->members[e->leader->n_members++] = e;
-  int fd = shim_file_new(&shim_perf.ops, e);
+  e->on = !attr->disabled;
+  e->since_ns = shim_perf_now();
+  e->leader = leader;
+  e->info.leader_id = leader->info.id;
+  if (leader != e)
+    leader->refs++;
+  leader->group[leader->n_group++] = e;
+  e->counting = e->on && leader->on;
+  struct shim_perf_event **tail = &shim_perf_events;
+  while (*tail != NULL)
+    tail = &(*tail)->next;
+  *tail = e;
+  pthread_mutex_unlock(&shim_perf_mutex);
+  /* outside the driver's lock: the table may release a stale file */
+  fd = shim_file_new(&shim_perf_ops, e,
+                     (flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
+  err = errno;
   if (fd < 0) {
-    int err = errno;
-    e->leader->n_members--;
-    free(e);
-    shim_unlock();
-    errno = err;
-    return -1;
+    struct shim_file undo = {.ops = &shim_perf_ops, .data = e};
+    shim_perf_release(&undo);
+    e = NULL;
   }
-  shim_unlock();
+out:
+  shim_file_put(lf);
+  if (fd < 0) {
+    free(e);
+    errno = err;
+  }
   return fd;
+}
+
+/* ---- scripting ---- */
+
+int shim_perf_register(void) {
+  pthread_mutex_lock(&shim_perf_mutex);
+  shim_perf_on = true;
+  pthread_mutex_unlock(&shim_perf_mutex);
+  return 0;
+}
+
+void shim_perf_reset(void) {
+  pthread_mutex_lock(&shim_perf_mutex);
+  shim_perf_n_rates = 0;
+  shim_perf_n_types = 0;
+  shim_perf_base = SHIM_PERF_TYPE_BASE;
+  shim_perf_clock = NULL;
+  shim_perf_clock_ctx = NULL;
+  pthread_mutex_unlock(&shim_perf_mutex);
+}
+
+void shim_perf_set_type_base(uint32_t base) {
+  pthread_mutex_lock(&shim_perf_mutex);
+  shim_perf_base = base;
+  pthread_mutex_unlock(&shim_perf_mutex);
+}
+
+int shim_perf_set_rate(uint32_t type, uint64_t config, uint64_t per_s) {
+  int rc = 0;
+  pthread_mutex_lock(&shim_perf_mutex);
+  size_t i = 0;
+  while (i < shim_perf_n_rates && !(shim_perf_rates[i].type == type &&
+                                    shim_perf_rates[i].config == config))
+    i++;
+  if (i == SHIM_PERF_MAX_RATES) {
+    rc = -1;
+  } else {
+    shim_perf_rates[i].type = type;
+    shim_perf_rates[i].config = config;
+    shim_perf_rates[i].per_s = per_s;
+    if (i == shim_perf_n_rates)
+      shim_perf_n_rates++;
+  }
+  pthread_mutex_unlock(&shim_perf_mutex);
+  if (rc < 0)
+    errno = ENOMEM;
+  return rc;
+}
+
+void shim_perf_set_running_ratio(uint32_t type, uint32_t num, uint32_t den) {
+  if (den == 0)
+    return;
+  pthread_mutex_lock(&shim_perf_mutex);
+  size_t t = shim_perf_type_slot(type, /*add=*/true);
+  if (t != SIZE_MAX) {
+    shim_perf_types[t].num = num;
+    shim_perf_types[t].den = den;
+  }
+  pthread_mutex_unlock(&shim_perf_mutex);
+}
+
+void shim_perf_fail_type(uint32_t type, int err) {
+  pthread_mutex_lock(&shim_perf_mutex);
+  size_t t = shim_perf_type_slot(type, /*add=*/true);
+  if (t != SIZE_MAX)
+    shim_perf_types[t].err = err;
+  pthread_mutex_unlock(&shim_perf_mutex);
+}
+
+void shim_perf_set_clock(uint64_t (*now_ns)(void *ctx), void *ctx) {
+  pthread_mutex_lock(&shim_perf_mutex);
+  shim_perf_clock = now_ns;
+  shim_perf_clock_ctx = ctx;
+  pthread_mutex_unlock(&shim_perf_mutex);
+}
+
+size_t shim_perf_for_each(void (*fn)(const struct shim_perf_info *info,
+                                     void *ctx),
+                          void *ctx) {
+  size_t n = 0;
+  pthread_mutex_lock(&shim_perf_mutex);
+  for (const struct shim_perf_event *e = shim_perf_events; e; e = e->next) {
+    if (fn != NULL)
+      fn(&e->info, ctx);
+    n++;
+  }
+  pthread_mutex_unlock(&shim_perf_mutex);
+  return n;
+}
+
+/* Parse "a:b[:c]" numbers of one list item; the count parsed. */
+static int shim_perf_parse_item(const char *item, uint64_t *v, int max) {
+  int n = 0;
+  const char *p = item;
+  while (n < max) {
+    char *end;
+    if (*p == '*') {
+      v[n++] = SHIM_PERF_ANY_CONFIG;
+      end = (char *)p + 1;
+    } else {
+      errno = 0;
+      v[n++] = strtoull(p, &end, 0);
+      if (end == p || errno != 0)
+        return -1;
+    }
+    if (*end == '\0' || *end == ',')
+      return n;
+    if (*end != ':')
+      return -1;
+    p = end + 1;
+  }
+  return -1;
+}
+
+/* Apply each comma-separated item of env `name` that has `want` fields. */
+static int shim_perf_env_list(const char *name, int want) {
+  const char *s = getenv(name);
+  int rc = 0;
+  for (const char *p = s; p != NULL && *p != '\0';) {
+    uint64_t v[3];
+    if (shim_perf_parse_item(p, v, 3) != want) {
+      fprintf(stderr, "shim: perf: %s: malformed item \"%s\"\n", name, p);
+      rc = -1;
+    } else if (want == 2) {
+      shim_perf_fail_type((uint32_t)v[0], (int)v[1]);
+    } else if (strcmp(name, "SHIM_PERF_RATE") == 0) {
+      shim_perf_set_rate((uint32_t)v[0], v[1], v[2]);
+    } else {
+      shim_perf_set_running_ratio((uint32_t)v[0], (uint32_t)v[1],
+                                  (uint32_t)v[2]);
+    }
+    p = strchr(p, ',');
+    p = p ? p + 1 : NULL;
+  }
+  return rc;
+}
+
+int shim_perf_load_env(void) {
+  shim_perf_register();
+  int rc = 0;
+  const char *s = getenv("SHIM_PERF_TYPE_BASE");
+  if (s != NULL)
+    shim_perf_set_type_base((uint32_t)strtoul(s, NULL, 10));
+  s = getenv("SHIM_PERF_EACCES_TYPE");
+  if (s != NULL)
+    shim_perf_fail_type((uint32_t)strtoul(s, NULL, 10), EACCES);
+  rc |= shim_perf_env_list("SHIM_PERF_FAIL", 2);
+  rc |= shim_perf_env_list("SHIM_PERF_RATE", 3);
+  rc |= shim_perf_env_list("SHIM_PERF_RUNNING", 3);
+  if (rc < 0)
+    errno = EINVAL;
+  return rc;
 }
