@@ -33,6 +33,7 @@ struct fk_instance {
   bool fail_init;
   bool fail_read;
   bool bad_types;
+  bool no_tags;
   struct fk_field fields[FK_MAX_FIELDS];
   size_t n_fields;
   uint64_t reads;
@@ -117,6 +118,8 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
     return cfg_get_bool(FK_PLUGIN, item, &fk->fail_read);
   if (cfg_key_is(item, "BadTypes"))
     return cfg_get_bool(FK_PLUGIN, item, &fk->bad_types);
+  if (cfg_key_is(item, "NoTags"))
+    return cfg_get_bool(FK_PLUGIN, item, &fk->no_tags);
   if (cfg_key_is(item, "Field"))
     return fk_configure_field(fk, item);
   return cfg_unknown(FK_PLUGIN, item);
@@ -149,8 +152,10 @@ static int fk_read(void *inst, struct metric_sink *sink) {
   struct metric m;
   metric_init(&m, "fake",
               (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
-  metric_add_tag(&m, "instance", fk->label);
-  metric_add_tag(&m, "tag", fk->tag);
+  if (!fk->no_tags) {
+    metric_add_tag(&m, "instance", fk->label);
+    metric_add_tag(&m, "tag", fk->tag);
+  }
   metric_add_int(&m, "counter", "derive", counter);
   metric_add_int(&m, "reads", "count", fk->reads);
   metric_add_float(&m, "half", "gauge", (double)counter / 2);
