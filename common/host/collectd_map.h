@@ -21,8 +21,9 @@
  * control characters -> '_') change nothing, and the identifier stays
  * injective through collectd, InfluxDB's collectd listener (tag
  * `instance`), Graphite paths and Prometheus labels. The glob, bracket,
- * quote and separator characters are escaped so that a name can be used
- * verbatim in Graphite queries, shells and config files. '=' and '+'
+ * quote and separator characters of Graphite queries, shells and config
+ * files never occur inside a value either ('\'' is escaped like '"' for
+ * that reason, beyond the first list). '=' and '+'
  * never occur inside a key or value, so part KEY is recovered with
  *   (?:^|\+)KEY=([^+~]*)        (POSIX ERE: (^|\+)KEY=([^+~]*), group 2)
  * followed by percent-decoding. The first instance= part, if any, is the
