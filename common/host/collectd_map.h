@@ -20,11 +20,10 @@
  * collectd's dispatch ('/' -> '_') and write_graphite (dots, whitespace,
  * control characters -> '_') change nothing, and the identifier stays
  * injective through collectd, InfluxDB's collectd listener (tag
- * `instance`), Graphite paths and Prometheus labels. The glob, bracket,
- * quote and separator characters of Graphite queries, shells and config
- * files never occur inside a value either ('\'' is escaped like '"' for
- * that reason, beyond the first list). '=' and '+'
- * never occur inside a key or value, so part KEY is recovered with
+ * `instance`), Graphite paths and Prometheus labels. Nor does a value
+ * hold a glob, bracket, quote or separator character of Graphite queries,
+ * shells or config files (hence '\'' as well as '"'). '=' and '+' never
+ * occur inside a key or value, so part KEY is recovered with
  *   (?:^|\+)KEY=([^+~]*)        (POSIX ERE: (^|\+)KEY=([^+~]*), group 2)
  * followed by percent-decoding. The first instance= part, if any, is the
  * label; without one the label is the plugin name.
