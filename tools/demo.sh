@@ -105,12 +105,14 @@ latest() {
     function flush(   n, p, inst, series, scope) {
       if (file == "" || last == "" || when < now - 3) return
       n = split(file, p, "/"); inst = p[n - 1]; sub(/^drm_fdinfo-/, "", inst)
+      sub(/^instance=[^+]*\+?/, "", inst) # the <Instance> label
       series = p[n]; sub(/-[0-9]+-[0-9]+-[0-9]+$/, "", series)
       if (series == "count-drm_device_clients") { # tags: driver, device
         printf "30 - %d %s\n", last, inst
         return
       }
-      scope = inst; sub(/-.*/, "", scope); sub(/^[a-z]+-/, "", inst)
+      scope = inst; sub(/^scope=/, "", scope); sub(/\+.*/, "", scope)
+      sub(/^scope=[^+]*\+/, "", inst)
       order = scope == "device" ? 1 : scope == "process" ? 2 : 3
       if (series == "percent-drm_engine_utilization")
         printf "1%d %s %.1f %s\n", order, scope, last, inst
@@ -124,7 +126,7 @@ latest() {
 
 show() {
   echo "collectd (the real daemon, pid $CD_PID) with $BUILD/drm_fdinfo.so from $SNIPPET"
-  echo "$1, $2 s left; latest values from its csv files (plugin instance: the tags joined by '-')"
+  echo "$1, $2 s left; latest values from its csv files (plugin instance: the tags as KEY=VALUE joined by '+')"
   latest | awk '
     $1 != section {
       section = $1

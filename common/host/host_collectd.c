@@ -352,7 +352,7 @@ static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
   metric_overflow_check(&hc->overflow, hc_ops->name, m);
   for (size_t i = 0; i < m->n_fields; i++) {
     struct collectd_ident id;
-    collectd_map(m, i, &id);
+    collectd_map(m, i, hc_ops->name, hc->label, &id);
     const data_set_t *ds = plugin_get_ds(id.type);
     value_t value;
     if (ds == NULL) {

@@ -9,7 +9,8 @@
 # reported once, a failing read makes collectd back off, and every
 # instance is freed: dropped ones at config or init, running ones at
 # shutdown (the fake plugin appends to a FreeMarker file when freed).
-# Then: keys outside Instance blocks, LoadPlugin alone, and no valid block.
+# Then: keys outside Instance blocks, LoadPlugin alone, three Instance
+# blocks with tag-less records (one series each), and no valid block.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -99,16 +100,20 @@ collectd_start "LoadPlugin fake_plugin
   </Instance>
 </Plugin>"
 dirs+=("$CD_DIR")
-FAST=$CD_CSV/e2e/fake_plugin-fast-alpha
-SLOW=$CD_CSV/e2e/fake_plugin-slow-beta
+# The fake plugin's first tag is keyed "instance" (its label), so the
+# instance part comes first even for the top-level block.
+FAST_ID=fake_plugin-instance=fast+instance=fast+tag=alpha
+SLOW_ID=fake_plugin-instance=slow+instance=slow+tag=beta
+FAST=$CD_CSV/e2e/$FAST_ID
+SLOW=$CD_CSV/e2e/$SLOW_ID
 
 tap_check "csv: 4 reads of the Interval 2 instance" \
   wait_rows "$SLOW/derive-fake_counter-*" 4 30
 tap_check "unixsock: the socket is up" collectd_wait_for_file "$CD_SOCK" 10
 
-# Identifiers: plugin_instance = tag values joined by '-', type = ctype,
-# type_instance = measurement_field.
-tap_is "fake_plugin-fast-alpha fake_plugin-slow-beta" \
+# Identifiers: plugin_instance = instance=<label> then KEY=VALUE per tag,
+# joined by '+'; type = ctype; type_instance = measurement_field.
+tap_is "$FAST_ID $SLOW_ID" \
   "$(ls "$CD_CSV/e2e" | paste -sd' ')" \
   "csv: one directory per running instance that dispatches"
 tap_is "count-fake_extra count-fake_reads counter-fake_debt derive-fake_counter gauge-fake_half" \
@@ -135,15 +140,15 @@ tap_is "" "$(paste -d, "$FAST"/derive-fake_counter-* "$FAST"/gauge-fake_half-* |
   awk -F, 'NR > 1 && ($1 != $3 || $2 / 2 != $4)')" \
   "csv: the float field is half the counter, same time"
 
-v=$(collectd_getval "e2e/fake_plugin-fast-alpha/derive-fake_counter" | sed -n 's/^value=//p')
+v=$(collectd_getval "e2e/$FAST_ID/derive-fake_counter" | sed -n 's/^value=//p')
 tap_check "unixsock: fast DERIVE rate is Step/Interval = 10 ($v)" in_range "$v" 9.5 10.5
-v=$(collectd_getval "e2e/fake_plugin-slow-beta/derive-fake_counter" | sed -n 's/^value=//p')
+v=$(collectd_getval "e2e/$SLOW_ID/derive-fake_counter" | sed -n 's/^value=//p')
 tap_check "unixsock: slow DERIVE rate is 3/2 = 1.5 ($v)" in_range "$v" 1.4 1.6
 tap_is "value=7.000000e+00" \
-  "$(collectd_getval "e2e/fake_plugin-fast-alpha/count-fake_extra")" \
+  "$(collectd_getval "e2e/$FAST_ID/count-fake_extra")" \
   "unixsock: fast extra gauge"
 tap_is "value=0.000000e+00" \
-  "$(collectd_getval "e2e/fake_plugin-fast-alpha/counter-fake_debt")" \
+  "$(collectd_getval "e2e/$FAST_ID/counter-fake_debt")" \
   "unixsock: clamped COUNTER has rate 0"
 
 log_has '[error] fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"'
@@ -183,8 +188,8 @@ collectd_start "LoadPlugin fake_plugin
   ExtraFields 130
 </Plugin>"
 dirs+=("$CD_DIR")
-TOP=$CD_CSV/e2e/fake_plugin-fake_plugin-top
-tap_check "top-level keys: csv under fake_plugin-fake_plugin-top" \
+TOP=$CD_CSV/e2e/fake_plugin-instance=fake_plugin+instance=fake_plugin+tag=top
+tap_check "top-level keys: csv under fake_plugin-instance=fake_plugin+instance=fake_plugin+tag=top" \
   wait_rows "$TOP/derive-fake_counter-*" 3 20
 log_has '[info] fake_plugin: init: 1 instance(s) started, 0 dropped'
 overflow='fake_plugin: fake: metric_add: 0 tags and 6 fields dropped (first "x124"; a record holds at most 16 tags and 128 fields);'
@@ -201,10 +206,45 @@ tap_check "top-level keys: instance freed at shutdown" \
 # LoadPlugin without a <Plugin> block: one instance with the defaults.
 collectd_start "LoadPlugin fake_plugin"
 dirs+=("$CD_DIR")
-tap_check "LoadPlugin alone: csv under fake_plugin-fake_plugin" \
-  wait_rows "$CD_CSV/e2e/fake_plugin-fake_plugin/derive-fake_counter-*" 1 20
+tap_check "LoadPlugin alone: csv under fake_plugin-instance=fake_plugin+instance=fake_plugin" \
+  wait_rows "$CD_CSV/e2e/fake_plugin-instance=fake_plugin+instance=fake_plugin/derive-fake_counter-*" 1 20
 log_has '[info] fake_plugin: init: 1 instance(s) started, 0 dropped'
 tap_check "LoadPlugin alone: collectd stops" collectd_stop
+
+# Three <Instance> blocks whose records have no tags (like drm_scan): the
+# instance part keeps them apart, three series, each with its own Step.
+collectd_start "LoadPlugin fake_plugin
+<Plugin fake_plugin>
+  <Instance \"a\">
+    NoTags true
+    Step 1
+  </Instance>
+  <Instance \"b\">
+    NoTags true
+    Step 2
+  </Instance>
+  <Instance \"c\">
+    NoTags true
+    Step 3
+  </Instance>
+</Plugin>"
+dirs+=("$CD_DIR")
+for l in a b c; do
+  tap_check "tag-less instances: csv under fake_plugin-instance=$l" \
+    wait_rows "$CD_CSV/e2e/fake_plugin-instance=$l/derive-fake_counter-*" 3 20
+done
+tap_is "fake_plugin-instance=a fake_plugin-instance=b fake_plugin-instance=c" \
+  "$(ls "$CD_CSV/e2e" | paste -sd' ')" "tag-less instances: three series, nothing else"
+tap_check "tag-less instances: collectd stops" collectd_stop
+step=1
+for l in a b c; do
+  tap_is "$step" "$(diffs "$CD_CSV/e2e/fake_plugin-instance=$l/derive-fake_counter-*" 2 |
+    tr ' ' '\n' | sort -u | paste -sd' ')" \
+    "tag-less instances: $l advances by its own Step $step at every read"
+  step=$((step + 1))
+done
+tap_check "tag-less instances: no 'Value too old' in the log" \
+  bash -c "! grep -q 'Value too old' '$CD_LOG'"
 
 # No valid block: init fails and collectd unloads the plugin.
 collectd_start "LoadPlugin fake_plugin

@@ -14,12 +14,12 @@ require_that "collectd end to end" "this kernel has no msr PMU" \
 trap 'collectd_stop; [[ -n ${CD_DIR:-} ]] && rm -rf "$CD_DIR"' EXIT
 snippet=$(sed -e 's|Interval 10|Interval 1|' conf.d/tegra410_uncore.conf)
 collectd_start "$snippet"
-dir="$CD_CSV/e2e/tegra410_uncore-msr-tsc"
+dir="$CD_CSV/e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc"
 tap_check "csv: the count series appears" \
   collectd_wait_for "$dir/derive-uncore_event_count-*" 30
 tap_check "csv: the rate series appears" \
   collectd_wait_for "$dir/gauge-uncore_event_rate-*" 30
-v=$(collectd_getval "e2e/tegra410_uncore-msr-tsc/gauge-uncore_event_rate" |
+v=$(collectd_getval "e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc/gauge-uncore_event_rate" |
   sed -n 's/^value=//p')
 ncpu=$(getconf _NPROCESSORS_ONLN)
 mhz=$(awk -F: '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)

@@ -74,7 +74,7 @@ if [[ -x $COLLECTD ]]; then
   snippet=${snippet/<Instance \"vera\">/<Instance \"vera\">
     SysfsRoot \"$T/sys\"}
   COLLECTD_PRELOAD=$PWD/$B/tests/shim.so collectd_start "$snippet"
-  id="e2e/tegra410_uncore-nvidia_pcie_pmu_0_rc_1-0-1"
+  id="e2e/tegra410_uncore-instance=vera+pmu=nvidia_pcie_pmu_0_rc_1+socket=0+rc=1"
   tap_check "collectd: PCIE metrics series appears" \
     collectd_wait_for "$CD_CSV/$id/uncore_bandwidth-tegra410_read_bandwidth-*" 30
   v=$(collectd_getval "$id/uncore_bandwidth-tegra410_read_bandwidth" | sed -n 's/^value=//p')

@@ -2,7 +2,8 @@
  * fuzz_sink_format.c: libFuzzer target for the Influx and JSON formatters
  * and the collectd mapping, with tag values taken from the input (the
  * hostile process names of real life). Checks: one Influx line with no
- * control characters, JSON that yajl parses back, collectd names bounded.
+ * control characters, JSON that yajl parses back, collectd names bounded and
+ * free of what collectd or write_graphite would rewrite.
  */
 #include "common/core/text.h"
 #include "common/host/collectd_map.h"
@@ -52,8 +53,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
 
   struct collectd_ident id;
   for (size_t f = 0; f < m.n_fields; f++) {
-    collectd_map(&m, f, &id);
-    if (strlen(id.plugin_instance) > 127 || strchr(id.plugin_instance, '/'))
+    collectd_map(&m, f, "fuzz", "fuzz", &id);
+    /* bounded; nothing collectd or write_graphite would rewrite; '~'
+     * only as the cut marker, 17 bytes from the end */
+    size_t len = strlen(id.plugin_instance);
+    const char *tilde = strchr(id.plugin_instance, '~');
+    if (len > 127 || strpbrk(id.plugin_instance, "/. \t\n") ||
+        (tilde != NULL && (size_t)(tilde - id.plugin_instance) != len - 17))
       abort();
   }
   return 0;

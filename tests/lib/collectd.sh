@@ -5,7 +5,8 @@
 #   collectd_wait_for_file PATH_OR_GLOB TIMEOUT_S  (polls, hard deadline;
 #                                          collectd_wait_for is the old name)
 #   collectd_wait_log REGEX TIMEOUT_S     (a line of the log matches)
-#   collectd_getval IDENTIFIER            (collectdctl getval via unixsock)
+#   collectd_getval IDENTIFIER            (GETVAL via unixsock, printed
+#                                          like collectdctl getval)
 #   collectd_stop                         (SIGTERM by PID, waits for exit,
 #                                          fails if it does not exit)
 # The generated collectd.conf: BaseDir, PIDFile, csv DataDir, unixsock
@@ -89,7 +90,19 @@ collectd_wait_log() {
 
 collectd_wait_for() { collectd_wait_for_file "$@"; }
 
-collectd_getval() { "$COLLECTDCTL" -s "$CD_SOCK" getval "$1"; }
+# GETVAL spoken to the socket directly, printed as collectdctl prints it:
+# collectdctl (libcollectdclient) cuts every identifier part to 63 bytes,
+# the daemon keeps 127.
+collectd_getval() {
+  perl -MIO::Socket::UNIX -e '
+    my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\n";
+    (my $id = $ARGV[1]) =~ s/(["\\])/\\$1/g;
+    print $s "GETVAL \"$id\"\n";
+    my ($n, $msg) = (<$s> // "-1 no answer") =~ /^(-?\d+) (.*)/;
+    $n //= -1;
+    if ($n < 0) { print STDERR "ERROR: Server error: " . ($msg // "no answer") . "\n"; exit 1 }
+    print scalar <$s> for 1 .. $n;' "$CD_SOCK" "$1"
+}
 
 collectd_stop() {
   [[ -n ${CD_PID:-} ]] || return 0

@@ -34,6 +34,7 @@ struct fk_instance {
   bool fail_init;
   bool fail_read;
   bool bad_types;
+  bool no_tags;
   struct fk_field fields[FK_MAX_FIELDS];
   size_t n_fields;
   uint64_t extra; /* ExtraFields: x0, x1, ... (past the record's capacity) */
@@ -126,6 +127,8 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
     return cfg_get_bool(FK_PLUGIN, item, &fk->fail_read);
   if (cfg_key_is(item, "BadTypes"))
     return cfg_get_bool(FK_PLUGIN, item, &fk->bad_types);
+  if (cfg_key_is(item, "NoTags"))
+    return cfg_get_bool(FK_PLUGIN, item, &fk->no_tags);
   if (cfg_key_is(item, "Field"))
     return fk_configure_field(fk, item);
   if (cfg_key_is(item, "ReportHost"))
@@ -199,8 +202,10 @@ static int fk_read_locked(struct fk_instance *fk, struct metric_sink *sink) {
           counter);
   struct metric m;
   metric_init(&m, "fake", plugin_host_realtime_ns(fk->host));
-  metric_add_tag(&m, "instance", fk->label);
-  metric_add_tag(&m, "tag", fk->tag);
+  if (!fk->no_tags) {
+    metric_add_tag(&m, "instance", fk->label);
+    metric_add_tag(&m, "tag", fk->tag);
+  }
   metric_add_int(&m, "counter", "derive", counter);
   metric_add_int(&m, "reads", "count", fk->reads);
   metric_add_float(&m, "half", "gauge", (double)counter / 2);

@@ -14,7 +14,8 @@
  * Keys: Step N (default 1), Tag S, FailInit B, FailRead B (read logs an
  * error and returns -EIO without a record), FreeMarker PATH (instance_free
  * appends "freed <label> reads=<n>" to PATH), BadTypes B (adds a field of
- * an unknown type and one of the two-source type io_octets),
+ * an unknown type and one of the two-source type io_octets), NoTags B
+ * (the record has no tags at all, like drm_scan),
  * <Field "name"> Value N; Type T </Field> (at most 4; in the exec host
  * --Field=name --Field.Value=N --Field.Type=T), ReportHost B (adds
  * interval_ns: the read interval the host handed to init), DrainInterval S
