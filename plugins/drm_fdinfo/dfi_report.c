@@ -33,14 +33,21 @@ static const char *dfi_scope_name(unsigned scope) {
   }
 }
 
-static void dfi_tags(struct metric *m, const struct dfi_group *g) {
+/* Short, stable tags first and long, free-form ones (process names,
+ * client names, cgroup paths) last: collectd's plugin_instance lists them
+ * in this order and, when it must be cut, keeps the front readable (the
+ * hash at the end keeps every series distinct either way). `part_key` is
+ * "engine" or "region", `part` its name. */
+static void dfi_tags(struct metric *m, const struct dfi_group *g,
+                     const char *part_key, const char *part) {
   metric_add_tag(m, "scope", dfi_scope_name(g->scope));
   metric_add_tag(m, "driver", g->driver);
   metric_add_tag(m, "device", g->device);
+  metric_add_tag(m, part_key, part);
   metric_add_tag(m, "pid", g->pid);
   metric_add_tag(m, "pid_start", g->pid_start);
-  metric_add_tag(m, "comm", g->comm);
   metric_add_tag(m, "client_id", g->client_id);
+  metric_add_tag(m, "comm", g->comm);
   metric_add_tag(m, "client_name", g->client_name);
   metric_add_tag(m, "cgroup", g->cgroup);
 }
@@ -52,8 +59,7 @@ static int dfi_emit_group(struct metric_sink *sink, const struct dfi_group *g,
     const struct dfi_group_engine *e = &g->engines[i];
     struct metric m;
     metric_init(&m, "drm_engine", time_ns);
-    dfi_tags(&m, g);
-    metric_add_tag(&m, "engine", e->name);
+    dfi_tags(&m, g, "engine", e->name);
     if (e->present & FDINFO_ENGINE_BUSY)
       metric_add_int(&m, "busy_ns", "derive", e->busy_ns);
     if (e->util_valid) /* clamped by dfi_groups_update() */
@@ -84,8 +90,7 @@ static int dfi_emit_group(struct metric_sink *sink, const struct dfi_group *g,
     const struct fdinfo_region *r = &g->regions[i];
     struct metric m;
     metric_init(&m, "drm_memory", time_ns);
-    dfi_tags(&m, g);
-    metric_add_tag(&m, "region", r->name);
+    dfi_tags(&m, g, "region", r->name);
     for (size_t k = 0; k < sizeof(mem_fields) / sizeof(mem_fields[0]); k++)
       if (r->present & mem_fields[k].bit)
         metric_add_int(

@@ -64,7 +64,7 @@ v=$(collectd_getval "e2e/drm_fdinfo-instance=gpu+scope=device+driver=i915+device
 tap_is "value=8.388608e+06" "$v" "unixsock: device memory total bytes"
 v=$(collectd_getval "e2e/drm_fdinfo-instance=gpu+driver=i915+device=0000:00:02%2E0/count-drm_device_clients")
 tap_is "value=1.000000e+00" "$v" "unixsock: device client count"
-proc="$CD_CSV/e2e/drm_fdinfo-instance=gpu+scope=process+driver=i915+device=0000:00:02%2E0+pid=100+comm=blender%2Fx%20y+engine=render"
+proc="$CD_CSV/e2e/drm_fdinfo-instance=gpu+scope=process+driver=i915+device=0000:00:02%2E0+engine=render+pid=100+comm=blender%2Fx%20y"
 tap_check "csv: process series, '/' and ' ' in the name escaped" \
   collectd_wait_for "$proc/percent-drm_engine_utilization-*" 10
 

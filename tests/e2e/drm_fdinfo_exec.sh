@@ -30,7 +30,7 @@ out=$("$BIN" --once --window=0 --format=influx "${ROOTS[@]}" 2>"$FP/err")
 tap_is 0 $? "once influx: exit status"
 tap_is "" "$(cat "$FP/err")" "once influx: nothing on stderr"
 line=$(lp_untime <<<"$out" | grep '^drm_engine,scope=process')
-tap_is 'drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=100,comm=glx\ gears\,"x",engine=render busy_ns=0i,utilization=0.0,capacity=1i T' \
+tap_is 'drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine=render,pid=100,comm=glx\ gears\,"x" busy_ns=0i,utilization=0.0,capacity=1i T' \
   "$line" "once influx: process record escaped"
 tap_is 'glx gears,"x"' \
   "$(lp_get comm --measurement drm_engine --where scope=process <<<"$out")" \
@@ -39,7 +39,7 @@ tap_is 'glx gears,"x"' \
 out=$("$BIN" --once --window=0 --format=json "${ROOTS[@]}" 2>/dev/null)
 line=$(grep '"scope":"process"' <<<"$out" | grep '"engine"' |
   sed 's/"time":[0-9]*/"time":T/')
-tap_is '{"name":"drm_engine","time":T,"scope":"process","driver":"i915","device":"0000:00:02.0","pid":"100","comm":"glx gears,\"x\"","engine":"render","busy_ns":0,"utilization":0.0,"capacity":1}' \
+tap_is '{"name":"drm_engine","time":T,"scope":"process","driver":"i915","device":"0000:00:02.0","engine":"render","pid":"100","comm":"glx gears,\"x\"","busy_ns":0,"utilization":0.0,"capacity":1}' \
   "$line" "once json: process record"
 
 out=$("$BIN" --once --window=0 --format=table "${ROOTS[@]}" 2>/dev/null)

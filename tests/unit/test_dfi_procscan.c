@@ -64,11 +64,13 @@ static void untracked_clients_counted_between_full_scans(void **state) {
   fakeproc_fd(&f->fp, 100, 4, "card0", fdinfo_i915(8, 0, 0));
   start(f, "MaxClients", "1", "FullScanInterval", "3600", NULL);
   read_at(f, 1);
-  expect_line(f, "drm_scan processes=1i,fds=2i,fdinfo_reads=2i,clients=1i,"
-                 "unreadable=0i,clients_untracked=1i");
+  expect_line(f, "drm_scan "
+                 "processes=1i,fds=2i,fdinfo_reads=2i,clients=1i,unreadable=0i,"
+                 "clients_untracked=1i");
   read_at(f, 2); /* between full scans */
-  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,"
-                 "unreadable=0i,clients_untracked=1i");
+  expect_line(f, "drm_scan "
+                 "processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,unreadable=0i,"
+                 "clients_untracked=1i");
 }
 
 static void known_fds_and_debugfs(void **state) {
@@ -77,8 +79,8 @@ static void known_fds_and_debugfs(void **state) {
   fakeproc_process(&f->fp, 100, "a", NULL);
   fakeproc_process(&f->fp, 200, "b", NULL);
   fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
-  const char *header = "             command   pid dev master a   uid      "
-                       "magic\n";
+  const char *header =
+      "             command   pid dev master a   uid      magic\n";
   char list[512];
   snprintf(list, sizeof(list), "%s%20s %5d %3d   %c    %c %5d %10u\n", header,
            "a", 100, 0, 'n', 'y', 0, 0u);
@@ -90,27 +92,26 @@ static void known_fds_and_debugfs(void **state) {
   fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, SEC / 10, 0));
   read_at(f, 2);
   expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i");
-  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=a,engine=render busy_ns=100000000i,"
-                 "utilization=10.0");
+  expect_line(f,
+              "drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine="
+              "render,pid=100,comm=a busy_ns=100000000i,utilization=10.0");
   /* pid 200 opens the GPU and shows up in the debugfs list: found at the
    * next read by walking only its fds */
   fakeproc_fd(&f->fp, 200, 4, "renderD128", fdinfo_i915(8, 0, 0));
-  snprintf(list, sizeof(list),
-           "%s%20s %5d %3d   %c    %c %5d %10u\n"
-           "%20s %5d %3d   %c    %c %5d %10u\n",
-           header, "a", 100, 0, 'n', 'y', 0, 0u, "b c", 200, 128, 'n', 'y', 0,
-           0u);
+  snprintf(
+      list, sizeof(list),
+      "%s%20s %5d %3d   %c    %c %5d %10u\n%20s %5d %3d   %c    %c %5d %10u\n",
+      header, "a", 100, 0, 'n', 'y', 0, 0u, "b c", 200, 128, 'n', 'y', 0, 0u);
   fakeproc_debugfs_clients(&f->fp, 0, list);
   read_at(f, 3);
   expect_line(f, "drm_scan processes=1i,fds=1i,fdinfo_reads=2i,clients=2i");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
-                 "processes=2i");
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
   /* pid 100 closes its fd: dropped at the next read */
   fakeproc_fd_remove(&f->fp, 100, 3);
   read_at(f, 4);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
-                 "processes=1i");
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
 }
 
 /* Without debugfs and without fd counts (FdCount false, kernels before
@@ -133,8 +134,9 @@ static void without_fd_counts(void **state) {
   unsigned found_at = 0;
   for (unsigned t = 3; t <= 12 && found_at == 0; t++) {
     read_at(f, t);
-    if (capture_sink_find(&f->sink, "drm_device,driver=i915,device=0000:00:"
-                                    "02.0 clients=3i,") != NULL)
+    if (capture_sink_find(
+            &f->sink,
+            "drm_device,driver=i915,device=0000:00:02.0 clients=3i,") != NULL)
       found_at = t;
   }
   assert_true(found_at >= 3 && found_at <= 12); /* within the window */
@@ -177,8 +179,9 @@ static void same_fd_count_waits_for_its_phase(void **state) {
   unsigned found_at = 0;
   for (unsigned t = 2; t <= 11 && found_at == 0; t++) {
     read_at(f, t);
-    if (capture_sink_find(&f->sink, "drm_device,driver=i915,device=0000:00:"
-                                    "02.0 clients=1i,") != NULL)
+    if (capture_sink_find(
+            &f->sink,
+            "drm_device,driver=i915,device=0000:00:02.0 clients=1i,") != NULL)
       found_at = t;
   }
   assert_true(found_at >= 2 && found_at <= 11);
@@ -202,7 +205,7 @@ static void reused_pid_walked_and_new_series(void **state) {
   fakeproc_fd(&f->fp, 100, 4, NULL, "pos: 0\n");
   read_at(f, 2);
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,pid_start=2000,comm=app,engine=render busy_ns=0i,");
+                 "engine=render,pid=100,pid_start=2000,comm=app busy_ns=0i,");
   expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                     "pid=100,pid_start=1000");
 }

@@ -39,26 +39,27 @@ static void engine_time_and_capacity(void **state) {
   /* first sight: lifetime totals are history, no utilisation yet */
   expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
                  "engine=render busy_ns=0i,capacity=1i");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
-                 "processes=1i,unreadable=0i");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+                 "clients=1i,processes=1i,unreadable=0i");
   /* 0.5 s busy of render and 1 s of video (capacity 2) in 1 s */
   fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 1000 + SEC / 2, SEC));
   read_at(f, 11);
-  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
-                 "engine=render busy_ns=500000000i,utilization=50.0,"
-                 "capacity=1i");
-  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
-                 "engine=video busy_ns=1000000000i,utilization=50.0,"
-                 "capacity=2i");
-  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=glxgears,engine=render busy_ns=500000000i,"
-                 "utilization=50.0,capacity=1i");
+  expect_line(f,
+              "drm_engine,scope=device,driver=i915,device=0000:00:02.0,engine="
+              "render busy_ns=500000000i,utilization=50.0,capacity=1i");
+  expect_line(f,
+              "drm_engine,scope=device,driver=i915,device=0000:00:02.0,engine="
+              "video busy_ns=1000000000i,utilization=50.0,capacity=2i");
+  expect_line(
+      f,
+      "drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine=render,"
+      "pid=100,comm=glxgears busy_ns=500000000i,utilization=50.0,capacity=1i");
   expect_line(f, "drm_memory,scope=device,driver=i915,device=0000:00:02.0,"
-                 "region=system0 total_bytes=8388608i,"
-                 "resident_bytes=4194304i");
-  expect_line(f, "drm_memory,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=glxgears,region=system0 total_bytes=8388608i,"
-                 "resident_bytes=4194304i");
+                 "region=system0 total_bytes=8388608i,resident_bytes=4194304i");
+  expect_line(
+      f,
+      "drm_memory,scope=process,driver=i915,device=0000:00:02.0,region=system0,"
+      "pid=100,comm=glxgears total_bytes=8388608i,resident_bytes=4194304i");
 }
 
 static void counters_backwards_hold(void **state) {
@@ -73,15 +74,16 @@ static void counters_backwards_hold(void **state) {
   /* goes back to 1500: held at 2000, no progress */
   fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 1500, 0));
   read_at(f, 3);
-  expect_line(f, "drm_engine,scope=client,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=app,client_id=7,engine=render busy_ns=2000i,"
-                 "utilization=0.0,capacity=1i");
+  expect_line(
+      f,
+      "drm_engine,scope=client,driver=i915,device=0000:00:02.0,engine=render,"
+      "pid=100,client_id=7,comm=app busy_ns=2000i,utilization=0.0,capacity=1i");
   /* catches up to 2600: 600 ns of progress, not 1100 */
   fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 2600, 0));
   read_at(f, 4);
   expect_line(f, "drm_engine,scope=client,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=app,client_id=7,engine=render busy_ns=2600i,"
-                 "utilization=6e-05,capacity=1i");
+                 "engine=render,pid=100,client_id=7,comm=app "
+                 "busy_ns=2600i,utilization=6e-05,capacity=1i");
 }
 
 static void shared_and_dup_counted_once(void **state) {
@@ -102,27 +104,29 @@ static void shared_and_dup_counted_once(void **state) {
   fakeproc_fdinfo(&f->fp, 100, 4, fdinfo_i915(7, SEC / 4, 0));
   fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(7, SEC / 4, 0));
   read_at(f, 2);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
-                 "processes=2i,unreadable=0i");
-  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
-                 "engine=render busy_ns=250000000i,utilization=25.0,"
-                 "capacity=1i");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+                 "clients=2i,processes=2i,unreadable=0i");
+  expect_line(f,
+              "drm_engine,scope=device,driver=i915,device=0000:00:02.0,engine="
+              "render busy_ns=250000000i,utilization=25.0,capacity=1i");
   /* attributed to the lowest pid holding it, once */
-  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=parent,engine=render busy_ns=250000000i,"
-                 "utilization=25.0,capacity=1i");
-  expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                    "pid=101,");
-  expect_line(f, "drm_memory,scope=device,driver=i915,device=0000:00:02.0,"
-                 "region=system0 total_bytes=16777216i,"
-                 "resident_bytes=8388608i");
+  expect_line(
+      f,
+      "drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine=render,"
+      "pid=100,comm=parent busy_ns=250000000i,utilization=25.0,capacity=1i");
+  expect_no_line(
+      f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=101,");
+  expect_line(f,
+              "drm_memory,scope=device,driver=i915,device=0000:00:02.0,region="
+              "system0 total_bytes=16777216i,resident_bytes=8388608i");
   /* the parent exits: the child inherits the attribution */
   fakeproc_process_remove(&f->fp, 100);
   fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(7, SEC / 2, 0));
   read_at(f, 3);
-  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=101,comm=child,engine=render busy_ns=250000000i,"
-                 "utilization=25.0,capacity=1i");
+  expect_line(
+      f,
+      "drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine=render,"
+      "pid=101,comm=child busy_ns=250000000i,utilization=25.0,capacity=1i");
 }
 
 /* Attribution goes to the lowest pid, whatever order readdir returns the
@@ -140,7 +144,7 @@ static void shared_fd_goes_to_lowest_pid(void **state) {
   start(f, NULL);
   read_at(f, 1);
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=1001,comm=p1001,engine=render busy_ns=0i,capacity=1i");
+                 "engine=render,pid=1001,comm=p1001 busy_ns=0i,capacity=1i");
   assert_int_equal(capture_sink_count(&f->sink, "drm_engine,scope=process"),
                    2); /* render and video of one process */
 }
@@ -158,7 +162,7 @@ static void client_exit_and_pid_reuse(void **state) {
   read_at(f, 2);
   /* a new client: its 7 s are history, not 2 s of progress */
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=second,engine=render busy_ns=0i,capacity=1i");
+                 "engine=render,pid=100,comm=second busy_ns=0i,capacity=1i");
   expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                     "pid=100,comm=first");
   expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
@@ -177,9 +181,9 @@ static void reused_pid_is_a_new_series(void **state) {
   read_at(f, 1);
   fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 6 * SEC, 0));
   read_at(f, 2);
-  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,pid_start=1000,comm=app,engine=render "
-                 "busy_ns=1000000000i,");
+  expect_line(f,
+              "drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine="
+              "render,pid=100,pid_start=1000,comm=app busy_ns=1000000000i,");
   /* pid 100 exits; a new "app" gets pid 100 before the next read */
   fakeproc_process_remove(&f->fp, 100);
   fakeproc_process(&f->fp, 100, "app", NULL);
@@ -187,7 +191,7 @@ static void reused_pid_is_a_new_series(void **state) {
   fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(9, 3 * SEC, 0));
   read_at(f, 3);
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,pid_start=2000,comm=app,engine=render busy_ns=0i,");
+                 "engine=render,pid=100,pid_start=2000,comm=app busy_ns=0i,");
   expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                     "pid=100,pid_start=1000");
 }
@@ -196,17 +200,17 @@ static void xe_text(char *text, size_t size, unsigned long long rcs,
                     unsigned long long rcs_total, unsigned long long ccs,
                     unsigned long long ccs_total) {
   snprintf(text, size,
-           "drm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
-           "drm-cycles-rcs: %llu\ndrm-total-cycles-rcs: %llu\n"
-           "drm-cycles-ccs: %llu\ndrm-total-cycles-ccs: %llu\n"
-           "drm-engine-capacity-ccs: 4\n",
+           "drm-driver: xe\ndrm-client-id: 3\ndrm-pdev: "
+           "0000:03:00.0\ndrm-cycles-rcs: %llu\ndrm-total-cycles-rcs: "
+           "%llu\ndrm-cycles-ccs: %llu\ndrm-total-cycles-ccs: "
+           "%llu\ndrm-engine-capacity-ccs: 4\n",
            rcs, rcs_total, ccs, ccs_total);
 }
 
 static void msm_text(char *text, size_t size, unsigned long long cycles) {
   snprintf(text, size,
-           "drm-driver:\tmsm\ndrm-client-id:\t7\n"
-           "drm-cycles-gpu:\t%llu\ndrm-maxfreq-gpu:\t800 MHz\n",
+           "drm-driver:\tmsm\ndrm-client-id:\t7\ndrm-cycles-gpu:\t%llu\ndrm-"
+           "maxfreq-gpu:\t800 MHz\n",
            cycles);
 }
 
@@ -224,20 +228,20 @@ static void xe_cycles_and_suspended(void **state) {
   xe_text(text, sizeof(text), 350, 2000, 1000, 2000);
   fakeproc_fdinfo(&f->fp, 200, 3, text);
   read_at(f, 2);
-  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
-                 "engine=rcs utilization=25.0,capacity=1i,cycles=250i,"
-                 "total_cycles=1000i");
-  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
-                 "engine=ccs utilization=25.0,capacity=4i,cycles=1000i,"
-                 "total_cycles=1000i");
+  expect_line(
+      f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,engine=rcs "
+         "utilization=25.0,capacity=1i,cycles=250i,total_cycles=1000i");
+  expect_line(
+      f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,engine=ccs "
+         "utilization=25.0,capacity=4i,cycles=1000i,total_cycles=1000i");
   /* runtime-suspended: not read (that would wake it), reported idle */
   fakeproc_runtime_status(&f->fp, "0000:03:00.0", "suspended\n");
   xe_text(text, sizeof(text), 9350, 10000, 1000, 10000);
   fakeproc_fdinfo(&f->fp, 200, 3, text);
   read_at(f, 3);
-  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
-                 "engine=rcs utilization=0.0,capacity=1i,cycles=250i,"
-                 "total_cycles=1000i");
+  expect_line(f,
+              "drm_engine,scope=device,driver=xe,device=0000:03:00.0,engine="
+              "rcs utilization=0.0,capacity=1i,cycles=250i,total_cycles=1000i");
   expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=0i,clients=1i");
 }
 
@@ -251,21 +255,22 @@ static void xe_two_clients_share_the_timestamp(void **state) {
   xe_text(text, sizeof(text), 0, 1000, 0, 1000);
   fakeproc_fd(&f->fp, 200, 3, "card1", text);
   fakeproc_fd(&f->fp, 201, 3, "card1",
-              "drm-driver: xe\ndrm-client-id: 4\ndrm-pdev: 0000:03:00.0\n"
-              "drm-cycles-rcs: 0\ndrm-total-cycles-rcs: 1000\n");
+              "drm-driver: xe\ndrm-client-id: 4\ndrm-pdev: "
+              "0000:03:00.0\ndrm-cycles-rcs: 0\ndrm-total-cycles-rcs: 1000\n");
   start(f, NULL);
   read_at(f, 1);
   xe_text(text, sizeof(text), 300, 2000, 0, 2000);
   fakeproc_fdinfo(&f->fp, 200, 3, text);
-  fakeproc_fdinfo(&f->fp, 201, 3,
-                  "drm-driver: xe\ndrm-client-id: 4\ndrm-pdev: 0000:03:00.0\n"
-                  "drm-cycles-rcs: 200\ndrm-total-cycles-rcs: 2000\n");
+  fakeproc_fdinfo(
+      &f->fp, 201, 3,
+      "drm-driver: xe\ndrm-client-id: 4\ndrm-pdev: "
+      "0000:03:00.0\ndrm-cycles-rcs: 200\ndrm-total-cycles-rcs: 2000\n");
   read_at(f, 2);
   /* 300 + 200 busy cycles of 1000 GPU clock cycles: 50 %, and the row's
    * own counters give the same ratio */
-  expect_line(f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,"
-                 "engine=rcs utilization=50.0,capacity=1i,cycles=500i,"
-                 "total_cycles=1000i");
+  expect_line(
+      f, "drm_engine,scope=device,driver=xe,device=0000:03:00.0,engine=rcs "
+         "utilization=50.0,capacity=1i,cycles=500i,total_cycles=1000i");
 }
 
 static void xe_wake_suspended_option(void **state) {
@@ -274,12 +279,12 @@ static void xe_wake_suspended_option(void **state) {
   fakeproc_runtime_status(&f->fp, "0000:03:00.0", "suspended\n");
   fakeproc_process(&f->fp, 200, "xe-app", NULL);
   fakeproc_fd(&f->fp, 200, 3, "card1",
-              "drm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
-              "drm-total-vram0: 4 KiB\n");
+              "drm-driver: xe\ndrm-client-id: 3\ndrm-pdev: "
+              "0000:03:00.0\ndrm-total-vram0: 4 KiB\n");
   start(f, "WakeSuspended", "true", NULL);
   read_at(f, 1);
-  expect_line(f, "drm_memory,scope=device,driver=xe,device=0000:03:00.0,"
-                 "region=vram0 total_bytes=4096i");
+  expect_line(f, "drm_memory,scope=device,driver=xe,device=0000:03:00.0,region="
+                 "vram0 total_bytes=4096i");
 }
 
 static void msm_cycles_over_maxfreq(void **state) {
@@ -296,8 +301,8 @@ static void msm_cycles_over_maxfreq(void **state) {
   msm_text(text, sizeof(text), 1000 + 200000000ull);
   fakeproc_fdinfo(&f->fp, 300, 6, text);
   read_at(f, 2);
-  expect_line(f, "drm_engine,scope=device,driver=msm,device=ae00000.gpu,"
-                 "engine=gpu utilization=25.0,capacity=1i,cycles=200000000i");
+  expect_line(f, "drm_engine,scope=device,driver=msm,device=ae00000.gpu,engine="
+                 "gpu utilization=25.0,capacity=1i,cycles=200000000i");
 }
 
 static void accel_and_multi_driver(void **state) {
@@ -308,26 +313,28 @@ static void accel_and_multi_driver(void **state) {
   fakeproc_process(&f->fp, 100, "game", NULL);
   fakeproc_process(&f->fp, 400, "npu-infer", NULL);
   fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
-  fakeproc_fd(&f->fp, 100, 9, "renderD129",
-              "drm-driver: panfrost\ndrm-client-id: 14\n"
-              "drm-engine-fragment: 10 ns\n");
+  fakeproc_fd(
+      &f->fp, 100, 9, "renderD129",
+      "drm-driver: panfrost\ndrm-client-id: 14\ndrm-engine-fragment: 10 ns\n");
   fakeproc_fd(&f->fp, 400, 4, "accel0",
-              "drm-driver: amdxdna_accel_driver\ndrm-client-id: 1\n"
-              "drm-engine-npu-amdxdna: 0 ns\ndrm-total-memory: 0\n");
+              "drm-driver: amdxdna_accel_driver\ndrm-client-id: "
+              "1\ndrm-engine-npu-amdxdna: 0 ns\ndrm-total-memory: 0\n");
   fakeproc_fd(&f->fp, 400, 5, NULL, "pos: 0\nflags: 0\n");
   start(f, NULL);
   read_at(f, 1);
   expect_line(f, "drm_device,driver=amdxdna_accel_driver,device=0000:c5:00.1 "
                  "clients=1i,processes=1i");
-  expect_line(f, "drm_device,driver=panfrost,device=fde60000.gpu clients=1i,"
-                 "processes=1i");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
-                 "processes=1i");
-  expect_line(f, "drm_memory,scope=process,driver=amdxdna_accel_driver,"
-                 "device=0000:c5:00.1,pid=400,comm=npu-infer,region=memory "
-                 "total_bytes=0i");
-  expect_line(f, "drm_scan processes=2i,fds=4i,fdinfo_reads=3i,clients=3i,"
-                 "unreadable=0i");
+  expect_line(
+      f,
+      "drm_device,driver=panfrost,device=fde60000.gpu clients=1i,processes=1i");
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+  expect_line(
+      f, "drm_memory,scope=process,driver=amdxdna_accel_driver,device=0000:c5:"
+         "00.1,region=memory,pid=400,comm=npu-infer total_bytes=0i");
+  expect_line(
+      f,
+      "drm_scan processes=2i,fds=4i,fdinfo_reads=3i,clients=3i,unreadable=0i");
 }
 
 static void filters(void **state) {
@@ -342,11 +349,11 @@ static void filters(void **state) {
   fakeproc_fd(&f->fp, 101, 3, "card0", fdinfo_i915(8, 0, 0));
   start(f, "ProcessMatch", "^glx", "Driver", "i915", NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
-                 "processes=1i");
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
   expect_no_line(f, "drm_device,driver=panfrost");
-  expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                    "pid=101");
+  expect_no_line(
+      f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=101");
 }
 
 static void cgroup_and_client_scopes(void **state) {
@@ -356,12 +363,12 @@ static void cgroup_and_client_scopes(void **state) {
   fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
   start(f, "ReportBy", "Cgroup", "ReportBy", "Client", NULL);
   read_at(f, 1);
-  expect_line(f, "drm_engine,scope=cgroup,driver=i915,device=0000:00:02.0,"
-                 "cgroup=/kubepods/pod1/ctr,engine=render busy_ns=0i,"
-                 "capacity=1i");
-  expect_line(f, "drm_engine,scope=client,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=ctr-app,client_id=7,engine=render busy_ns=0i,"
-                 "capacity=1i");
+  expect_line(f,
+              "drm_engine,scope=cgroup,driver=i915,device=0000:00:02.0,engine="
+              "render,cgroup=/kubepods/pod1/ctr busy_ns=0i,capacity=1i");
+  expect_line(f,
+              "drm_engine,scope=client,driver=i915,device=0000:00:02.0,engine="
+              "render,pid=100,client_id=7,comm=ctr-app busy_ns=0i,capacity=1i");
   /* ReportBy given: Device and Process are no longer implied */
   expect_no_line(f, "drm_engine,scope=device");
   expect_no_line(f, "drm_engine,scope=process");
@@ -411,25 +418,26 @@ static void malformed_values_reported(void **state) {
   i915_device(f);
   fakeproc_process(&f->fp, 100, "a", NULL);
   fakeproc_fd(&f->fp, 100, 3, "card0",
-              "drm-driver: i915\ndrm-client-id: 7\n"
-              "drm-total-vram: 1 KIB\ndrm-engine-render: 5 us\n"
-              "drm-frobnicate: 1\ndrm-total-gtt: 4 KiB\n");
+              "drm-driver: i915\ndrm-client-id: 7\ndrm-total-vram: 1 "
+              "KIB\ndrm-engine-render: 5 us\ndrm-frobnicate: 1\ndrm-total-gtt: "
+              "4 KiB\n");
   start(f, NULL);
   n_logged = 0;
   log_set_sink(keep_log, LOG_LEVEL_WARNING);
   read_at(f, 1);
   read_at(f, 2);
   log_set_sink(NULL, LOG_LEVEL_DEBUG);
-  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,"
-                 "unreadable=0i,clients_untracked=0i,processes_unreported=0i,"
-                 "oversized=0i,malformed=2i,unknown_keys=1i");
+  expect_line(f, "drm_scan "
+                 "processes=0i,fds=0i,fdinfo_reads=1i,clients=1i,unreadable=0i,"
+                 "clients_untracked=0i,processes_unreported=0i,oversized=0i,"
+                 "malformed=2i,unknown_keys=1i");
   assert_int_equal(n_logged, 1); /* once, not at every read */
-  assert_string_equal(logged[0],
-                      "drm_fdinfo: pid 100 fd 3: drm-total-vram: malformed "
-                      "value (2 in this file); such values are skipped and "
-                      "counted in drm_scan.malformed");
+  assert_string_equal(
+      logged[0],
+      "drm_fdinfo: pid 100 fd 3: drm-total-vram: malformed value (2 in this "
+      "file); such values are skipped and counted in drm_scan.malformed");
   expect_line(f, "drm_memory,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=a,region=gtt total_bytes=4096i");
+                 "region=gtt,pid=100,comm=a total_bytes=4096i");
 }
 
 /* A FIFO planted as an fdinfo file or as comm under a hostile ProcRoot
@@ -456,10 +464,10 @@ static void fifo_never_blocks(void **state) {
   read_at(f, 1);
   alarm(0);
   /* pid 200's client counts (comm unknown: "?"), pid 300's fd is skipped */
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
-                 "processes=2i");
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=200,comm=?,engine=render busy_ns=0i,capacity=1i");
+                 "engine=render,pid=200,comm=? busy_ns=0i,capacity=1i");
 }
 
 static void malformed_and_vanishing(void **state) {
@@ -487,11 +495,11 @@ static void malformed_and_vanishing(void **state) {
   free(big);
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,"
-                 "processes=2i");
-  expect_line(f, "drm_scan processes=4i,fds=4i,fdinfo_reads=3i,clients=2i,"
-                 "unreadable=0i,clients_untracked=0i,processes_unreported=0i,"
-                 "oversized=1i");
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
+  expect_line(f, "drm_scan "
+                 "processes=4i,fds=4i,fdinfo_reads=3i,clients=2i,unreadable=0i,"
+                 "clients_untracked=0i,processes_unreported=0i,oversized=1i");
 }
 
 static void caps_with_ten_thousand_clients(void **state) {
@@ -507,11 +515,13 @@ static void caps_with_ten_thousand_clients(void **state) {
   }
   start(f, "MaxClients", "500", "MaxProcesses", "20", NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=500i,"
-                 "processes=50i");
-  expect_line(f, "drm_scan processes=1000i,fds=10000i,fdinfo_reads=10000i,"
-                 "clients=500i,unreadable=0i,clients_untracked=9500i,"
-                 "processes_unreported=30i");
+  expect_line(
+      f,
+      "drm_device,driver=i915,device=0000:00:02.0 clients=500i,processes=50i");
+  expect_line(f,
+              "drm_scan "
+              "processes=1000i,fds=10000i,fdinfo_reads=10000i,clients=500i,"
+              "unreadable=0i,clients_untracked=9500i,processes_unreported=30i");
   /* 20 processes reported, each with one memory region */
   assert_int_equal(capture_sink_count(&f->sink, "drm_memory,scope=process"),
                    20);
@@ -532,8 +542,8 @@ static void device_named_by_pdev_is_one_series(void **state) {
   read_at(f, 1);
   read_at(f, 2);
   assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,"
-                 "processes=1i");
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
 }
 
 /* Two clients with 2^63 bytes each: the device sum saturates instead of
@@ -563,17 +573,15 @@ static void idle_device_reports_zero(void **state) {
   i915_device(f);
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=0i,"
-                 "processes=0i,unreadable=0i");
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+                 "clients=0i,processes=0i,unreadable=0i");
   assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
 }
 
 static void profiling_switch_restored(void **state) {
   struct fixture *f = need_root(state);
-  fakeproc_write(&f->fp,
-                 "sys/bus/platform/drivers/panthor/fb000000.gpu/"
-                 "profiling",
-                 "0\n");
+  fakeproc_write(
+      &f->fp, "sys/bus/platform/drivers/panthor/fb000000.gpu/profiling", "0\n");
   start(f, "EnableProfiling", "true", NULL);
   char path[512], value[16] = "";
   snprintf(path, sizeof(path),
@@ -601,9 +609,10 @@ static void hostile_names_every_sink(void **state) {
   fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
-                 "pid=100,comm=a\\,b\\=c\\ d\"e\\\\\xc3\x9f?\\\\,engine=render "
-                 "busy_ns=0i,capacity=1i");
+  expect_line(
+      f,
+      "drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine=render,"
+      "pid=100,comm=a\\,b\\=c\\ d\"e\\\\\xc3\x9f?\\\\ busy_ns=0i,capacity=1i");
   /* the same record as JSON */
   struct metric m;
   metric_init(&m, "drm_engine", 1);
@@ -611,9 +620,8 @@ static void hostile_names_every_sink(void **state) {
   metric_add_int(&m, "busy_ns", "derive", 0);
   char json[512];
   assert_true(sink_json_format(&m, json, sizeof(json)) > 0);
-  assert_string_equal(json, "{\"name\":\"drm_engine\",\"time\":1,"
-                            "\"comm\":\"a,b=c d\\\"e\\\\\xc3\x9f?\\\\\","
-                            "\"busy_ns\":0}\n");
+  assert_string_equal(json, "{\"name\":\"drm_engine\",\"time\":1,\"comm\":\"a,"
+                            "b=c d\\\"e\\\\\xc3\x9f?\\\\\",\"busy_ns\":0}\n");
 }
 
 /* A sink whose writes fail: the 2nd with ENOSPC, every later one with EIO. */
