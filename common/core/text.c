@@ -4,6 +4,8 @@
 #include "common/core/text.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid.
  * Rejects overlongs, surrogates and code points above U+10FFFF. */
@@ -56,4 +58,29 @@ size_t text_sanitize(char *out, size_t out_size, const char *in,
     o--;
   out[o] = '\0';
   return o;
+}
+
+uint64_t text_hash64(const void *data, size_t len) {
+  const unsigned char *p = data;
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull; /* FNV-1a 64 prime */
+  return h;
+}
+
+size_t text_sanitize_keyed(char *out, size_t out_size, const char *in,
+                           size_t in_len) {
+  char full[4096];
+  size_t len = text_sanitize(full, sizeof(full), in, in_len);
+  if (out_size <= TEXT_KEYED_SUFFIX_LEN ||
+      (len < out_size && in_len < sizeof(full))) {
+    return text_sanitize(out, out_size, full, len);
+  }
+  char suffix[TEXT_KEYED_SUFFIX_LEN + 1];
+  snprintf(suffix, sizeof(suffix), "~%016llx",
+           (unsigned long long)text_hash64(in, in_len));
+  /* text_sanitize() never splits a UTF-8 sequence at its cut */
+  size_t kept = text_sanitize(out, out_size - TEXT_KEYED_SUFFIX_LEN, full, len);
+  memcpy(out + kept, suffix, sizeof(suffix));
+  return kept + TEXT_KEYED_SUFFIX_LEN;
 }

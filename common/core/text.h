@@ -11,6 +11,7 @@
 #define COMMON_CORE_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Copy at most `in_len` bytes of `in` to `out` (size `out_size` > 0), always
@@ -19,5 +20,22 @@
  * become '?'. Trailing whitespace is removed. Returns the output length.
  */
 size_t text_sanitize(char *out, size_t out_size, const char *in, size_t in_len);
+
+/* "~" and 16 lowercase hex digits: the mark of a cut name. */
+#define TEXT_KEYED_SUFFIX_LEN 17
+
+/*
+ * For names that identify a series (cgroup paths, event texts): like
+ * text_sanitize(), but when the whole sanitised name does not fit, keep the
+ * longest prefix that does with room for "~" and 16 hex digits of the 64-bit
+ * FNV-1a hash of all `in_len` raw bytes, so that names differing only past
+ * the cut stay distinct. `out_size` must exceed TEXT_KEYED_SUFFIX_LEN.
+ * Returns the output length.
+ */
+size_t text_sanitize_keyed(char *out, size_t out_size, const char *in,
+                           size_t in_len);
+
+/* 64-bit FNV-1a of `len` bytes. */
+uint64_t text_hash64(const void *data, size_t len);
 
 #endif

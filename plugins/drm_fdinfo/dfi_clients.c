@@ -23,9 +23,7 @@
 struct dfi_client dfi_tombstone;
 
 static uint64_t dfi_client_hash(const char *device, uint64_t id) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (const unsigned char *p = (const unsigned char *)device; *p; p++)
-    h = (h ^ *p) * 1099511628211ull;
+  uint64_t h = text_hash64(device, strlen(device));
   h ^= id + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h ^ (h >> 29);
 }

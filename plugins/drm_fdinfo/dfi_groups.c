@@ -19,9 +19,7 @@
 #include <string.h>
 
 static uint64_t dfi_group_hash(const char *key) {
-  uint64_t h = 1469598103934665603ull;
-  for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-    h = (h ^ *p) * 1099511628211ull;
+  uint64_t h = text_hash64(key, strlen(key));
   return h ^ (h >> 31);
 }
 

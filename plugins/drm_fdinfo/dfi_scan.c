@@ -47,29 +47,6 @@ static uint64_t dfi_mono(struct dfi *d) {
 
 static bool dfi_vanished(int err) { return err == ENOENT || err == ESRCH; }
 
-/* A sanitised copy of a name that identifies a series (cgroup paths: real
- * Kubernetes paths run past 255 bytes and share long prefixes). When the
- * whole name does not fit, keep a prefix and append "~" and 16 hex digits
- * of the 64-bit FNV-1a hash of the whole sanitised name, so two names that
- * differ only past the cut stay two series. */
-static void dfi_sanitize_keyed(char *out, size_t size, const char *in,
-                               size_t in_len) {
-  char full[4096];
-  size_t len = text_sanitize(full, sizeof(full), in, in_len);
-  if (len < size && in_len < sizeof(full)) {
-    memcpy(out, full, len + 1);
-    return;
-  }
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < in_len; i++) /* the raw bytes: all of them */
-    h = (h ^ (unsigned char)in[i]) * 1099511628211ull;
-  char suffix[18];
-  snprintf(suffix, sizeof(suffix), "~%016llx", (unsigned long long)h);
-  /* text_sanitize() never splits a UTF-8 sequence at its cut */
-  size_t kept = text_sanitize(out, size - strlen(suffix), full, len);
-  memcpy(out + kept, suffix, strlen(suffix) + 1);
-}
-
 /* cgroup v2 line "0::/path"; on v1-only hosts the first line's path. */
 static void dfi_cgroup_parse(const char *text, char *out, size_t size) {
   const char *line = text, *chosen = NULL;
@@ -98,7 +75,8 @@ static void dfi_cgroup_parse(const char *text, char *out, size_t size) {
   if (chosen == NULL)
     snprintf(out, size, "unknown");
   else
-    dfi_sanitize_keyed(out, size, chosen, chosen_len);
+    /* real Kubernetes paths run past 255 bytes with long equal prefixes */
+    text_sanitize_keyed(out, size, chosen, chosen_len);
   if (out[0] == '\0')
     snprintf(out, size, "unknown");
 }

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -171,6 +172,42 @@ static void text_sanitize__input_length(void **state) {
   assert_string_equal(out, "wxyz");
 }
 
+/* FNV-1a 64 of known inputs (the published test vectors). */
+static void text_hash64__vectors(void **state) {
+  (void)state;
+  assert_int_equal(text_hash64("", 0), 0xcbf29ce484222325ull);
+  assert_int_equal(text_hash64("a", 1), 0xaf63dc4c8601ec8cull);
+  assert_int_equal(text_hash64("foobar", 6), 0x85944171f73967e8ull);
+}
+
+/* Short names are copied (sanitised); a long one keeps a prefix and the
+ * hash of the whole, so two that differ only past the cut stay apart, and
+ * the cut never splits a UTF-8 sequence. */
+static void text_sanitize_keyed__cut_with_hash(void **state) {
+  (void)state;
+  char out[32], other[32], want[32];
+  assert_int_equal(text_sanitize_keyed(out, sizeof(out), "short", 5), 5);
+  assert_string_equal(out, "short");
+  const char *a = "0123456789abcdefghijklmnopqrstuvwxyz-A";
+  const char *b = "0123456789abcdefghijklmnopqrstuvwxyz-B";
+  assert_int_equal(text_sanitize_keyed(out, sizeof(out), a, strlen(a)), 31);
+  text_sanitize_keyed(other, sizeof(other), b, strlen(b));
+  snprintf(want, sizeof(want), "0123456789abcd~%016llx",
+           (unsigned long long)text_hash64(a, strlen(a)));
+  assert_string_equal(out, want);
+  assert_string_not_equal(out, other);
+  assert_memory_equal(out, other, 14); /* the same prefix */
+  /* "ß" (2 bytes) across the cut at byte 14: left out whole */
+  const char *u = "0123456789abc\xc3\x9f-0123456789abcdefghij";
+  size_t n = text_sanitize_keyed(out, sizeof(out), u, strlen(u));
+  assert_int_equal(n, 13 + TEXT_KEYED_SUFFIX_LEN);
+  assert_int_equal(out[13], '~');
+  /* exactly fitting: no hash */
+  const char *fits = "0123456789012345678901234567890";
+  assert_int_equal(text_sanitize_keyed(out, sizeof(out), fits, 31), 31);
+  assert_string_equal(out, fits);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(text_sanitize__table),
@@ -178,6 +215,8 @@ int main(void) {
       cmocka_unit_test(text_sanitize__invalid_utf8),
       cmocka_unit_test(text_sanitize__truncation),
       cmocka_unit_test(text_sanitize__input_length),
+      cmocka_unit_test(text_hash64__vectors),
+      cmocka_unit_test(text_sanitize_keyed__cut_with_hash),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
