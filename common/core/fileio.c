@@ -75,8 +75,8 @@ int fileio_read_fd(int fd, struct fileio_buf *buf, size_t max) {
  * open, and only regular files are read (procfs, sysfs and debugfs files
  * all are), so a FIFO cannot stall the read either. The fd or -errno;
  * -EINVAL for a file that is not regular. */
-static int fileio_open_regular(int dirfd, const char *path) {
-  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+static int fileio_open_regular(int dirfd, const char *path, int flags) {
+  int fd = openat(dirfd, path, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return -errno;
   struct stat st;
@@ -90,7 +90,7 @@ static int fileio_open_regular(int dirfd, const char *path) {
 int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
                    size_t max) {
   buf->len = 0;
-  int fd = fileio_open_regular(dirfd, path);
+  int fd = fileio_open_regular(dirfd, path, O_RDONLY);
   if (fd < 0)
     return fd;
   int rc = fileio_read_fd(fd, buf, max);
@@ -100,7 +100,7 @@ int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
 
 ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
                             size_t size) {
-  int fd = fileio_open_regular(dirfd, path);
+  int fd = fileio_open_regular(dirfd, path, O_RDONLY);
   if (fd < 0)
     return fd;
   ssize_t n;
@@ -123,15 +123,9 @@ ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
 int fileio_write_at(int dirfd, const char *path, const char *text) {
   /* O_TRUNC is ignored by sysfs and keeps regular files exact; O_NONBLOCK
    * and the regular-file check keep a planted FIFO from blocking us. */
-  int fd = openat(dirfd, path,
-                  O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  int fd = fileio_open_regular(dirfd, path, O_WRONLY | O_TRUNC);
   if (fd < 0)
-    return -errno;
-  struct stat st;
-  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return -EINVAL;
-  }
+    return fd;
   size_t len = strlen(text);
   ssize_t n;
   do

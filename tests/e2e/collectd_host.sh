@@ -33,18 +33,7 @@ cleanup() {
 trap cleanup EXIT
 export CD_PLUGIN_DIR=$PWD/${BUILD:-build}/tests
 
-# Wait until a csv file matching the glob has more than N data rows.
-wait_rows() { # glob, rows, timeout
-  local f deadline=$((SECONDS + $3))
-  while ((SECONDS < deadline)); do
-    for f in $1; do
-      [[ -f $f && $(($(wc -l <"$f") - 1)) -ge $2 ]] && return 0
-    done
-    kill -0 "$CD_PID" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
+wait_rows() { collectd_wait_rows "$@"; }
 # The differences between consecutive csv rows in column $2, one line.
 diffs() { awk -F, -v c="$2" 'NR > 2 { printf "%s%s", sep, $c - p; sep = " " } NR > 1 { p = $c }' $1; }
 # The median of those differences for the epoch column.

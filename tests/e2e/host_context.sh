@@ -86,17 +86,7 @@ dirs+=("$CD_DIR")
 
 # The last value column of the csv file matching a glob, one per row.
 column() { awk -F, 'NR > 1 { printf "%d\n", $2 }' $1 | paste -sd' '; }
-rows() { # glob, rows, timeout
-  local f deadline=$((SECONDS + $3))
-  while ((SECONDS < deadline)); do
-    for f in $1; do
-      [[ -f $f && $(($(wc -l <"$f") - 1)) -ge $2 ]] && return 0
-    done
-    kill -0 "$CD_PID" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
+rows() { collectd_wait_rows "$@"; }
 ALPHA="$CD_CSV/e2e/fake_plugin-*alpha*"
 BETA="$CD_CSV/e2e/fake_plugin-*beta*"
 tap_check "collectd: 3 reads of alpha" rows "$ALPHA/count-fake_drains-*" 3 30

@@ -5,6 +5,7 @@
 #   collectd_wait_for_file PATH_OR_GLOB TIMEOUT_S  (polls, hard deadline;
 #                                          collectd_wait_for is the old name)
 #   collectd_wait_log REGEX TIMEOUT_S     (a line of the log matches)
+#   collectd_wait_rows GLOB ROWS TIMEOUT_S (a csv file has ROWS data rows)
 #   collectd_getval IDENTIFIER            (GETVAL via unixsock, printed
 #                                          like collectdctl getval)
 #   collectd_stop                         (SIGTERM by PID, waits for exit,
@@ -89,6 +90,19 @@ collectd_wait_log() {
 }
 
 collectd_wait_for() { collectd_wait_for_file "$@"; }
+
+# Wait until a csv file matching the glob has at least N data rows.
+collectd_wait_rows() { # glob, rows, timeout
+  local f deadline=$((SECONDS + $3))
+  while ((SECONDS < deadline)); do
+    for f in $1; do
+      [[ -f $f && $(($(wc -l <"$f") - 1)) -ge $2 ]] && return 0
+    done
+    kill -0 "$CD_PID" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
 
 # GETVAL spoken to the socket directly, printed as collectdctl prints it:
 # collectdctl (libcollectdclient) cuts every identifier part to 63 bytes,
