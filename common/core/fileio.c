@@ -98,8 +98,9 @@ int fileio_read_at(int dirfd, const char *path, struct fileio_buf *buf,
   return rc;
 }
 
-ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
-                            size_t size) {
+/* One read of at most size - 1 bytes, NUL-terminated. */
+static ssize_t fileio_read_small_at(int dirfd, const char *path, char *out,
+                                    size_t size) {
   int fd = fileio_open_regular(dirfd, path, O_RDONLY);
   if (fd < 0)
     return fd;
@@ -112,11 +113,25 @@ ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
   if (n < 0)
     return -err;
   out[n] = '\0';
-  char *nl = memchr(out, '\n', (size_t)n);
+  return n;
+}
+
+ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
+                            size_t size) {
+  ssize_t n = fileio_read_small_at(dirfd, path, out, size);
+  char *nl = n > 0 ? memchr(out, '\n', (size_t)n) : NULL;
   if (nl != NULL) {
     *nl = '\0';
     n = nl - out;
   }
+  return n;
+}
+
+ssize_t fileio_read_text_at(int dirfd, const char *path, char *out,
+                            size_t size) {
+  ssize_t n = fileio_read_small_at(dirfd, path, out, size);
+  if (n > 0 && out[n - 1] == '\n')
+    out[--n] = '\0';
   return n;
 }
 

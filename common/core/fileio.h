@@ -37,6 +37,12 @@ int fileio_read_fd(int fd, struct fileio_buf *buf, size_t max);
 ssize_t fileio_read_line_at(int dirfd, const char *path, char *out,
                             size_t size);
 
+/* Like fileio_read_line_at(), but only the file's final newline is
+ * removed: newlines inside stay (a process name may hold them; the caller
+ * sanitises). */
+ssize_t fileio_read_text_at(int dirfd, const char *path, char *out,
+                            size_t size);
+
 /* Write `text` to an existing file (sysfs knob). 0 or a negative errno. */
 int fileio_write_at(int dirfd, const char *path, const char *text);
 

@@ -86,7 +86,7 @@ static void dfi_proc_load(struct dfi *d, struct dfi_proc *p) {
   p->loaded = true;
   snprintf(path, sizeof(path), "%d/comm", (int)p->pid);
   char raw[DFI_COMM_MAX];
-  ssize_t n = fileio_read_line_at(d->proc_fd, path, raw, sizeof(raw));
+  ssize_t n = fileio_read_text_at(d->proc_fd, path, raw, sizeof(raw));
   if (n > 0)
     text_sanitize(p->comm, sizeof(p->comm), raw, (size_t)n);
   if (n <= 0 || p->comm[0] == '\0')

@@ -600,6 +600,20 @@ static void profiling_switch_restored(void **state) {
   assert_string_equal(value, "0");
 }
 
+/* A process name may hold a newline (prctl PR_SET_NAME takes any byte but
+ * NUL): the whole name is read and the newline becomes '?', as text.h
+ * says, instead of the name ending there. */
+static void newline_inside_process_name(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "evil\nname", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "engine=render,pid=100,comm=evil?name busy_ns=0i,");
+}
+
 static void hostile_names_every_sink(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -756,6 +770,7 @@ int main(void) {
       T(group_sums_saturate),
       T(idle_device_reports_zero),
       T(profiling_switch_restored),
+      T(newline_inside_process_name),
       T(hostile_names_every_sink),
       T(unreadable_processes_counted),
       T(sink_errors_keep_their_errno),
