@@ -353,6 +353,65 @@ static void pmu_desc_load__garbage_scale_drops_the_event(void **state) {
   pmu_desc_fini(&pmu);
 }
 
+/* Bug: a term that did not fit the event tag did not advance the write
+ * position, so the next term overwrote it: two events differing in one
+ * middle term shared one tag. A cut tag keeps a prefix and the FNV-1a hash
+ * of the whole text. */
+static void pmu_event_text__long_texts_stay_apart(void **state) {
+  (void)state;
+  struct pmu_event_spec a = {.n_terms = 12}, b;
+  for (size_t i = 0; i < 12; i++) {
+    snprintf(a.terms[i].name, PMU_NAME_MAX, "term_%02zu_%s", i,
+             "abcdefghijklmnopqrstuvwxyz");
+    a.terms[i].has_value = true;
+    a.terms[i].value = 0x1000 + i;
+  }
+  b = a;
+  b.terms[5].value = 0x7;
+  /* a PMU whose format terms are these names, config1:0-15 each */
+  struct pmu_term_format formats[12];
+  for (size_t i = 0; i < 12; i++) {
+    snprintf(formats[i].name, PMU_NAME_MAX, "%s", a.terms[i].name);
+    assert_int_equal(pmu_format_parse("config1:0-15", 12, &formats[i].format),
+                     0);
+  }
+  int cpu = 0;
+  struct pmu_desc pmu = {.name = "long",
+                         .cpus = &cpu,
+                         .n_cpus = 1,
+                         .formats = formats,
+                         .n_formats = 12};
+  struct pmu_event ea, eb;
+  char why[256] = "";
+  assert_int_equal(pmu_event_resolve(&pmu, &a, &ea, why, sizeof(why)), 0);
+  assert_int_equal(pmu_event_resolve(&pmu, &b, &eb, why, sizeof(why)), 0);
+  const char *ta = ea.text, *tb = eb.text;
+  /* 255 bytes: 238 of the text (5 terms of 42 bytes with their commas,
+   * 28 of the sixth), "~" and the hash; the terms that differ are past
+   * the cut, the hashes tell them apart */
+#define PREFIX                                                                 \
+  "term_00_abcdefghijklmnopqrstuvwxyz=0x1000,"                                 \
+  "term_01_abcdefghijklmnopqrstuvwxyz=0x1001,"                                 \
+  "term_02_abcdefghijklmnopqrstuvwxyz=0x1002,"                                 \
+  "term_03_abcdefghijklmnopqrstuvwxyz=0x1003,"                                 \
+  "term_04_abcdefghijklmnopqrstuvwxyz=0x1004,"                                 \
+  "term_05_abcdefghijklmnopqrst"
+  assert_string_equal(ta, PREFIX "~c8228148e1343417");
+  assert_string_equal(tb, PREFIX "~8c866806f7dbf866");
+#undef PREFIX
+  assert_int_equal(strlen(ta), PMU_EVENT_TEXT_MAX - 1);
+  char direct[PMU_EVENT_TEXT_MAX];
+  pmu_event_text(&a, direct);
+  assert_string_equal(direct, ta);
+  /* short texts are whole */
+  struct pmu_event c;
+  assert_int_equal(
+      resolve("nvidia_pcie_pmu_1_rc_2/rd_bytes,src_bdf=264,src_bdf_en/", &c,
+              why),
+      0);
+  assert_string_equal(c.text, "rd_bytes,src_bdf=0x108,src_bdf_en");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pmu_desc_load__discovers_sysfs),
@@ -362,6 +421,7 @@ int main(void) {
       cmocka_unit_test(pmu_desc_load__sysfs_strings_are_sanitised),
       cmocka_unit_test(pmu_desc_load__garbage_cpu_lists_fail),
       cmocka_unit_test(pmu_desc_load__garbage_scale_drops_the_event),
+      cmocka_unit_test(pmu_event_text__long_texts_stay_apart),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
