@@ -119,8 +119,10 @@ static int pmu_load_format(int fd, const char *name, struct pmu_load *load) {
   ssize_t n = fileio_read_line_at(fd, name, text, sizeof(text));
   struct pmu_format f;
   if (n < 0 || pmu_format_parse(text, (size_t)n, &f) < 0) {
+    char shown[PMU_NAME_MAX];
+    text_sanitize(shown, sizeof(shown), name, strlen(name));
     log_msg(LOG_LEVEL_WARNING, load->plugin, pmu->name, "format",
-            "%s: unreadable or not \"config<N>:<bits>\", ignored", name);
+            "%s: unreadable or not \"config<N>:<bits>\", ignored", shown);
     return 0;
   }
   struct pmu_term_format *grown =
@@ -249,19 +251,27 @@ static int pmu_load_cpus(const char *plugin, const char *sysfs_root, int dir_fd,
  * (arm_cspmu); say so at init. */
 static void pmu_check_associated(const char *plugin, int dir_fd, int *scratch,
                                  const struct pmu_desc *pmu) {
-  char text[4096];
-  if (!pmu->has_cpumask ||
-      fileio_read_line_at(dir_fd, "associated_cpus", text, sizeof(text)) <= 0)
+  char text[4096], shown[64];
+  ssize_t len;
+  if (!pmu->has_cpumask || (len = fileio_read_line_at(dir_fd, "associated_cpus",
+                                                      text, sizeof(text))) <= 0)
     return;
+  text_sanitize(shown, sizeof(shown), text, (size_t)len);
   int n = pmu_cpulist_parse(text, scratch, PMU_MAX_CPUS);
-  for (size_t c = 0; n > 0 && c < pmu->n_cpus; c++) {
+  if (n <= 0) {
+    log_msg(LOG_LEVEL_WARNING, plugin, pmu->name, "associated_cpus",
+            "\"%s\" %s; not checked against the cpumask", shown,
+            pmu_cpulist_why(n));
+    return;
+  }
+  for (size_t c = 0; c < pmu->n_cpus; c++) {
     bool listed = false;
     for (int i = 0; i < n && !listed; i++)
       listed = scratch[i] == pmu->cpus[c];
     if (!listed)
       log_msg(LOG_LEVEL_WARNING, plugin, pmu->name, "cpumask",
               "CPU %d is not in associated_cpus (%s); opens may fail",
-              pmu->cpus[c], text);
+              pmu->cpus[c], shown);
   }
 }
 

@@ -328,6 +328,32 @@ static void pmu_desc_load__garbage_cpu_lists_fail(void **state) {
   pmu_desc_fini(&msr);
 }
 
+/* The same class: associated_cpus that did not parse skipped its check
+ * silently; it is said, and its bytes are sanitised in messages. */
+static void pmu_desc_load__garbage_associated_cpus_said(void **state) {
+  (void)state;
+  pmu_file("assoc_pmu", "type", "64\n");
+  pmu_file("assoc_pmu", "cpumask", "1\n");
+  pmu_file("assoc_pmu", "associated_cpus", "5-x\x1b\n");
+  log_capture();
+  struct pmu_desc pmu = pmu_load("assoc_pmu");
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(pmu.n_cpus, 1);
+  assert_int_equal(n_logged, 1);
+  assert_string_equal(logged[0], "test: assoc_pmu: associated_cpus: \"5-x?\" "
+                                 "not a CPU list (\"0-3,8\"); not checked "
+                                 "against the cpumask");
+  pmu_desc_fini(&pmu);
+  pmu_file("assoc_pmu", "associated_cpus", "0,2\n");
+  log_capture();
+  pmu = pmu_load("assoc_pmu");
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(n_logged, 1);
+  assert_string_equal(logged[0], "test: assoc_pmu: cpumask: CPU 1 is not in "
+                                 "associated_cpus (0,2); opens may fail");
+  pmu_desc_fini(&pmu);
+}
+
 /* The same class: a .scale that is not a positive number reported the
  * count unscaled; the event is now not offered, with a warning. */
 static void pmu_desc_load__garbage_scale_drops_the_event(void **state) {
@@ -420,6 +446,7 @@ int main(void) {
       cmocka_unit_test(pmu_cpulist_parse__lists),
       cmocka_unit_test(pmu_desc_load__sysfs_strings_are_sanitised),
       cmocka_unit_test(pmu_desc_load__garbage_cpu_lists_fail),
+      cmocka_unit_test(pmu_desc_load__garbage_associated_cpus_said),
       cmocka_unit_test(pmu_desc_load__garbage_scale_drops_the_event),
       cmocka_unit_test(pmu_event_text__long_texts_stay_apart),
   };
