@@ -3,6 +3,7 @@
  * (pmu_event_resolve.h).
  */
 #include "common/pmu/pmu_event_resolve.h"
+#include "common/core/text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -61,6 +62,45 @@ static int pmu_named_apply(const struct pmu_desc *pmu,
   return 0;
 }
 
+/* The terms of `spec` as written ("rd_bytes,src_bdf=0x108"), whole, into
+ * `full` (big enough for PMU_MAX_TERMS terms); the length. */
+static size_t pmu_event_text_full(const struct pmu_event_spec *spec, char *full,
+                                  size_t size) {
+  size_t len = 0;
+  full[0] = '\0';
+  for (size_t i = 0; i < spec->n_terms && len < size; i++) {
+    const struct pmu_term *t = &spec->terms[i];
+    int n = t->has_value ? snprintf(full + len, size - len, "%s%s=0x%" PRIx64,
+                                    i ? "," : "", t->name, t->value)
+                         : snprintf(full + len, size - len, "%s%s",
+                                    i ? "," : "", t->name);
+    if (n < 0)
+      break;
+    len += (size_t)n;
+  }
+  return len < size ? len : size - 1;
+}
+
+void pmu_event_text(const struct pmu_event_spec *spec,
+                    char out[PMU_EVENT_TEXT_MAX]) {
+  /* every term at most "," name "=0x" 16 digits */
+  char full[PMU_MAX_TERMS * (PMU_NAME_MAX + 20) + 1];
+  size_t len = pmu_event_text_full(spec, full, sizeof(full));
+  if (len < PMU_EVENT_TEXT_MAX) {
+    text_sanitize(out, PMU_EVENT_TEXT_MAX, full, len);
+    return;
+  }
+  uint64_t h = 1469598103934665603ull; /* 64-bit FNV-1a of the whole text */
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)full[i]) * 1099511628211ull;
+  char suffix[18];
+  snprintf(suffix, sizeof(suffix), "~%016" PRIx64, h);
+  /* text_sanitize() never splits a UTF-8 sequence at its cut */
+  size_t kept =
+      text_sanitize(out, PMU_EVENT_TEXT_MAX - strlen(suffix), full, len);
+  memcpy(out + kept, suffix, strlen(suffix) + 1);
+}
+
 int pmu_event_resolve(const struct pmu_desc *pmu,
                       const struct pmu_event_spec *spec, struct pmu_event *out,
                       char *why, size_t why_size) {
@@ -70,16 +110,9 @@ int pmu_event_resolve(const struct pmu_desc *pmu,
     snprintf(why, why_size, "no event given for PMU %s", pmu->name);
     return -EINVAL;
   }
-  size_t len = 0;
+  pmu_event_text(spec, out->text);
   for (size_t i = 0; i < spec->n_terms; i++) {
     const struct pmu_term *t = &spec->terms[i];
-    int n = t->has_value
-                ? snprintf(out->text + len, sizeof(out->text) - len,
-                           "%s%s=0x%" PRIx64, i ? "," : "", t->name, t->value)
-                : snprintf(out->text + len, sizeof(out->text) - len, "%s%s",
-                           i ? "," : "", t->name);
-    if (n > 0 && (size_t)n < sizeof(out->text) - len)
-      len += (size_t)n;
     int rc;
     const struct pmu_named_event *ev =
         t->has_value || pmu_desc_format(pmu, t->name)

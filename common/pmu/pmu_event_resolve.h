@@ -21,11 +21,21 @@
 
 /* One event, resolved. */
 struct pmu_event {
-  char text[PMU_EVENT_TEXT_MAX]; /* its terms as written, for tags */
+  char text[PMU_EVENT_TEXT_MAX]; /* its terms as written: pmu_event_text() */
   uint64_t config[PMU_CONFIG_WORDS];
   double scale;  /* of the named event, 1 otherwise */
   char unit[32]; /* of the named event, "" otherwise */
 };
+
+/*
+ * The `event` tag of `spec`: its terms as written, values in hex
+ * ("rd_bytes,src_bdf=0x108"), sanitised (text.h). A text that does not fit
+ * keeps its longest prefix that does and ends in "~" and the 16 lowercase
+ * hex digits of the 64-bit FNV-1a hash of the whole text, so events that
+ * differ past the cut stay apart. Pure.
+ */
+void pmu_event_text(const struct pmu_event_spec *spec,
+                    char out[PMU_EVENT_TEXT_MAX]);
 
 /*
  * Resolve `spec` against `pmu` into `out` (zeroed first). Returns 0, or

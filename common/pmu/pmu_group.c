@@ -170,9 +170,13 @@ int pmu_group_decode(const uint64_t *words, size_t n_words, const uint64_t *ids,
       k++;
     if (k == n_events)
       return -EIO;
-    /* multiplexed: the group ran for r of e ns */
-    if (r > 0 && r < e)
-      value = (uint64_t)((double)value * (double)e / (double)r);
+    /* multiplexed: the group ran for r of e ns; exact in 128 bits, and a
+     * value the kernel could not have counted saturates rather than
+     * overflow the conversion */
+    if (r > 0 && r < e) {
+      unsigned __int128 scaled = (unsigned __int128)value * e / r;
+      value = scaled > UINT64_MAX ? UINT64_MAX : (uint64_t)scaled;
+    }
     out->counts[k] += r > 0 ? value : 0;
   }
   return 0;

@@ -92,7 +92,8 @@ int pmu_group_read(struct pmu_group *g);
 /*
  * Decode one group read (`n_words` words as read) whose events carry `ids`
  * (n_events of them) into `out`: enabled, running and each event's count in
- * `ids` order, scaled by enabled / running (0 when it never ran); `out`
+ * `ids` order, scaled by enabled / running (exactly, saturating at
+ * UINT64_MAX; 0 when it never ran); `out`
  * is zeroed first (cpu 0, n_cpus 0: the caller says which CPUs). Pure.
  * Returns 0 or -EIO (short buffer, nr other than n_events, unknown id).
  */

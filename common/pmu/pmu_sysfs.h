@@ -13,7 +13,8 @@
  * mask lists (an uncore PMU lists one CPU per socket or die it serves,
  * and each of those counts a different piece of hardware); a PMU without
  * one (core PMUs, msr, software) is opened on every online CPU
- * (<sysfs>/devices/system/cpu/online) and its counts are summed.
+ * (<sysfs>/devices/system/cpu/online; CPU 0 when that file is missing too)
+ * and its counts are summed.
  */
 #ifndef COMMON_PMU_PMU_SYSFS_H
 #define COMMON_PMU_PMU_SYSFS_H
@@ -56,11 +57,18 @@ struct pmu_desc {
 };
 
 /*
- * Read PMU `name` under `sysfs_root` into `out` (zeroed first). Format files
- * that do not parse are skipped with a warning; a cpumask CPU outside
- * associated_cpus is warned about. Messages carry `plugin` (borrowed).
- * Returns 0, or a negative errno (-ENOENT: no such PMU; -EINVAL: bad type)
- * with `out` released. Release with pmu_desc_fini().
+ * Read PMU `name` under `sysfs_root` into `out` (zeroed first). Every
+ * string read (PMU, format and event names, .unit, identifier, peer) is
+ * bounded and sanitised for tags (text.h). Format files that do not parse,
+ * events longer than PMU_EVENT_TEXT_MAX - 1 bytes and events whose .scale
+ * is not a positive number are skipped with a warning; a cpumask CPU
+ * outside associated_cpus is warned about. A cpumask (or, without one,
+ * devices/system/cpu/online) that is present but holds no CPU list fails
+ * the load: counting other CPUs would measure something else. Every
+ * failure is logged here, once, carrying `plugin` (borrowed), the PMU and
+ * the file. Returns 0, or a negative errno (-ENOENT: no such PMU;
+ * -EINVAL: bad type or CPU list) with `out` released. Release with
+ * pmu_desc_fini().
  */
 int pmu_desc_load(const char *plugin, const char *sysfs_root, const char *name,
                   struct pmu_desc *out);

@@ -68,6 +68,8 @@ struct t410 {
   size_t n_pcie_labels;
   struct pmu_desc *pmus;
   size_t n_pmus;
+  char (*bad_pmus)[PMU_NAME_MAX]; /* failed to load: said once, not retried */
+  size_t n_bad_pmus;
   struct t410_group *groups; /* grown as groups are added */
   size_t n_groups, cap_groups;
 };

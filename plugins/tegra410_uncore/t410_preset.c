@@ -170,7 +170,7 @@ static bool t410_preset_group_add(const char *sysfs_root, const char *pmu,
       len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s/%s%s%s/",
                               n ? "," : "", pmu, pg->events[e].name,
                               filter ? "," : "", filter ? filter->terms : "");
-      if (len >= sizeof(text)) {
+      if (len + 1 >= sizeof(text)) { /* and room for the closing "}" */
         log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, pmu, "preset",
                 "%s group%s%s: event text too long, skipped",
                 pg->part ? pg->part : "its", filter ? " of filter " : "",

@@ -28,14 +28,23 @@ static int t410_configure(void *inst, const struct cfg_item *item) {
   return t410_config_apply(&((struct t410 *)inst)->cfg, item);
 }
 
+/* The PMU `name`, loaded once; NULL when it cannot be counted (said once
+ * by pmu_desc_load, and not tried again by later groups). */
 static const struct pmu_desc *t410_pmu_get(struct t410 *d, const char *name) {
   for (size_t i = 0; i < d->n_pmus; i++)
     if (strcmp(d->pmus[i].name, name) == 0)
       return &d->pmus[i];
+  for (size_t i = 0; i < d->n_bad_pmus; i++)
+    if (strcmp(d->bad_pmus[i], name) == 0)
+      return NULL;
   struct pmu_desc pmu;
-  int rc = pmu_desc_load(T410_PLUGIN, d->cfg.sysfs_root, name, &pmu);
-  if (rc < 0) {
-    log_errno(LOG_LEVEL_ERROR, T410_PLUGIN, name, "PMU", -rc, NULL);
+  if (pmu_desc_load(T410_PLUGIN, d->cfg.sysfs_root, name, &pmu) < 0) {
+    char(*bad)[PMU_NAME_MAX] =
+        realloc(d->bad_pmus, (d->n_bad_pmus + 1) * sizeof(*bad));
+    if (bad != NULL) {
+      d->bad_pmus = bad;
+      snprintf(bad[d->n_bad_pmus++], PMU_NAME_MAX, "%s", name);
+    }
     return NULL;
   }
   struct pmu_desc *grown = realloc(d->pmus, (d->n_pmus + 1) * sizeof(*grown));
@@ -279,6 +288,7 @@ static void t410_free(void *inst) {
   for (size_t i = 0; i < d->n_pmus; i++)
     pmu_desc_fini(&d->pmus[i]);
   free(d->pmus);
+  free(d->bad_pmus);
   t410_config_fini(&d->cfg);
   free(d);
 }

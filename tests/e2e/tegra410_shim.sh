@@ -66,6 +66,27 @@ tap_is 0 "$(lp_count --measurement tegra410 --where pmu=nvidia_pcie_pmu_0_rc_1 <
 tap_check "EACCES on PCIE: message names PMU, event, errno and the knob" grep -q \
   'tegra410_uncore: nvidia_pcie_pmu_0_rc_1/cycles/: perf_event_open: Permission denied; hint: system-wide counting needs kernel.perf_event_paranoid <= 0' "$T/err"
 
+# Hostile kernel files: a cpumask that is not a CPU list puts its PMU out
+# (said once, naming the file), the others count; a .unit that is not
+# UTF-8 reaches the output sanitised.
+mkdir -p "$T/bad" && cp -R "$T/sys" "$T/bad/"
+devs=$T/bad/sys/bus/event_source/devices
+echo abc >"$devs/nvidia_cmem_latency_pmu_0/cpumask"
+printf 'M B\xff\xfe\n' >"$devs/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.unit"
+out=$(LD_PRELOAD=$PRELOAD timeout 60 "$B/tegra410_uncore" --once --window=0.2 \
+  --SysfsRoot="$T/bad/sys" 2>"$T/err")
+tap_is 0 $? "garbage cpumask: exits 0"
+tap_is 0 "$(lp_count --where pmu=nvidia_cmem_latency_pmu_0 <<<"$out")" \
+  "garbage cpumask: the PMU is not counted"
+tap_is 1 "$(lp_count --measurement tegra410 --where pmu=nvidia_pcie_pmu_0_rc_1 <<<"$out")" \
+  "garbage cpumask: the other PMUs count"
+tap_is 1 "$(grep -c 'nvidia_cmem_latency_pmu_0: cpumask' "$T/err")" \
+  "garbage cpumask: said once"
+tap_check "garbage cpumask: the message names plugin, PMU, file and why" grep -qF \
+  'tegra410_uncore: nvidia_cmem_latency_pmu_0: cpumask: "abc" not a CPU list ("0-3,8"); PMU not counted' "$T/err"
+tap_check "hostile .unit: sanitised in the output" grep -qF 'unit=M\ B??' <<<"$out"
+tap_check "hostile .unit: the output is valid UTF-8" iconv -f UTF-8 -t UTF-8 -o /dev/null <<<"$out"
+
 # The real collectd daemon with the shim preloaded.
 if [[ -x $COLLECTD ]]; then
   snippet=$(sed -e 's|Interval 10|Interval 1|' -e 's|^  #<Instance "vera">|  <Instance "vera">|' \

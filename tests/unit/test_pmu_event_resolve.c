@@ -6,6 +6,7 @@
  * documentation resolves to the config words worked out by hand from the
  * format bits.
  */
+#include "common/core/log.h"
 #include "common/pmu/pmu_event_resolve.h"
 #include "common/pmu/pmu_sysfs.h"
 #include "tests/lib/fakeproc.h"
@@ -21,6 +22,20 @@
 #include <cmocka.h>
 
 static struct fakeproc fp;
+
+/* Messages logged, "plugin: object: what: detail" each, in order. */
+static char logged[8][512];
+static size_t n_logged;
+static void keep_log(enum log_level level, const char *message) {
+  (void)level;
+  if (n_logged < 8)
+    snprintf(logged[n_logged], sizeof(logged[0]), "%s", message);
+  n_logged++;
+}
+static void log_capture(void) {
+  n_logged = 0;
+  log_set_sink(keep_log, LOG_LEVEL_DEBUG);
+}
 
 static void pmu_file(const char *pmu, const char *file, const char *text) {
   char rel[512];
@@ -222,12 +237,218 @@ static void pmu_cpulist_parse__lists(void **state) {
   assert_int_equal(pmu_cpulist_parse("a", cpus, 8), -EINVAL);
 }
 
+/* Bug: strings read from sysfs became tags raw: a .unit of bytes that are
+ * not UTF-8 went out as such, and one longer than the unit field was cut
+ * inside a UTF-8 sequence. Every string read from sysfs (PMU, event and
+ * format names, .unit, identifier, peer) is bounded and sanitised. */
+static void pmu_desc_load__sysfs_strings_are_sanitised(void **state) {
+  (void)state;
+  const char *p = "hostile_pmu_0";
+  pmu_file(p, "type", "60\n");
+  pmu_file(p, "cpumask", "0\n");
+  pmu_file(p, "identifier", "id\x01\xc3\n");
+  pmu_file(p, "peer", "nr_gpu=\x1b[31m\n");
+  pmu_file(p, "format/event", "config:0-7\n");
+  pmu_file(p, "format/bad\x7f\xff", "config1:0-7\n");
+  pmu_file(p, "events/raw", "event=0x1\n");
+  pmu_file(p, "events/raw.unit", "M B\xff\xfe\n");
+  pmu_file(p, "events/euro", "event=0x2\n");
+  /* 30 bytes, then a 3-byte character: 33 do not fit in 31 */
+  pmu_file(p, "events/euro.unit",
+           "abcdefghijklmnopqrstuvwxyz0123\xe2\x82\xac\n");
+  pmu_file(p, "events/n\xe9\x01", "event=0x3\n");
+  struct pmu_desc pmu = pmu_load(p);
+  assert_string_equal(pmu.identifier, "id??");
+  assert_string_equal(pmu.peer, "nr_gpu=?[31m");
+  assert_non_null(pmu_desc_format(&pmu, "bad??"));
+  assert_string_equal(pmu_desc_event(&pmu, "raw")->unit, "M B??");
+  assert_string_equal(pmu_desc_event(&pmu, "euro")->unit,
+                      "abcdefghijklmnopqrstuvwxyz0123");
+  assert_non_null(pmu_desc_event(&pmu, "n??"));
+  pmu_desc_fini(&pmu);
+  /* the PMU name itself, as a caller got it from a directory entry */
+  pmu_file("pmu\xff\x0a"
+           "1",
+           "type", "61\n");
+  pmu = pmu_load("pmu\xff\x0a"
+                 "1");
+  assert_string_equal(pmu.name, "pmu??1");
+  pmu_desc_fini(&pmu);
+}
+
+/* Bug: a cpumask that did not parse counted on every online CPU and
+ * summed, with only an info line: 4x the count on 4 CPUs. Garbage in a
+ * CPU list is an error for that PMU, said once naming the file and why;
+ * a missing cpumask still means every online CPU. */
+static void pmu_desc_load__garbage_cpu_lists_fail(void **state) {
+  (void)state;
+  static const struct {
+    const char *pmu, *cpumask, *message;
+  } cases[] = {
+      {"garbage_a", "abc\n",
+       "test: garbage_a: cpumask: \"abc\" not a CPU list (\"0-3,8\"); PMU not "
+       "counted"},
+      {"garbage_b", "0-99999999\n",
+       "test: garbage_b: cpumask: \"0-99999999\" not a CPU list (\"0-3,8\"); "
+       "PMU not counted"},
+      {"garbage_c", "0-5000\n",
+       "test: garbage_c: cpumask: \"0-5000\" lists more than 4096 CPUs; PMU "
+       "not counted"},
+      {"garbage_d", "\n",
+       "test: garbage_d: cpumask: \"\" lists no CPU; PMU not counted"},
+      {"garbage_e", "0,\xff\n",
+       "test: garbage_e: cpumask: \"0,?\" not a CPU list (\"0-3,8\"); PMU not "
+       "counted"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    pmu_file(cases[i].pmu, "type", "62\n");
+    pmu_file(cases[i].pmu, "cpumask", cases[i].cpumask);
+    struct pmu_desc pmu;
+    log_capture();
+    assert_int_equal(pmu_desc_load("test", fp.sys, cases[i].pmu, &pmu),
+                     -EINVAL);
+    log_set_sink(NULL, LOG_LEVEL_INFO);
+    assert_int_equal(n_logged, 1);
+    assert_string_equal(logged[0], cases[i].message);
+    assert_null(pmu.cpus);
+  }
+  /* without a cpumask, an online list that is garbage is an error too */
+  fakeproc_write(&fp, "sys/devices/system/cpu/online", "0-x\n");
+  struct pmu_desc msr;
+  log_capture();
+  assert_int_equal(pmu_desc_load("test", fp.sys, "msr", &msr), -EINVAL);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(n_logged, 1);
+  assert_string_equal(logged[0], "test: msr: devices/system/cpu/online: "
+                                 "\"0-x\" not a CPU list (\"0-3,8\"); PMU "
+                                 "not counted");
+  fakeproc_write(&fp, "sys/devices/system/cpu/online", "0-3\n");
+  msr = pmu_load("msr");
+  assert_int_equal(msr.n_cpus, 4);
+  pmu_desc_fini(&msr);
+}
+
+/* The same class: associated_cpus that did not parse skipped its check
+ * silently; it is said, and its bytes are sanitised in messages. */
+static void pmu_desc_load__garbage_associated_cpus_said(void **state) {
+  (void)state;
+  pmu_file("assoc_pmu", "type", "64\n");
+  pmu_file("assoc_pmu", "cpumask", "1\n");
+  pmu_file("assoc_pmu", "associated_cpus", "5-x\x1b\n");
+  log_capture();
+  struct pmu_desc pmu = pmu_load("assoc_pmu");
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(pmu.n_cpus, 1);
+  assert_int_equal(n_logged, 1);
+  assert_string_equal(logged[0], "test: assoc_pmu: associated_cpus: \"5-x?\" "
+                                 "not a CPU list (\"0-3,8\"); not checked "
+                                 "against the cpumask");
+  pmu_desc_fini(&pmu);
+  pmu_file("assoc_pmu", "associated_cpus", "0,2\n");
+  log_capture();
+  pmu = pmu_load("assoc_pmu");
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(n_logged, 1);
+  assert_string_equal(logged[0], "test: assoc_pmu: cpumask: CPU 1 is not in "
+                                 "associated_cpus (0,2); opens may fail");
+  pmu_desc_fini(&pmu);
+}
+
+/* The same class: a .scale that is not a positive number reported the
+ * count unscaled; the event is now not offered, with a warning. */
+static void pmu_desc_load__garbage_scale_drops_the_event(void **state) {
+  (void)state;
+  const char *p = "scaled_pmu_0";
+  pmu_file(p, "type", "63\n");
+  pmu_file(p, "cpumask", "0\n");
+  pmu_file(p, "format/event", "config:0-7\n");
+  pmu_file(p, "events/good", "event=0x1\n");
+  pmu_file(p, "events/good.scale", "0.5\n");
+  pmu_file(p, "events/bad", "event=0x2\n");
+  pmu_file(p, "events/bad.scale", "0,5\n");
+  log_capture();
+  struct pmu_desc pmu = pmu_load(p);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(pmu.n_events, 1);
+  assert_true(pmu_desc_event(&pmu, "good")->scale == 0.5);
+  assert_null(pmu_desc_event(&pmu, "bad"));
+  assert_int_equal(n_logged, 1);
+  assert_string_equal(logged[0], "test: scaled_pmu_0: events: bad.scale: "
+                                 "\"0,5\" is not a positive number, event "
+                                 "ignored");
+  pmu_desc_fini(&pmu);
+}
+
+/* Bug: a term that did not fit the event tag did not advance the write
+ * position, so the next term overwrote it: two events differing in one
+ * middle term shared one tag. A cut tag keeps a prefix and the FNV-1a hash
+ * of the whole text. */
+static void pmu_event_text__long_texts_stay_apart(void **state) {
+  (void)state;
+  struct pmu_event_spec a = {.n_terms = 12}, b;
+  for (size_t i = 0; i < 12; i++) {
+    snprintf(a.terms[i].name, PMU_NAME_MAX, "term_%02zu_%s", i,
+             "abcdefghijklmnopqrstuvwxyz");
+    a.terms[i].has_value = true;
+    a.terms[i].value = 0x1000 + i;
+  }
+  b = a;
+  b.terms[5].value = 0x7;
+  /* a PMU whose format terms are these names, config1:0-15 each */
+  struct pmu_term_format formats[12];
+  for (size_t i = 0; i < 12; i++) {
+    snprintf(formats[i].name, PMU_NAME_MAX, "%s", a.terms[i].name);
+    assert_int_equal(pmu_format_parse("config1:0-15", 12, &formats[i].format),
+                     0);
+  }
+  int cpu = 0;
+  struct pmu_desc pmu = {.name = "long",
+                         .cpus = &cpu,
+                         .n_cpus = 1,
+                         .formats = formats,
+                         .n_formats = 12};
+  struct pmu_event ea, eb;
+  char why[256] = "";
+  assert_int_equal(pmu_event_resolve(&pmu, &a, &ea, why, sizeof(why)), 0);
+  assert_int_equal(pmu_event_resolve(&pmu, &b, &eb, why, sizeof(why)), 0);
+  const char *ta = ea.text, *tb = eb.text;
+  /* 255 bytes: 238 of the text (5 terms of 42 bytes with their commas,
+   * 28 of the sixth), "~" and the hash; the terms that differ are past
+   * the cut, the hashes tell them apart */
+#define PREFIX                                                                 \
+  "term_00_abcdefghijklmnopqrstuvwxyz=0x1000,"                                 \
+  "term_01_abcdefghijklmnopqrstuvwxyz=0x1001,"                                 \
+  "term_02_abcdefghijklmnopqrstuvwxyz=0x1002,"                                 \
+  "term_03_abcdefghijklmnopqrstuvwxyz=0x1003,"                                 \
+  "term_04_abcdefghijklmnopqrstuvwxyz=0x1004,"                                 \
+  "term_05_abcdefghijklmnopqrst"
+  assert_string_equal(ta, PREFIX "~c8228148e1343417");
+  assert_string_equal(tb, PREFIX "~8c866806f7dbf866");
+#undef PREFIX
+  assert_int_equal(strlen(ta), PMU_EVENT_TEXT_MAX - 1);
+  char direct[PMU_EVENT_TEXT_MAX];
+  pmu_event_text(&a, direct);
+  assert_string_equal(direct, ta);
+  /* short texts are whole */
+  struct pmu_event c;
+  assert_int_equal(
+      resolve("nvidia_pcie_pmu_1_rc_2/rd_bytes,src_bdf=264,src_bdf_en/", &c,
+              why),
+      0);
+  assert_string_equal(c.text, "rd_bytes,src_bdf=0x108,src_bdf_en");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pmu_desc_load__discovers_sysfs),
       cmocka_unit_test(pmu_event_resolve__doc_forms),
       cmocka_unit_test(pmu_event_resolve__errors_name_the_term),
       cmocka_unit_test(pmu_cpulist_parse__lists),
+      cmocka_unit_test(pmu_desc_load__sysfs_strings_are_sanitised),
+      cmocka_unit_test(pmu_desc_load__garbage_cpu_lists_fail),
+      cmocka_unit_test(pmu_desc_load__garbage_associated_cpus_said),
+      cmocka_unit_test(pmu_desc_load__garbage_scale_drops_the_event),
+      cmocka_unit_test(pmu_event_text__long_texts_stay_apart),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

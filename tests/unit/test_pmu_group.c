@@ -1,12 +1,14 @@
 /*
  * test_pmu_group.c: counting groups (common/pmu/pmu_group.h): the decoder
- * of a group read, and opening and reading on every CPU of a PMU through a
- * kernel_ops double that counts config x 100 x (cpu + 1) per read.
+ * of a group read, and opening and reading on every CPU of a PMU through
+ * the shim's perf driver in-process (tests/shim), scripted with rates and
+ * the test's clock so every count is exact.
  */
 #include "common/pmu/pmu_group.h"
+#include "tests/shim/shim.h"
+#include "tests/shim/shim_perf.h"
 
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +46,26 @@ static void pmu_group_decode__table(void **state) {
        50,
        {20}},
       {"never ran: 0", {1, 100, 0, 10, 1}, 5, 1, {1}, 0, 100, 0, {0}},
+      /* bug (found by fuzz_pmu_group_decode): the scaled value went
+       * through a double whose conversion overflowed (undefined) */
+      {"scaled past 64 bits: saturates",
+       {1, 200, 100, 0x9000000000000000ull, 1},
+       5,
+       1,
+       {1},
+       0,
+       200,
+       100,
+       {UINT64_MAX}},
+      {"scaled exactly, beyond a double's 53 bits",
+       {1, 3, 2, 0x0020000000000001ull, 1},
+       5,
+       1,
+       {1},
+       0,
+       3,
+       2,
+       {0x0030000000000001ull}},
       {"nr is not the group size",
        {2, 100, 100, 5, 1},
        5,
@@ -72,70 +94,34 @@ static void pmu_group_decode__table(void **state) {
   }
 }
 
-/* ---- the kernel double ---- */
-#define FAKE_FDS 32
-static struct {
-  bool open;
-  int cpu, leader;
-  uint64_t config;
-} fds[FAKE_FDS];
-static int fail_cpu = -1;
+/* ---- the kernel: the shim's perf driver, in-process ---- */
 
-static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-                     int group_fd, unsigned long flags) {
-  (void)pid;
-  (void)flags;
-  if (cpu == fail_cpu) {
-    errno = EBUSY;
-    return -1;
-  }
-  for (int i = 0; i < FAKE_FDS; i++)
-    if (!fds[i].open) {
-      fds[i].open = true;
-      fds[i].cpu = cpu;
-      fds[i].config = attr->config;
-      fds[i].leader = group_fd < 0 ? i : group_fd;
-      return i;
-    }
-  errno = EMFILE;
-  return -1;
+/* The shim reads this clock; a read 1000 ns after the open sees every
+ * event enabled (and running) 1000 ns. */
+static uint64_t now_ns = 1000000;
+static uint64_t test_clock(void *ctx) {
+  (void)ctx;
+  return now_ns;
 }
 
-static int fake_ioctl(int fd, unsigned long request, void *arg) {
-  if (request == PERF_EVENT_IOC_ID)
-    *(uint64_t *)arg = 1000 + (uint64_t)fd;
-  return 0;
+/* Events of config c count c x 100 per 1000 ns on every CPU. */
+static void kernel_reset(void) {
+  shim_perf_register();
+  shim_perf_reset();
+  shim_perf_set_type_base(0);
+  shim_perf_set_clock(test_clock, NULL);
+  for (uint64_t c = 1; c <= 2; c++)
+    assert_int_equal(shim_perf_set_rate(7, c, c * 100000000), 0);
 }
 
-static ssize_t fake_read(int fd, void *buf, size_t len) {
-  uint64_t *w = buf;
-  size_t n = 0;
-  for (int i = 0; i < FAKE_FDS; i++)
-    if (fds[i].open && fds[i].leader == fd) {
-      if ((5 + 2 * n) * 8 > len) {
-        errno = ENOSPC;
-        return -1;
-      }
-      w[3 + 2 * n] = fds[i].config * 100 * (uint64_t)(fds[i].cpu + 1);
-      w[4 + 2 * n] = 1000 + (uint64_t)i;
-      n++;
-    }
-  w[0] = n;
-  w[1] = w[2] = 1000;
-  return (ssize_t)((3 + 2 * n) * 8);
+static void count_cpu(const struct shim_perf_info *info, void *ctx) {
+  int *per_cpu = ctx;
+  if (info->cpu >= 0 && info->cpu < 100)
+    per_cpu[info->cpu]++;
 }
 
-static int fake_close(int fd) {
-  fds[fd].open = false;
-  return 0;
-}
-
-static const struct kernel_ops fake = {.perf_event_open = fake_open,
-                                       .read = fake_read,
-                                       .ioctl = fake_ioctl,
-                                       .close = fake_close};
-
-/* A group of events config 1 and 2 on `cpus`, opened and read once. */
+/* A group of events config 1 and 2 on `cpus`, opened, then read once
+ * 1000 ns later. */
 static void group_on(struct pmu_group *g, int *cpus, size_t n_cpus,
                      bool cpumask) {
   struct pmu_desc pmu = {.name = "u",
@@ -145,9 +131,10 @@ static void group_on(struct pmu_group *g, int *cpus, size_t n_cpus,
                          .has_cpumask = cpumask};
   struct pmu_event ev[2] = {{.text = "a", .config = {1}, .scale = 1},
                             {.text = "b", .config = {2}, .scale = 1}};
-  memset(fds, 0, sizeof(fds));
-  assert_int_equal(pmu_group_init(g, "test", &fake, &pmu, ev, 2), 0);
+  kernel_reset();
+  assert_int_equal(pmu_group_init(g, "test", &shim_kernel, &pmu, ev, 2), 0);
   assert_int_equal(pmu_group_open(g), 0);
+  now_ns += 1000;
   assert_int_equal(pmu_group_read(g), 0);
 }
 
@@ -156,6 +143,10 @@ static void pmu_group_read__cpumask_of_two_cpus(void **state) {
   int cpus[] = {0, 2};
   struct pmu_group g;
   group_on(&g, cpus, 2, /*cpumask=*/true);
+  int per_cpu[100] = {0};
+  assert_int_equal(shim_perf_for_each(count_cpu, per_cpu), 4);
+  assert_int_equal(per_cpu[0], 2);
+  assert_int_equal(per_cpu[2], 2);
   assert_true(g.per_cpu);
   assert_int_equal(g.n_readings, 2);
   assert_int_equal(g.readings[0].cpu, 0);
@@ -163,11 +154,10 @@ static void pmu_group_read__cpumask_of_two_cpus(void **state) {
   assert_int_equal(g.readings[0].counts[1], 200);
   assert_int_equal(g.readings[0].enabled_ns, 1000);
   assert_int_equal(g.readings[1].cpu, 2);
-  assert_int_equal(g.readings[1].counts[0], 300);
-  assert_int_equal(g.readings[1].counts[1], 600);
+  assert_int_equal(g.readings[1].counts[0], 100);
+  assert_int_equal(g.readings[1].counts[1], 200);
   pmu_group_fini(&g);
-  for (int i = 0; i < FAKE_FDS; i++)
-    assert_false(fds[i].open);
+  assert_int_equal(shim_perf_for_each(NULL, NULL), 0);
 }
 
 static void pmu_group_read__single_and_summed(void **state) {
@@ -175,40 +165,67 @@ static void pmu_group_read__single_and_summed(void **state) {
   int one[] = {88};
   struct pmu_group g;
   group_on(&g, one, 1, /*cpumask=*/true);
+  int per_cpu[100] = {0};
+  assert_int_equal(shim_perf_for_each(count_cpu, per_cpu), 2);
+  assert_int_equal(per_cpu[88], 2);
   assert_false(g.per_cpu);
   assert_int_equal(g.n_readings, 1);
   assert_int_equal(g.readings[0].cpu, 88);
-  assert_int_equal(g.readings[0].counts[0], 8900);
+  assert_int_equal(g.readings[0].counts[0], 100);
   pmu_group_fini(&g);
   int online[] = {0, 1};
   group_on(&g, online, 2, /*cpumask=*/false);
   assert_int_equal(g.n_readings, 1);
   assert_int_equal(g.readings[0].cpu, -1);
   assert_int_equal(g.readings[0].n_cpus, 2);
-  assert_int_equal(g.readings[0].counts[0], 100 + 200);
-  assert_int_equal(g.readings[0].counts[1], 200 + 400);
+  assert_int_equal(g.readings[0].counts[0], 100 + 100);
+  assert_int_equal(g.readings[0].counts[1], 200 + 200);
   assert_int_equal(g.readings[0].enabled_ns, 2000);
   pmu_group_fini(&g);
 }
 
+/* The second CPU refuses the open (a negative CPU: EINVAL, as the kernel
+ * says): the first CPU's fds are closed again. */
 static void pmu_group_open__failure_closes_every_cpu(void **state) {
   (void)state;
-  int cpus[] = {0, 2};
+  int cpus[] = {0, -1};
   struct pmu_desc pmu = {
       .name = "u", .type = 7, .cpus = cpus, .n_cpus = 2, .has_cpumask = true};
   struct pmu_event ev = {.text = "a", .config = {1}, .scale = 1};
   struct pmu_group g;
-  memset(fds, 0, sizeof(fds));
-  fail_cpu = 2;
-  assert_int_equal(pmu_group_init(&g, "test", &fake, &pmu, &ev, 1), 0);
-  assert_int_equal(pmu_group_open(&g), -EBUSY);
+  kernel_reset();
+  assert_int_equal(pmu_group_init(&g, "test", &shim_kernel, &pmu, &ev, 1), 0);
+  assert_int_equal(pmu_group_open(&g), -EINVAL);
   assert_false(g.open);
   assert_int_equal(pmu_group_read(&g), -EBADF);
-  for (int i = 0; i < FAKE_FDS; i++)
-    assert_false(fds[i].open);
-  fail_cpu = -1;
+  assert_int_equal(shim_perf_for_each(NULL, NULL), 0);
+  g.cpus[1] = 2; /* the CPU comes back */
   assert_int_equal(pmu_group_open(&g), 0);
+  assert_int_equal(shim_perf_for_each(NULL, NULL), 2);
   pmu_group_fini(&g);
+  assert_int_equal(shim_perf_for_each(NULL, NULL), 0);
+}
+
+/* A multiplexed group: the shim runs it half its enabled time; counts
+ * come back scaled to the whole window. */
+static void pmu_group_read__multiplexed_is_scaled(void **state) {
+  (void)state;
+  int cpus[] = {0};
+  kernel_reset();
+  shim_perf_set_running_ratio(7, 1, 2);
+  struct pmu_desc pmu = {
+      .name = "u", .type = 7, .cpus = cpus, .n_cpus = 1, .has_cpumask = true};
+  struct pmu_event ev = {.text = "a", .config = {2}, .scale = 1};
+  struct pmu_group g;
+  assert_int_equal(pmu_group_init(&g, "test", &shim_kernel, &pmu, &ev, 1), 0);
+  assert_int_equal(pmu_group_open(&g), 0);
+  now_ns += 1000;
+  assert_int_equal(pmu_group_read(&g), 0);
+  assert_int_equal(g.readings[0].enabled_ns, 1000);
+  assert_int_equal(g.readings[0].running_ns, 500);
+  assert_int_equal(g.readings[0].counts[0], 200);
+  pmu_group_fini(&g);
+  shim_perf_reset();
 }
 
 int main(void) {
@@ -217,6 +234,7 @@ int main(void) {
       cmocka_unit_test(pmu_group_read__cpumask_of_two_cpus),
       cmocka_unit_test(pmu_group_read__single_and_summed),
       cmocka_unit_test(pmu_group_open__failure_closes_every_cpu),
+      cmocka_unit_test(pmu_group_read__multiplexed_is_scaled),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
