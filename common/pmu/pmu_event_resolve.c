@@ -86,19 +86,8 @@ void pmu_event_text(const struct pmu_event_spec *spec,
   /* every term at most "," name "=0x" 16 digits */
   char full[PMU_MAX_TERMS * (PMU_NAME_MAX + 20) + 1];
   size_t len = pmu_event_text_full(spec, full, sizeof(full));
-  if (len < PMU_EVENT_TEXT_MAX) {
-    text_sanitize(out, PMU_EVENT_TEXT_MAX, full, len);
-    return;
-  }
-  uint64_t h = 1469598103934665603ull; /* 64-bit FNV-1a of the whole text */
-  for (size_t i = 0; i < len; i++)
-    h = (h ^ (unsigned char)full[i]) * 1099511628211ull;
-  char suffix[18];
-  snprintf(suffix, sizeof(suffix), "~%016" PRIx64, h);
-  /* text_sanitize() never splits a UTF-8 sequence at its cut */
-  size_t kept =
-      text_sanitize(out, PMU_EVENT_TEXT_MAX - strlen(suffix), full, len);
-  memcpy(out + kept, suffix, strlen(suffix) + 1);
+  /* a text that must be cut keeps a prefix and the hash of the whole */
+  text_sanitize_keyed(out, PMU_EVENT_TEXT_MAX, full, len);
 }
 
 int pmu_event_resolve(const struct pmu_desc *pmu,

@@ -422,8 +422,9 @@ static void pmu_event_text__long_texts_stay_apart(void **state) {
   "term_03_abcdefghijklmnopqrstuvwxyz=0x1003,"                                 \
   "term_04_abcdefghijklmnopqrstuvwxyz=0x1004,"                                 \
   "term_05_abcdefghijklmnopqrst"
-  assert_string_equal(ta, PREFIX "~c8228148e1343417");
-  assert_string_equal(tb, PREFIX "~8c866806f7dbf866");
+  /* FNV-1a 64 of the whole texts, computed apart from this code */
+  assert_string_equal(ta, PREFIX "~2ba2ee1e7993b569");
+  assert_string_equal(tb, PREFIX "~f18bf653a5ad4520");
 #undef PREFIX
   assert_int_equal(strlen(ta), PMU_EVENT_TEXT_MAX - 1);
   char direct[PMU_EVENT_TEXT_MAX];
