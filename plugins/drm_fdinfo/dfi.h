@@ -148,22 +148,6 @@ int dfi_profiling_enable(struct dfi *d);
 void dfi_profiling_restore(struct dfi *d);
 void dfi_devices_free(struct dfi *d);
 
-/* dfi_scan.c: one process, one client */
-/* Walk /proc/<pid>/fd, recording what it found in `e` (may be NULL). */
-void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e);
-/* Re-read known clients through the fds they were found under. */
-void dfi_refresh_known(struct dfi *d);
-/* The attribution rule (dfi_scan.c) applied to c's holders. */
-void dfi_reattribute(struct dfi *d, struct dfi_client *c);
-bool dfi_client_on_suspended(struct dfi *d, struct dfi_client *c);
-/* A /proc entry name as a pid; 0 when it is not one. */
-pid_t dfi_parse_pid(const char *name);
-
-/* dfi_procscan.c: which processes a read walks */
-/* Decide at init whether the kernel reports fd counts (FdCount). */
-void dfi_fd_count_detect(struct dfi *d);
-int dfi_scan(struct dfi *d);
-
 /* dfi_report.c: records of the state after dfi_groups_update(); the
  * first sink error, or 0. */
 int dfi_report(const struct dfi *d, struct metric_sink *sink, uint64_t time_ns);

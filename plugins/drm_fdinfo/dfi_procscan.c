@@ -22,6 +22,7 @@
  */
 #include "common/drm/drm_clients_parse.h"
 #include "plugins/drm_fdinfo/dfi.h"
+#include "plugins/drm_fdinfo/dfi_scan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -143,7 +144,8 @@ void dfi_fd_count_detect(struct dfi *d) {
   }
   /* Ask the kernel about a process whose fds we know: ourselves. The
    * directory fd we open is one of them, so count after opening it. */
-  int fd = openat(d->proc_fd, "self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = d->host->kernel->openat(d->proc_fd, "self/fd",
+                                   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
   DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
   struct stat st;
   size_t n = 0;
@@ -154,7 +156,7 @@ void dfi_fd_count_detect(struct dfi *d) {
   if (dir != NULL)
     closedir(dir);
   else if (fd >= 0)
-    close(fd);
+    d->host->kernel->close(fd);
   d->fd_count_mode = ok && n > 0 && (uint64_t)st.st_size == n;
   log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "FdCount",
           d->fd_count_mode
@@ -192,12 +194,13 @@ static bool dfi_changed(struct dfi *d, pid_t pid, const struct dfi_pid *e,
 
 /* List /proc once; walk the processes that are due (see the top). */
 static int dfi_proc_pass(struct dfi *d, bool full, uint64_t from, uint64_t to) {
-  int dir_fd = openat(d->proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dir_fd = d->host->kernel->openat(d->proc_fd, ".",
+                                       O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
   DIR *dir = dir_fd >= 0 ? fdopendir(dir_fd) : NULL;
   if (dir == NULL) {
     int err = errno;
     if (dir_fd >= 0)
-      close(dir_fd);
+      d->host->kernel->close(dir_fd);
     log_errno(LOG_LEVEL_ERROR, DFI_PLUGIN, d->cfg.proc_root, "opendir", err,
               NULL);
     return -err;

@@ -16,6 +16,7 @@
  * and only logged at DEBUG. Processes whose fds we may not read (EACCES:
  * other users, non-dumpable) are counted and reported once per reason.
  */
+#include "plugins/drm_fdinfo/dfi_scan.h"
 #include "common/drm/drm_clients_parse.h"
 #include "common/proc/proc_stat.h"
 #include "plugins/drm_fdinfo/dfi.h"
@@ -267,7 +268,8 @@ void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
   char path[32];
   snprintf(path, sizeof(path), "%d/fd", (int)pid);
   d->stats.processes++;
-  int dir_fd = openat(d->proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dir_fd = d->host->kernel->openat(d->proc_fd, path,
+                                       O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
   if (e != NULL) {
     e->unreadable = false;
     e->untracked = 0;
@@ -297,7 +299,7 @@ void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
   }
   DIR *dir = fdopendir(dir_fd);
   if (dir == NULL) {
-    close(dir_fd);
+    d->host->kernel->close(dir_fd);
     return;
   }
   d->walking = e;

@@ -7,6 +7,7 @@
  */
 #include "plugins/drm_fdinfo/dfi.h"
 #include "plugins/drm_fdinfo/dfi_groups.h"
+#include "plugins/drm_fdinfo/dfi_scan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -89,7 +90,8 @@ static int dfi_init(void *inst, const struct plugin_host *host) {
   if (d->cfg.report_by == 0)
     d->cfg.report_by = DFI_SCOPE_DEVICE | DFI_SCOPE_PROCESS;
 
-  d->proc_fd = open(d->cfg.proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  d->proc_fd = host->kernel->open(d->cfg.proc_root,
+                                  O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
   if (d->proc_fd < 0) {
     int err = errno;
     log_errno(LOG_LEVEL_ERROR, DFI_PLUGIN, d->cfg.proc_root, "open", err, NULL);
@@ -125,7 +127,7 @@ static void dfi_free(void *inst) {
     return;
   dfi_profiling_restore(d);
   if (d->proc_fd >= 0)
-    close(d->proc_fd);
+    d->host->kernel->close(d->proc_fd);
   d->proc_fd = -1;
   dfi_groups_free(d);
   dfi_client_table_fini(&d->clients);

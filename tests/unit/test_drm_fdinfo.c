@@ -7,6 +7,7 @@
  * without it each case is skipped with the reason.
  */
 #include "common/core/cfg.h"
+#include "common/core/kernel.h"
 #include "common/core/log.h"
 #include "common/sink/sink_influx.h"
 #include "common/sink/sink_json.h"
@@ -672,6 +673,55 @@ static void sink_errors_keep_their_errno(void **state) {
   assert_int_equal(fs.writes, records);
 }
 
+/* drm_fdinfo opens /proc through the host's kernel seam: a seam that
+ * counts its calls sees the root opened once at init and the fd
+ * directories at reads; one that refuses the root makes init fail with
+ * that errno. */
+static int seam_opens, seam_openats;
+static int seam_fail_open;
+static int seam_open(const char *path, int flags, mode_t mode) {
+  seam_opens++;
+  if (seam_fail_open) {
+    errno = seam_fail_open;
+    return -1;
+  }
+  return kernel_real.open(path, flags, mode);
+}
+static int seam_openat(int dirfd, const char *path, int flags, mode_t mode) {
+  seam_openats++;
+  return kernel_real.openat(dirfd, path, flags, mode);
+}
+
+static void opens_through_the_kernel_seam(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
+  struct kernel_ops seam = kernel_real;
+  seam.open = seam_open;
+  seam.openat = seam_openat;
+  seam_opens = seam_openats = seam_fail_open = 0;
+  f->inst = drm_fdinfo_ops.instance_new("seam");
+  assert_int_equal(configure(f, "ProcRoot", f->fp.proc), 0);
+  assert_int_equal(configure(f, "SysfsRoot", f->fp.sys), 0);
+  plugin_host_init(&f->host, "seam", SEC);
+  f->host.kernel = &seam;
+  assert_int_equal(drm_fdinfo_ops.init(f->inst, &f->host), 0);
+  assert_int_equal(seam_opens, 1);
+  assert_int_equal(drm_fdinfo_ops.read(f->inst, &f->sink.base), 0);
+  assert_true(seam_openats >= 2); /* the /proc listing and pid 100's fds */
+  drm_fdinfo_ops.instance_free(f->inst);
+  f->inst = NULL;
+
+  seam_fail_open = EMFILE;
+  void *inst = drm_fdinfo_ops.instance_new("seam");
+  struct cfg_value v = {.type = CFG_STRING, .string = f->fp.proc};
+  struct cfg_item item = {.key = "ProcRoot", .values = &v, .n_values = 1};
+  assert_int_equal(drm_fdinfo_ops.configure(inst, &item), 0);
+  assert_int_equal(drm_fdinfo_ops.init(inst, &f->host), -EMFILE);
+  drm_fdinfo_ops.instance_free(inst);
+}
+
 static void real_proc_finds_nothing(void **state) {
   (void)state;
   struct fixture f = {0};
@@ -774,6 +824,7 @@ int main(void) {
       T(hostile_names_every_sink),
       T(unreadable_processes_counted),
       T(sink_errors_keep_their_errno),
+      T(opens_through_the_kernel_seam),
       cmocka_unit_test(real_proc_finds_nothing),
       cmocka_unit_test(config_errors),
   };
