@@ -278,8 +278,16 @@ void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
     int err = errno;
     if (err == EACCES || err == EPERM) {
       d->stats.unreadable++;
-      if (e != NULL)
+      if (e != NULL) {
+        /* not tried again until its fd count changes or its phase comes:
+         * an unprivileged reader must not pay a failing open per process
+         * at every read */
+        struct stat st;
         e->unreadable = true;
+        e->walked = true;
+        e->fd_count =
+            fstatat(d->proc_fd, path, &st, 0) == 0 ? (uint64_t)st.st_size : 0;
+      }
       if (log_complaint_raise(&d->eacces_complaint))
         log_errno(LOG_LEVEL_WARNING, DFI_PLUGIN, "/proc/<pid>/fd", "openat",
                   err,
