@@ -20,9 +20,9 @@ cleanup() {
 trap cleanup EXIT
 
 if ! command -v jq >/dev/null; then
-  tap_skip "host context" "jq is not installed"
+  tap_fail "jq is not installed (tools/deps.sh test installs it)"
   tap_done
-  exit
+  exit 1
 fi
 
 # Field $2 of every JSON line of file $1, space-separated.
