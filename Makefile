@@ -10,6 +10,8 @@ PLUGIN_DIR   ?= $(PREFIX)/lib/collectd
 SHARE_DIR    ?= $(PREFIX)/share/collectd
 CONF_DIR     ?= /etc/collectd/collectd.conf.d
 BIN_DIR      ?= $(PREFIX)/bin
+# collectd's own types, which it stops reading once any TypesDB line exists
+COLLECTD_TYPES_DB ?= /usr/share/collectd/types.db
 
 ifeq ($(SANITIZE),1)
 BUILD        ?= build/sanitize
@@ -101,6 +103,9 @@ install: all
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
 	install -m 0644 types.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
 	install -m 0644 $(foreach p,$(PLUGINS),conf.d/$(p).conf) $(DESTDIR)$(CONF_DIR)/
+	sed 's|@DEFAULT_TYPES_DB@|$(COLLECTD_TYPES_DB)|; s|@GPU_TYPES_DB@|$(SHARE_DIR)/types.gpu.db|' \
+	  conf.d/gpu-types.conf.in >$(DESTDIR)$(CONF_DIR)/gpu-types.conf
+	chmod 0644 $(DESTDIR)$(CONF_DIR)/gpu-types.conf
 	install -d $(DESTDIR)$(SHARE_DIR)/telegraf
 	install -m 0644 conf.d/telegraf-*.conf $(DESTDIR)$(SHARE_DIR)/telegraf/
 

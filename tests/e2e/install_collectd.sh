@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The installed tree as a stock Debian collectd uses it: `make install`
+# into a prefix, then the real daemon with Debian's own way of taking
+# snippets (`<Include "/etc/collectd/collectd.conf.d"> Filter "*.conf"`,
+# here the installed conf dir) and no TypesDB line of its own. The
+# installed gpu-types.conf must make both collectd's default types and
+# ours resolve: a field of each custom type (fake plugin) and drm_fdinfo's
+# standard ones are written, and nothing is dropped for an unknown type.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+source tests/lib/require.sh
+B=${BUILD:-build}
+COLLECTD=${COLLECTD:-/usr/sbin/collectd}
+require_cmd "installed tree in collectd" "$COLLECTD"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/install-collectd.XXXXXX")
+PID=
+cleanup() {
+  [[ -n $PID ]] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+  rm -rf "$T"
+}
+trap cleanup EXIT
+make --no-print-directory -s install BUILD="$B" PREFIX="$T/usr" \
+  CONF_DIR="$T/etc/collectd/collectd.conf.d" >"$T/install.log" 2>&1
+tap_is 0 $? "make install into a prefix"
+tap_is "TypesDB \"/usr/share/collectd/types.db\" \"$T/usr/share/collectd/types.gpu.db\"" \
+  "$(grep -v '^#' "$T/etc/collectd/collectd.conf.d/gpu-types.conf")" \
+  "gpu-types.conf lists collectd's default types and ours"
+
+# collectd.conf as Debian's, cut to what a test may run: no TypesDB line,
+# the snippets taken from the conf dir at the end.
+cat >"$T/collectd.conf" <<CONF
+Hostname "e2e"
+FQDNLookup false
+BaseDir "$T/var"
+PIDFile "$T/collectd.pid"
+Interval 1
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel info
+  File "$T/collectd.log"
+  Timestamp false
+  PrintSeverity true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$T/csv"
+  StoreRates false
+</Plugin>
+PluginDir "$PWD/$B/tests"
+LoadPlugin fake_plugin
+<Plugin fake_plugin>
+  <Field "bw">
+    Value 5
+    Type "uncore_bandwidth"
+  </Field>
+  <Field "lat">
+    Value 7
+    Type "uncore_latency_ns"
+  </Field>
+</Plugin>
+PluginDir "$T/usr/lib/collectd"
+<Include "$T/etc/collectd/collectd.conf.d">
+  Filter "*.conf"
+</Include>
+CONF
+mkdir -p "$T/var"
+"$COLLECTD" -f -C "$T/collectd.conf" >"$T/stdout" 2>&1 &
+PID=$!
+found=0
+for _ in $(seq 1 100); do
+  if compgen -G "$T/csv/e2e/fake_plugin-*/uncore_latency_ns-fake_lat-*" >/dev/null &&
+    compgen -G "$T/csv/e2e/drm_fdinfo-*/count-drm_scan_clients-*" >/dev/null; then
+    found=1
+    break
+  fi
+  kill -0 "$PID" 2>/dev/null || break
+  sleep 0.1
+done
+tap_is 1 "$found" "custom (uncore_*) and default (count) types are written"
+exists() { compgen -G "$1" >/dev/null; }
+tap_check "uncore_bandwidth written" exists "$T/csv/e2e/fake_plugin-*/uncore_bandwidth-fake_bw-*"
+tap_check "the default gauge type still resolves" exists "$T/csv/e2e/fake_plugin-*/gauge-fake_half-*"
+kill "$PID" && wait "$PID" 2>/dev/null
+PID=
+tap_is "" "$(grep -E 'Dataset not found|no such type|plugin_get_ds' "$T/collectd.log")" \
+  "no value dropped for an unknown type"
+tap_done
