@@ -251,9 +251,9 @@ static void host_exec_help(const char *name) {
       "Collects like the collectd plugin %s and prints the records on "
       "stdout.\n"
       "\n"
-      "  --format=F       influx (default; line protocol), json (one object "
-      "per line)\n"
-      "                   or table\n"
+      "  --format=F       influx (default; line protocol), json (one array "
+      "per batch;\n"
+      "                   one object per line with --execd) or table\n"
       "  --once           read, read again after --window seconds, print the "
       "second\n"
       "                   read, exit (default; Telegraf inputs.exec)\n"
@@ -599,6 +599,8 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   sink_line_init(&lines, stdout,
                  args.format == HOST_EXEC_JSON ? sink_json_format
                                                : sink_influx_format);
+  if (args.format == HOST_EXEC_JSON && args.mode != HOST_EXEC_EXECD)
+    sink_line_array(&lines); /* inputs.exec parses stdout as one document */
   sink_table_init(&table, stdout);
   int status = host_exec_run(
       ops, &args, args.format == HOST_EXEC_TABLE ? &table.base : &lines.base);

@@ -37,8 +37,11 @@ tap_is 'glx gears,"x"' \
   "once influx: the comm tag reads back unescaped"
 
 out=$("$BIN" --once --window=0 --format=json "${ROOTS[@]}" 2>/dev/null)
+# one array per batch, one element per line: "[{..},\n{..},\n{..}]"
+tap_is '[{"name":"' "$(head -c 10 <<<"$out")" "once json: the batch opens an array"
+tap_is ']' "$(tail -c 2 <<<"$out" | head -c 1)" "once json: the batch closes it"
 line=$(grep '"scope":"process"' <<<"$out" | grep '"engine"' |
-  sed 's/"time":[0-9]*/"time":T/')
+  sed 's/"time":[0-9]*/"time":T/; s/^\[//; s/[],]$//')
 tap_is '{"name":"drm_engine","time":T,"scope":"process","driver":"i915","device":"0000:00:02.0","engine":"render","pid":"100","comm":"glx gears,\"x\"","busy_ns":0,"utilization":0.0,"capacity":1}' \
   "$line" "once json: process record"
 
