@@ -192,6 +192,7 @@ static int t410_init(void *inst, const struct plugin_host *host) {
   struct pmu_group_spec *specs = calloc(T410_MAX_SPECS, sizeof(*specs));
   if (specs == NULL)
     return -ENOMEM;
+  size_t bad = 0;
   for (size_t e = 0; e < d->cfg.n_events; e++) {
     const char *text = d->cfg.events[e];
     size_t n;
@@ -199,11 +200,23 @@ static int t410_init(void *inst, const struct plugin_host *host) {
     if (pmu_event_parse(text, strlen(text), specs, T410_MAX_SPECS, &n, &err) <
         0)
       continue; /* checked at config time */
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
       if (t410_group_build(d, text, &specs[i]) != NULL)
         d->n_groups++;
+      else
+        bad++;
+    }
   }
   free(specs);
+  if (bad > 0) {
+    /* One rule for every plugin: a configuration error drops the whole
+     * block (collectd) or exits 2 (executable), whatever else was valid. */
+    log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
+            "%zu Event group(s) could not be set up: configuration error, "
+            "nothing is collected",
+            bad);
+    return -EINVAL;
+  }
   if (preset) {
     d->n_pcie_labels = t410_pcie_labels_scan(d->cfg.sysfs_root, d->pcie_labels,
                                              T410_MAX_PCIE_LABELS);
