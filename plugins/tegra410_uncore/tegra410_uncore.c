@@ -87,13 +87,18 @@ static void t410_group_fini(struct t410_group *g) {
   g->series = NULL;
 }
 
-/* Build group n_groups from a parsed spec; false (logged) if it cannot be.
- * The caller commits it by incrementing n_groups. */
+/* Build group n_groups from a parsed spec; NULL (logged) if it cannot be,
+ * with *config_error set when the spec itself is wrong (mixed PMUs, an
+ * event or term the PMU does not have) rather than the PMU absent or
+ * unusable. The caller commits it by incrementing n_groups. */
 static struct t410_group *t410_group_build(struct t410 *d, const char *text,
-                                           const struct pmu_group_spec *spec) {
+                                           const struct pmu_group_spec *spec,
+                                           bool *config_error) {
   const char *pmu_name = spec->events[0].pmu;
+  *config_error = false;
   for (size_t i = 1; i < spec->n_events; i++)
     if (strcmp(spec->events[i].pmu, pmu_name) != 0) {
+      *config_error = true;
       log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
               "\"%s\": a group must stay on one PMU (%s and %s)", text,
               pmu_name, spec->events[i].pmu);
@@ -109,6 +114,7 @@ static struct t410_group *t410_group_build(struct t410 *d, const char *text,
     char why[256];
     if (pmu_event_resolve(pmu, &spec->events[i], &events[i], why, sizeof(why)) <
         0) {
+      *config_error = true;
       log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event", "\"%s\": %s",
               text, why);
       return NULL;
@@ -149,8 +155,10 @@ static bool t410_preset_add(void *ctx, const char *text,
   struct pmu_parse_error err;
   struct t410_group *g = NULL;
   if (spec != NULL &&
-      pmu_event_parse(text, strlen(text), spec, 1, &n_specs, &err) == 0)
-    g = t410_group_build(d, text, spec);
+      pmu_event_parse(text, strlen(text), spec, 1, &n_specs, &err) == 0) {
+    bool config_error; /* the preset's own events: never the user's */
+    g = t410_group_build(d, text, spec, &config_error);
+  }
   free(spec);
   if (g == NULL)
     return false;
@@ -201,9 +209,10 @@ static int t410_init(void *inst, const struct plugin_host *host) {
         0)
       continue; /* checked at config time */
     for (size_t i = 0; i < n; i++) {
-      if (t410_group_build(d, text, &specs[i]) != NULL)
+      bool config_error;
+      if (t410_group_build(d, text, &specs[i], &config_error) != NULL)
         d->n_groups++;
-      else
+      else if (config_error)
         bad++;
     }
   }
@@ -212,8 +221,8 @@ static int t410_init(void *inst, const struct plugin_host *host) {
     /* One rule for every plugin: a configuration error drops the whole
      * block (collectd) or exits 2 (executable), whatever else was valid. */
     log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
-            "%zu Event group(s) could not be set up: configuration error, "
-            "nothing is collected",
+            "%zu Event group(s) name what the PMU does not have: "
+            "configuration error, nothing is collected",
             bad);
     return -EINVAL;
   }
