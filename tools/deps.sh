@@ -6,7 +6,7 @@ set -euo pipefail
 build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev collectd-dev)
 test_pkgs=("${build_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev
   collectd-core collectd-utils valgrind linux-perf procps util-linux locales
-  python3 jq)
+  python3 jq influxdb curl)
 
 case "${1:-}" in
 build) want=("${build_pkgs[@]}") ;;

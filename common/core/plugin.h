@@ -27,8 +27,10 @@ struct plugin_ops {
   int (*configure)(void *inst, const struct cfg_item *item);
 
   /* Validate the whole block and resolve devices; 0 or a negative errno
-   * after logging. Called once, after the last configure(). `host` is
-   * borrowed and stays valid until instance_free(). */
+   * after logging: -EINVAL means a configuration error (a setting that is
+   * wrong on this system: the block is dropped, the executable exits 2),
+   * any other errno a failure to start (exit 1). Called once, after the last
+   * configure(). `host` is borrowed and stays valid until instance_free(). */
   int (*init)(void *inst, const struct plugin_host *host);
 
   /* Collect once and write records to `sink` (between the host's begin()

@@ -251,9 +251,9 @@ static void host_exec_help(const char *name) {
       "Collects like the collectd plugin %s and prints the records on "
       "stdout.\n"
       "\n"
-      "  --format=F       influx (default; line protocol), json (one object "
-      "per line)\n"
-      "                   or table\n"
+      "  --format=F       influx (default; line protocol), json (one array "
+      "per batch;\n"
+      "                   one object per line with --execd) or table\n"
       "  --once           read, read again after --window seconds, print the "
       "second\n"
       "                   read, exit (default; Telegraf inputs.exec)\n"
@@ -285,7 +285,9 @@ static void host_exec_help(const char *name) {
       "\n"
       "Exit status: 0 ok (also when stopped by SIGTERM, SIGINT or SIGHUP), "
       "1 init\n"
-      "or read failure, 2 usage or configuration error.\n",
+      "or read failure, 2 usage or configuration error (one wrong Key or "
+      "Event is\n"
+      "enough, whatever else is valid: nothing is collected).\n",
       name, (int)strlen(name), "", name, name);
 }
 
@@ -548,8 +550,9 @@ static int host_exec_run(const struct plugin_ops *ops,
       args->mode == HOST_EXEC_INTERVAL ? args->interval_s : args->window_s;
   struct plugin_host host;
   plugin_host_init(&host, ops->name, (uint64_t)(interval_s * 1e9));
-  if (status == 0 && ops->init(inst, &host) < 0)
-    status = 1;
+  int rc = status == 0 ? ops->init(inst, &host) : 0;
+  if (rc < 0) /* -EINVAL from init: the block is wrong for this system */
+    status = rc == -EINVAL ? 2 : 1;
   if (status == 0) {
     /* Rates need a previous sample: prime, then report. */
     struct metric_overflow overflow = {0, 0, 0};
@@ -599,6 +602,8 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   sink_line_init(&lines, stdout,
                  args.format == HOST_EXEC_JSON ? sink_json_format
                                                : sink_influx_format);
+  if (args.format == HOST_EXEC_JSON && args.mode != HOST_EXEC_EXECD)
+    sink_line_array(&lines); /* inputs.exec parses stdout as one document */
   sink_table_init(&table, stdout);
   int status = host_exec_run(
       ops, &args, args.format == HOST_EXEC_TABLE ? &table.base : &lines.base);

@@ -32,12 +32,14 @@ static void influx_put(struct influx_out *o, const char *s, size_t n) {
   o->len += n;
 }
 
-/* Append `s` escaped: a backslash before each byte of `specials` and
- * before every backslash. Doubling the backslash is not optional: a tag
- * value ending in a single '\' makes InfluxDB 1.x reject the whole line
- * ("invalid tag format"), because that backslash escapes the ' ' or ','
- * that follows it. Control characters have no escape in line protocol
- * (a raw '\n' ends the line) and become '?'. */
+/* Append `s` escaped for a measurement, key or tag value (see the contract
+ * in sink_influx.h): '\' before each byte of `specials`; control bytes
+ * become '?'; a backslash that ends `s` or that stands right before ',',
+ * '=', ' ' or '"' becomes '?', because no reader can carry it: InfluxDB
+ * 1.x/2.x treat any byte after a backslash as escaped (so a final '\'
+ * swallows the separator) while Telegraf pairs "\\" (so "\\," would end
+ * the token there). Every other backslash is written once and read back
+ * as one by all of them. */
 static void influx_escaped(struct influx_out *o, const char *s,
                            const char *specials) {
   for (; *s; s++) {
@@ -46,7 +48,14 @@ static void influx_escaped(struct influx_out *o, const char *s,
       influx_put(o, "?", 1);
       continue;
     }
-    if (c == '\\' || strchr(specials, c) != NULL)
+    if (c == '\\') {
+      unsigned char next = (unsigned char)s[1];
+      bool stranded = next == '\0' || next == ',' || next == '=' ||
+                      next == ' ' || next == '"';
+      influx_put(o, stranded ? "?" : "\\", 1);
+      continue;
+    }
+    if (strchr(specials, c) != NULL)
       influx_put(o, "\\", 1);
     influx_put(o, s, 1);
   }

@@ -5,12 +5,24 @@
  *
  * Tags and fields keep record order. Integers carry the `i` suffix, floats
  * use numfmt (shortest round trip, always with '.' or an exponent).
- * Measurement names escape ',' and ' '; tag keys, tag values and field keys
- * escape ',', '=' and ' '. A backslash is always doubled: InfluxDB 1.x
- * rejects a tag value that ends in a single backslash (it escapes the
- * separator after it), and doubling keeps every value parseable. Control
- * characters (< 0x20, 0x7f) cannot be escaped in line protocol and become
- * '?'. Bytes >= 0x80 pass through unchanged (cores sanitise to UTF-8).
+ *
+ * Escaping, chosen so that InfluxDB 1.x and 2.x (models/points.go) and
+ * Telegraf's influx parser all read back the record's text byte for byte:
+ *  - measurement: ',' and ' ' become "\," and "\ " ('=' is plain there);
+ *  - tag keys, tag values, field keys: ',', '=' and ' ' become "\,",
+ *    "\=", "\ ". The readers drop exactly one backslash before those three
+ *    bytes and keep every other backslash, so "\" is never doubled (a
+ *    doubled one is stored as two);
+ *  - a backslash is written as it is, except where no reader can carry it:
+ *    at the end of the text (it would escape the separator after it:
+ *    InfluxDB answers 400 "invalid tag format") or right before ',', '=',
+ *    ' ' or '"' (InfluxDB and Telegraf split "\\," differently). There it
+ *    becomes '?': "trail\" is written and read as "trail?";
+ *  - control bytes (< 0x20, 0x7f) have no escape (a raw '\n' ends the
+ *    line) and become '?', as in text.h;
+ *  - bytes >= 0x80 pass through unchanged (cores sanitise to UTF-8).
+ * The '?' replacements are the only places two different texts can give
+ * the same line. Records carry no string fields, so none are written.
  *
  * The stream sink that writes these lines is sink_line.h.
  */

@@ -10,8 +10,23 @@
 #define SINK_LINE_MAX (1u << 20)
 
 static int sink_line_begin(struct metric_sink *sink) {
-  (void)sink;
+  struct sink_line *s = (struct sink_line *)sink;
+  s->in_batch = 0;
   return 0;
+}
+
+/* Write one formatted record; in array mode the record's newline is held
+ * back (the next record or the closing bracket follows it). */
+static int sink_line_put(struct sink_line *s, size_t n) {
+  if (s->array) {
+    const char *lead = s->in_batch == 0 ? "[" : ",\n";
+    if (fputs(lead, s->out) == EOF)
+      return -EIO;
+    if (n > 0 && s->buf[n - 1] == '\n')
+      n--;
+  }
+  s->in_batch++;
+  return fwrite(s->buf, 1, n, s->out) == n ? 0 : -EIO;
 }
 
 static int sink_line_write(struct metric_sink *sink, const struct metric *m) {
@@ -23,7 +38,7 @@ static int sink_line_write(struct metric_sink *sink, const struct metric *m) {
     else if (s->buf != NULL)
       n = s->format(m, s->buf, s->cap);
     if (n >= 0)
-      return fwrite(s->buf, 1, (size_t)n, s->out) == (size_t)n ? 0 : -EIO;
+      return sink_line_put(s, (size_t)n);
     if (n != -E2BIG || s->cap >= SINK_LINE_MAX)
       return n;
     size_t cap = s->cap ? s->cap * 2 : 1024;
@@ -37,8 +52,14 @@ static int sink_line_write(struct metric_sink *sink, const struct metric *m) {
 
 static int sink_line_end(struct metric_sink *sink) {
   struct sink_line *s = (struct sink_line *)sink;
-  return fflush(s->out) == 0 ? 0 : -EIO;
+  int rc = 0;
+  if (s->array && fputs(s->in_batch == 0 ? "[]\n" : "]\n", s->out) == EOF)
+    rc = -EIO;
+  s->in_batch = 0;
+  return fflush(s->out) == 0 ? rc : -EIO;
 }
+
+void sink_line_array(struct sink_line *s) { s->array = true; }
 
 void sink_line_init(struct sink_line *s, FILE *out,
                     sink_line_format_fn format) {

@@ -12,6 +12,7 @@
 #include "common/core/metric.h"
 #include "common/sink/sink_json.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Formats one record with its newline; length, -E2BIG or another -errno. */
@@ -25,12 +26,21 @@ struct sink_line {
   char *buf; /* owned, grows up to 1 MiB */
   size_t cap;
   struct sink_json json; /* owned generator, used with sink_json_format */
+  bool array;            /* one JSON array per batch (sink_line_array) */
+  size_t in_batch;       /* records written in the current batch */
 };
 
 /* Set up `s` (caller-owned storage) to write to `out` (borrowed). write()
  * returns 0, -EIO when `out` failed, or the format's error (-EINVAL,
  * -ENOMEM, -E2BIG past 1 MiB); end() flushes and returns 0 or -EIO. */
 void sink_line_init(struct sink_line *s, FILE *out, sink_line_format_fn format);
+
+/* Make every batch one JSON array on its own line instead of one object
+ * per line: "[{...},\n{...}]\n", and "[]\n" for a batch without records.
+ * Telegraf inputs.exec parses the whole output as one document, so it
+ * needs this; inputs.execd parses one document per line and must not get
+ * it. Only meaningful with sink_json_format. */
+void sink_line_array(struct sink_line *s);
 
 /* Free the buffer and generator; `s` can be initialised again. */
 void sink_line_fini(struct sink_line *s);

@@ -87,13 +87,18 @@ static void t410_group_fini(struct t410_group *g) {
   g->series = NULL;
 }
 
-/* Build group n_groups from a parsed spec; false (logged) if it cannot be.
- * The caller commits it by incrementing n_groups. */
+/* Build group n_groups from a parsed spec; NULL (logged) if it cannot be,
+ * with *config_error set when the spec itself is wrong (mixed PMUs, an
+ * event or term the PMU does not have) rather than the PMU absent or
+ * unusable. The caller commits it by incrementing n_groups. */
 static struct t410_group *t410_group_build(struct t410 *d, const char *text,
-                                           const struct pmu_group_spec *spec) {
+                                           const struct pmu_group_spec *spec,
+                                           bool *config_error) {
   const char *pmu_name = spec->events[0].pmu;
+  *config_error = false;
   for (size_t i = 1; i < spec->n_events; i++)
     if (strcmp(spec->events[i].pmu, pmu_name) != 0) {
+      *config_error = true;
       log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event",
               "\"%s\": a group must stay on one PMU (%s and %s)", text,
               pmu_name, spec->events[i].pmu);
@@ -109,6 +114,7 @@ static struct t410_group *t410_group_build(struct t410 *d, const char *text,
     char why[256];
     if (pmu_event_resolve(pmu, &spec->events[i], &events[i], why, sizeof(why)) <
         0) {
+      *config_error = true;
       log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", "Event", "\"%s\": %s",
               text, why);
       return NULL;
@@ -149,8 +155,10 @@ static bool t410_preset_add(void *ctx, const char *text,
   struct pmu_parse_error err;
   struct t410_group *g = NULL;
   if (spec != NULL &&
-      pmu_event_parse(text, strlen(text), spec, 1, &n_specs, &err) == 0)
-    g = t410_group_build(d, text, spec);
+      pmu_event_parse(text, strlen(text), spec, 1, &n_specs, &err) == 0) {
+    bool config_error; /* the preset's own events: never the user's */
+    g = t410_group_build(d, text, spec, &config_error);
+  }
   free(spec);
   if (g == NULL)
     return false;
@@ -192,6 +200,7 @@ static int t410_init(void *inst, const struct plugin_host *host) {
   struct pmu_group_spec *specs = calloc(T410_MAX_SPECS, sizeof(*specs));
   if (specs == NULL)
     return -ENOMEM;
+  size_t bad = 0;
   for (size_t e = 0; e < d->cfg.n_events; e++) {
     const char *text = d->cfg.events[e];
     size_t n;
@@ -199,11 +208,24 @@ static int t410_init(void *inst, const struct plugin_host *host) {
     if (pmu_event_parse(text, strlen(text), specs, T410_MAX_SPECS, &n, &err) <
         0)
       continue; /* checked at config time */
-    for (size_t i = 0; i < n; i++)
-      if (t410_group_build(d, text, &specs[i]) != NULL)
+    for (size_t i = 0; i < n; i++) {
+      bool config_error;
+      if (t410_group_build(d, text, &specs[i], &config_error) != NULL)
         d->n_groups++;
+      else if (config_error)
+        bad++;
+    }
   }
   free(specs);
+  if (bad > 0) {
+    /* One rule for every plugin: a configuration error drops the whole
+     * block (collectd) or exits 2 (executable), whatever else was valid. */
+    log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
+            "%zu Event group(s) name what the PMU does not have: "
+            "configuration error, nothing is collected",
+            bad);
+    return -EINVAL;
+  }
   if (preset) {
     d->n_pcie_labels = t410_pcie_labels_scan(d->cfg.sysfs_root, d->pcie_labels,
                                              T410_MAX_PCIE_LABELS);

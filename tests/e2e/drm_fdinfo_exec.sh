@@ -17,6 +17,15 @@ tap_is 0 "$(lp_get clients --measurement drm_scan <<<"$out")" \
 tap_is 0 "$(lp_count --measurement drm_engine <<<"$out")" \
   "real /proc: no engine records"
 
+# Exit status (README "Exit status"): a wrong key or value is exit 2 even
+# next to valid ones; a failure to start (an unreadable ProcRoot) is 1.
+"$BIN" --once --window=0 --ReportBy=Device --Bogus=1 >/dev/null 2>&1
+tap_is 2 $? "unknown key next to a valid one: exit 2"
+"$BIN" --once --window=0 --ReportBy=Nope >/dev/null 2>&1
+tap_is 2 $? "bad ReportBy value: exit 2"
+"$BIN" --once --window=0 --ProcRoot=/nonexistent >/dev/null 2>&1
+tap_is 1 $? "ProcRoot cannot be opened: init failure, exit 1"
+
 require_root "synthetic tree" "needs root for mknod of DRM device nodes"
 
 fp_init
@@ -37,8 +46,11 @@ tap_is 'glx gears,"x"' \
   "once influx: the comm tag reads back unescaped"
 
 out=$("$BIN" --once --window=0 --format=json "${ROOTS[@]}" 2>/dev/null)
+# one array per batch, one element per line: "[{..},\n{..},\n{..}]"
+tap_is '[{"name":"' "$(head -c 10 <<<"$out")" "once json: the batch opens an array"
+tap_is ']' "$(tail -c 2 <<<"$out" | head -c 1)" "once json: the batch closes it"
 line=$(grep '"scope":"process"' <<<"$out" | grep '"engine"' |
-  sed 's/"time":[0-9]*/"time":T/')
+  sed 's/"time":[0-9]*/"time":T/; s/^\[//; s/[],]$//')
 tap_is '{"name":"drm_engine","time":T,"scope":"process","driver":"i915","device":"0000:00:02.0","engine":"render","pid":"100","comm":"glx gears,\"x\"","busy_ns":0,"utilization":0.0,"capacity":1}' \
   "$line" "once json: process record"
 

@@ -55,8 +55,11 @@ tap_check "once influx: timestamp is now in ns" \
 
 out=$("$BIN" --window=0 --Step=10 --Tag=t1 --format=json 2>"$T/err")
 tap_is 0 $? "once json: exit 0"
-tap_is '{"name":"fake","time":T,"instance":"fake_plugin","tag":"t1","counter":20,"reads":2,"half":10.0,"debt":-20}' \
-  "$(untime_json <<<"$out")" "once json: one object per line"
+tap_is '[{"name":"fake","time":T,"instance":"fake_plugin","tag":"t1","counter":20,"reads":2,"half":10.0,"debt":-20}]' \
+  "$(untime_json <<<"$out")" "once json: one array per batch (inputs.exec reads one document)"
+out=$(printf '\n\n' | "$BIN" --execd --Step=10 --Tag=t1 --format=json 2>"$T/err")
+tap_is $'{"name":"fake","time":T,"instance":"fake_plugin","tag":"t1","counter":20,"reads":2,"half":10.0,"debt":-20}\n{"name":"fake","time":T,"instance":"fake_plugin","tag":"t1","counter":30,"reads":3,"half":15.0,"debt":-30}' \
+  "$(untime_json <<<"$out")" "execd json: one object per line (inputs.execd reads one document per line)"
 tap_is "" "$(cat "$T/err")" "once json: nothing on stderr"
 
 out=$("$BIN" --window=0 --Step=10 --Tag=t1 --format=table 2>"$T/err")

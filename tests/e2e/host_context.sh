@@ -26,7 +26,8 @@ if ! command -v jq >/dev/null; then
 fi
 
 # Field $2 of every JSON line of file $1, space-separated.
-values() { jq -r ".$2" "$1" | paste -sd' '; }
+# --once and --interval print one array per batch, --execd one object a line
+values() { jq -r "if type == \"array\" then .[] else . end | .$2" "$1" | paste -sd' '; }
 # Exit 0 when the numbers of the list strictly increase.
 increasing() { awk '{ for (i = 2; i <= NF; i++) if ($i <= $(i - 1)) exit 1 }' <<<"$1"; }
 

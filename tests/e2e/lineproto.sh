@@ -25,8 +25,10 @@ ok 'm,a=1,b=2 f=1.5,g=-2i,h=t,k=FALSE,s="x" 1700000000000000000' \
   '{"measurement":"m","tags":{"a":"1","b":"2"},"fields":{"f":1.5,"g":-2,"h":true,"k":false,"s":"x"},"time":1700000000000000000}'
 ok 'm\,x\ y,t\=k\ 1=v\,a\=b\ c f\,k\=2\ =1' \
   '{"measurement":"m,x y","tags":{"t=k 1":"v,a=b c"},"fields":{"f,k=2 ":1.0},"time":null}'
-ok 'm,t=a\\ f="q\"u\\o\te"' \
-  '{"measurement":"m","tags":{"t":"a\\"},"fields":{"f":"q\"u\\o\\te"},"time":null}'
+ok 'm,t=a\\b f="q\"u\\o\te"' \
+  '{"measurement":"m","tags":{"t":"a\\\\b"},"fields":{"f":"q\"u\\o\\te"},"time":null}'
+bad 'm,t=a\' "column 6: backslash before '' in tag value"
+bad 'm,t=a\"b f=1' "column 6: backslash before '\"' in tag value"
 ok 'm,p=C:\dir f=1e3,g=.5,h=-1.5E-3' \
   '{"measurement":"m","tags":{"p":"C:\\dir"},"fields":{"f":1000.0,"g":0.5,"h":-0.0015},"time":null}'
 ok 'm f=9223372036854775807i,g=-9223372036854775808i' \
@@ -74,12 +76,13 @@ out=$(printf 'm f=1i 5\nm f\n' | lp_untime 2>&1)
 tap_is "1" "$?" "untime: a malformed line fails"
 
 # Round trip through the real Influx sink: the tag value comes back as the
-# plugin wrote it, whatever it holds.
+# plugin wrote it, whatever it holds, but for a backslash no reader can
+# carry (at the end, or before a separator), which becomes '?'.
 BIN=${BUILD:-build}/tests/fake_plugin
 hostile='a,b=c d\e"f\'
 out=$("$BIN" --window=0 --Tag="$hostile" 2>/dev/null)
-tap_is "$hostile" "$(lp_get tag --measurement fake <<<"$out")" \
+tap_is 'a,b=c d\e"f?' "$(lp_get tag --measurement fake <<<"$out")" \
   "round trip: a tag with , = space backslash quote"
-tap_is "20" "$(lp_get counter --where "tag=$hostile" <<<"$("$BIN" --window=0 --Step=10 --Tag="$hostile")")" \
+tap_is "20" "$(lp_get counter --where 'tag=a,b=c d\e"f?' <<<"$("$BIN" --window=0 --Step=10 --Tag="$hostile")")" \
   "round trip: --where matches the unescaped value"
 tap_done

@@ -30,4 +30,27 @@ tap_is yes "$ok" "unixsock: TSC rate is about CPUs x nominal clock ($v)"
 tap_check "collectd stops on SIGTERM" collectd_stop
 tap_check "log: no read failures" \
   bash -c "! grep -q 'read-function of plugin .tegra410_uncore' '$CD_LOG'"
+
+# One rule (README "Exit status"): a block with one bad Event next to a
+# good one is dropped whole; the other block keeps running.
+rm -rf "$CD_DIR"
+collectd_start 'LoadPlugin tegra410_uncore
+<Plugin tegra410_uncore>
+  <Instance "good">
+    Interval 1
+    Event "msr/tsc/"
+  </Instance>
+  <Instance "mixed">
+    Interval 1
+    Event "msr/tsc/"
+    Event "msr/tsc,bogus=1/"
+  </Instance>
+</Plugin>'
+tap_check "mixed block: the good block's series appears" \
+  collectd_wait_for "$CD_CSV/e2e/tegra410_uncore-instance=good+pmu=msr+event=tsc/derive-uncore_event_count-*" 30
+tap_check "mixed block: logged as dropped" \
+  grep -q 'tegra410_uncore: init: Instance: "mixed": dropped' "$CD_LOG"
+tap_check "mixed block: no series for it" \
+  bash -c "! ls -d '$CD_CSV'/e2e/tegra410_uncore-instance=mixed* 2>/dev/null"
+collectd_stop
 tap_done

@@ -8,10 +8,12 @@ source tests/lib/tap.sh
 source tests/lib/lineproto.sh
 source tests/lib/require.sh
 BIN=${BUILD:-build}/tegra410_uncore
+T_ERR=$(mktemp)
+trap 'rm -f "$T_ERR"' EXIT
 
 # config errors need no counters
 out=$("$BIN" --once --Event='msr/tsc,bogus=1/' 2>&1 >/dev/null)
-tap_is 1 $? "unknown term: init fails"
+tap_is 2 $? "unknown term: configuration error, exit 2"
 tap_check "unknown term: message names the string and the term" grep -q \
   'tegra410_uncore: config: Event: "msr/tsc,bogus=1/": unknown term "bogus" for PMU msr' <<<"$out"
 out=$("$BIN" --once --Event='msr/tsc' 2>&1 >/dev/null)
@@ -19,9 +21,17 @@ tap_is 2 $? "malformed string: config error"
 tap_check "malformed string: message names the offset" grep -q \
   "tegra410_uncore: config: Event: \"msr/tsc\": expected ',' or '/' after a term at offset 7" <<<"$out"
 out=$("$BIN" --once --Event='nvidia_ucf_pmu_0/cycles/' 2>&1 >/dev/null)
-tap_is 1 $? "absent PMU: init fails"
+tap_is 1 $? "absent PMU: nothing can start, exit 1"
 tap_check "absent PMU: message names the PMU and errno text" grep -q \
   'tegra410_uncore: nvidia_ucf_pmu_0: PMU: No such file or directory' <<<"$out"
+# One rule (README "Exit status"): one bad Event next to good ones is still
+# a configuration error: exit 2, nothing collected.
+out=$("$BIN" --once --window=0 --Event='msr/tsc/' --Event='msr/tsc,bogus=1/' 2>"$T_ERR")
+tap_is "2|" "$?|$out" "bad Event next to a good one: exit 2, nothing on stdout"
+tap_is 'error: tegra410_uncore: init: 1 Event group(s) name what the PMU does not have: configuration error, nothing is collected' \
+  "$(tail -1 "$T_ERR")" "bad Event next to a good one: says so"
+out=$("$BIN" --once --window=0 --Event='msr/tsc/' --Bogus=1 2>/dev/null)
+tap_is "2|" "$?|$out" "unknown key next to a good Event: exit 2"
 
 require_perf_events "live counters"
 require_that "live msr/tsc" "this kernel has no msr PMU" \

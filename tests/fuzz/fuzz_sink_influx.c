@@ -13,9 +13,10 @@
  * Invariants (abort() on violation):
  *  - Influx: exactly one '\n', at the end; no other control character;
  *    the length is strlen; one byte less of buffer gives -E2BIG; and the
- *    line parses back (backslash escapes the next byte) into the same
- *    measurement, tags, fields, numbers and timestamp, with control
- *    characters as '?'.
+ *    line parses back as InfluxDB 1.x reads it (one backslash dropped
+ *    before ',', '=', ' '; every other backslash literal; none before a
+ *    separator, '"' or the end) into the same measurement, tags, fields,
+ *    numbers and timestamp, with the '?' replacements of sink_influx.h.
  *  - JSON: yajl_tree parses it into one object with 2 + tags + fields
  *    members; printable-ASCII strings come back unchanged; numbers equal;
  *    one byte less of buffer gives -E2BIG.
@@ -68,26 +69,42 @@ static void fz_str(struct fz_in *in, char *out) {
   out[n] = '\0';
 }
 
-/* What the line must carry for `s`: control characters as '?'. */
+/* What the line must carry for `s`: control characters as '?', and a
+ * backslash at the end or right before ',', '=', ' ' or '"' as '?'
+ * (sink_influx.h). */
 static void fz_expected(const char *s, char *out) {
   size_t n = 0;
-  for (; *s; s++)
-    out[n++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
+  for (; *s; s++) {
+    char c = *s;
+    if ((unsigned char)c < 0x20 || c == 0x7f)
+      c = '?';
+    else if (c == '\\' && (s[1] == '\0' || strchr(",= \"", s[1]) != NULL))
+      c = '?';
+    out[n++] = c;
+  }
   out[n] = '\0';
 }
 
-/* Read a token up to an unescaped byte of `stops`, unescaping into `out`.
+/* Read a token up to an unescaped byte of `stops`, as InfluxDB 1.x and
+ * Telegraf both read it: a backslash before a byte of `specials` is
+ * dropped, any other backslash is literal; a backslash before a stop, a
+ * '"' or the end (where the readers disagree) must never be written.
  * Returns the stop byte (consumed), or 0 when the line ends first. */
-static char fz_token(const char **p, const char *stops, char *out, size_t cap) {
+static char fz_token(const char **p, const char *stops, const char *specials,
+                     char *out, size_t cap) {
   size_t n = 0;
   for (;;) {
     char c = *(*p)++;
     if (c == '\0')
       return 0;
     if (c == '\\') {
-      c = *(*p)++;
-      if (c == '\0' || c == '\n')
-        return 0; /* a backslash escaping the end of the line */
+      char next = **p;
+      if (next != '\0' && strchr(specials, next) != NULL) {
+        c = next;
+        (*p)++;
+      } else if (next == '\0' || next == '"' || strchr(stops, next) != NULL) {
+        abort();
+      }
     } else if (strchr(stops, c) != NULL) {
       out[n] = '\0';
       return c;
@@ -113,23 +130,23 @@ static void fz_check_influx(const struct metric *m, const char *line, int n) {
       abort();
   char tok[2 * FZ_STR_MAX];
   const char *p = line;
-  char stop = fz_token(&p, ", \n", tok, sizeof(tok));
+  char stop = fz_token(&p, ", \n", ", ", tok, sizeof(tok));
   fz_same(tok, m->measurement);
   for (size_t i = 0; i < m->n_tags; i++) {
-    if (stop != ',' || fz_token(&p, "=, \n", tok, sizeof(tok)) != '=')
+    if (stop != ',' || fz_token(&p, "=, \n", ",= ", tok, sizeof(tok)) != '=')
       abort();
     fz_same(tok, m->tags[i].key);
-    stop = fz_token(&p, "=, \n", tok, sizeof(tok));
+    stop = fz_token(&p, "=, \n", ",= ", tok, sizeof(tok));
     fz_same(tok, m->tags[i].value);
   }
   if (stop != ' ')
     abort();
   for (size_t i = 0; i < m->n_fields; i++) {
     const struct metric_field *f = &m->fields[i];
-    if (fz_token(&p, "=, \n", tok, sizeof(tok)) != '=')
+    if (fz_token(&p, "=, \n", ",= ", tok, sizeof(tok)) != '=')
       abort();
     fz_same(tok, f->key);
-    stop = fz_token(&p, "=, \n", tok, sizeof(tok));
+    stop = fz_token(&p, "=, \n", ",= ", tok, sizeof(tok));
     if (stop != (i + 1 < m->n_fields ? ',' : ' '))
       abort();
     char *end;
@@ -143,7 +160,7 @@ static void fz_check_influx(const struct metric *m, const char *line, int n) {
       abort();
     }
   }
-  if (fz_token(&p, "=, \n", tok, sizeof(tok)) != '\n' || *p != '\0')
+  if (fz_token(&p, "=, \n", ",= ", tok, sizeof(tok)) != '\n' || *p != '\0')
     abort();
   char *end;
   if (strtoull(tok, &end, 10) != m->time_ns || *end != '\0')

@@ -7,9 +7,10 @@ Escaping (InfluxDB 1.x line protocol reference, "Special characters"):
   - measurement: a backslash escapes ',' and ' ';
   - tag keys, tag values, field keys: a backslash escapes ',', '=' and ' ';
   - string field values ("..."): a backslash escapes '"' and '\\'.
-  A backslash before any other character stays a literal backslash. Our
-  sinks double every backslash in names (common/sink/sink_influx.h), so in
-  names '\\\\' reads as one backslash too.
+  A backslash before any other character, another backslash included,
+  stays a literal backslash ('\\\\' is two), as InfluxDB 1.x and 2.x and
+  Telegraf read it. A backslash at the end of a name or before '"' is an
+  error here (the readers disagree on it; common/sink/sink_influx.h).
 Field values: integers with the 'i' suffix (int64 range), floats (decimal,
 optional exponent; no NaN or Inf), booleans (t, T, true, True, TRUE, f, F,
 false, False, FALSE) and double-quoted strings. The optional timestamp is
@@ -67,11 +68,18 @@ def _name(text, pos, specials, stops, what):
     start = pos
     while pos < len(text):
         c = text[pos]
-        if c == "\\" and pos + 1 < len(text) and (
-            text[pos + 1] in specials or text[pos + 1] == "\\"
-        ):
-            out.append(text[pos + 1])
-            pos += 2
+        if c == "\\":
+            nxt = text[pos + 1] if pos + 1 < len(text) else ""
+            if nxt in specials and nxt != "":
+                out.append(nxt)
+                pos += 2
+                continue
+            if nxt == "" or nxt in stops or nxt == '"':
+                # InfluxDB 1.x would take the separator as escaped and
+                # Telegraf would not: no sink of ours may write this
+                raise LineError(pos + 1, f"backslash before {nxt!r} in {what}")
+            out.append(c)
+            pos += 1
             continue
         if c in stops:
             break

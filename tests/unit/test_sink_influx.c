@@ -31,8 +31,10 @@ static void sink_influx_format__escaping_table(void **state) {
       {"m x,y", "a b", "m\\ x\\,y,comm=a\\ b v=1i 7\n"},
       {"m", "a,b=c", "m,comm=a\\,b\\=c v=1i 7\n"},
       {"m", "quote\"d", "m,comm=quote\"d v=1i 7\n"},
-      /* a trailing backslash would escape the separator: doubled */
-      {"m", "back\\", "m,comm=back\\\\ v=1i 7\n"},
+      /* a trailing backslash would escape the separator: '?' */
+      {"m", "back\\", "m,comm=back? v=1i 7\n"},
+      /* any other backslash is written once: readers keep it as one */
+      {"m", "a\\b", "m,comm=a\\b v=1i 7\n"},
       {"m", "new\nline\ttab", "m,comm=new?line?tab v=1i 7\n"},
       {"m", "\xc3\x9f\xe6\xb8\xb2", "m,comm=\xc3\x9f\xe6\xb8\xb2 v=1i 7\n"},
       {"m", "", "m v=1i 7\n"}, /* empty tags are left out */
@@ -61,10 +63,20 @@ static void sink_influx_format__hostile_names(void **state) {
       {"m", "comm", "a b", "v", "m,comm=a\\ b v=1i 7\n"},
       {"m", "comm", "=", "v", "m,comm=\\= v=1i 7\n"},
       {"m", "comm", "say \"hi\"", "v", "m,comm=say\\ \"hi\" v=1i 7\n"},
-      {"m", "comm", "c:\\dir\\x", "v", "m,comm=c:\\\\dir\\\\x v=1i 7\n"},
-      {"m", "comm", "trail\\", "v", "m,comm=trail\\\\ v=1i 7\n"},
-      {"m", "comm", "\\ ", "v", "m,comm=\\\\\\  v=1i 7\n"},
-      {"m", "comm", "\\,", "v", "m,comm=\\\\\\, v=1i 7\n"},
+      {"m", "comm", "c:\\dir\\x", "v", "m,comm=c:\\dir\\x v=1i 7\n"},
+      {"m", "comm", "trail\\", "v", "m,comm=trail? v=1i 7\n"},
+      {"m", "comm", "two\\\\", "v", "m,comm=two\\? v=1i 7\n"},
+      {"m", "comm", "\\\\x", "v", "m,comm=\\\\x v=1i 7\n"},
+      /* a backslash before a separator or '"' cannot be carried: '?' */
+      {"m", "comm", "\\ ", "v", "m,comm=?\\  v=1i 7\n"},
+      {"m", "comm", "\\,", "v", "m,comm=?\\, v=1i 7\n"},
+      {"m", "comm", "a\\=b", "v", "m,comm=a?\\=b v=1i 7\n"},
+      {"m", "comm", "q\\\"", "v", "m,comm=q?\" v=1i 7\n"},
+      {"m", "comm", "\\\\,", "v", "m,comm=\\?\\, v=1i 7\n"},
+      {"m", "comm", "\\\n", "v", "m,comm=\\? v=1i 7\n"},
+      /* leading space, tab, control bytes, leading '=' */
+      {"m", "comm", " lead", "v", "m,comm=\\ lead v=1i 7\n"},
+      {"m", "comm", "\x01\x1f", "v", "m,comm=?? v=1i 7\n"},
       {"m", "comm", "line\nbreak", "v", "m,comm=line?break v=1i 7\n"},
       {"m", "comm", "cr\r", "v", "m,comm=cr? v=1i 7\n"},
       {"m", "comm", "esc\x1b[31m", "v", "m,comm=esc?[31m v=1i 7\n"},
@@ -77,14 +89,16 @@ static void sink_influx_format__hostile_names(void **state) {
        "m,comm=#not\\ a\\ comment v=1i 7\n"},
       /* measurement: ',' and ' ' escaped, '=' is not special there */
       {"m=1", "t", "x", "v", "m=1,t=x v=1i 7\n"},
-      {"m\\", "t", "x", "v", "m\\\\,t=x v=1i 7\n"},
+      {"m\\", "t", "x", "v", "m?,t=x v=1i 7\n"},
+      {"m\\=", "t", "x", "v", "m?=,t=x v=1i 7\n"},
       {"a\tb", "t", "x", "v", "a?b,t=x v=1i 7\n"},
       /* tag keys and field keys escape ',', '=' and ' ' */
       {"m", "k=y", "x", "v", "m,k\\=y=x v=1i 7\n"},
       {"m", "k y,z", "x", "v", "m,k\\ y\\,z=x v=1i 7\n"},
       {"m", "t", "x", "busy ns", "m,t=x busy\\ ns=1i 7\n"},
       {"m", "t", "x", "a=b,c", "m,t=x a\\=b\\,c=1i 7\n"},
-      {"m", "t", "x", "a\nb\\", "m,t=x a?b\\\\=1i 7\n"},
+      {"m", "t", "x", "a\nb\\", "m,t=x a?b?=1i 7\n"},
+      {"m", "t\\", "x\\y", "k\\z", "m,t?=x\\y k\\z=1i 7\n"},
   };
   for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
     struct metric m;
@@ -230,10 +244,10 @@ static void sink_influx_format__every_buffer_size(void **state) {
   (void)state;
   struct metric m;
   metric_init(&m, "drm_engine", 1700000000000000000ull);
-  metric_add_tag(&m, "comm", "a b\\");
+  metric_add_tag(&m, "comm", "a b\\\\c\\");
   metric_add_float(&m, "utilization", "percent", 0.1 + 0.2);
   metric_add_int(&m, "busy_ns", "derive", 42);
-  static const char expected[] = "drm_engine,comm=a\\ b\\\\ "
+  static const char expected[] = "drm_engine,comm=a\\ b\\\\c? "
                                  "utilization=0.30000000000000004,"
                                  "busy_ns=42i 1700000000000000000\n";
   char line[sizeof(expected) + 8];

@@ -308,6 +308,47 @@ static void sink_line__json_reuses_one_generator(void **state) {
   free(text);
 }
 
+/* sink_line_array: one JSON array per batch, elements one per line, "[]"
+ * for an empty batch; a failed record leaves the array well formed. */
+static void sink_line__json_array_per_batch(void **state) {
+  (void)state;
+  char *text = NULL;
+  size_t text_len = 0;
+  FILE *out = open_memstream(&text, &text_len);
+  assert_non_null(out);
+  struct sink_line s;
+  sink_line_init(&s, out, sink_json_format);
+  sink_line_array(&s);
+  struct metric a, b, bad;
+  metric_init(&a, "m", 1);
+  metric_add_tag(&a, "comm", "x,\\y");
+  metric_add_int(&a, "v", "derive", 1);
+  metric_init(&b, "m", 2);
+  metric_add_float(&b, "f", "percent", 0.5);
+  metric_init(&bad, "m", 1);
+  bad.n_fields = 1;
+  bad.fields[0] = (struct metric_field){
+      .key = "f", .ctype = "percent", .kind = METRIC_FLOAT, .v.f = NAN};
+  assert_int_equal(s.base.begin(&s.base), 0);
+  assert_int_equal(s.base.write(&s.base, &a), 0);
+  assert_int_equal(s.base.write(&s.base, &bad), -EINVAL);
+  assert_int_equal(s.base.write(&s.base, &b), 0);
+  assert_int_equal(s.base.end(&s.base), 0);
+  assert_int_equal(s.base.begin(&s.base), 0); /* an empty batch */
+  assert_int_equal(s.base.end(&s.base), 0);
+  assert_int_equal(s.base.begin(&s.base), 0);
+  assert_int_equal(s.base.write(&s.base, &b), 0);
+  assert_int_equal(s.base.end(&s.base), 0);
+  assert_string_equal(
+      text, "[{\"name\":\"m\",\"time\":1,\"comm\":\"x,\\\\y\",\"v\":1},\n"
+            "{\"name\":\"m\",\"time\":2,\"f\":0.5}]\n"
+            "[]\n"
+            "[{\"name\":\"m\",\"time\":2,\"f\":0.5}]\n");
+  sink_line_fini(&s);
+  fclose(out);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sink_json_format__hostile_strings),
@@ -321,6 +362,7 @@ int main(void) {
       cmocka_unit_test(sink_json_format__every_buffer_size),
       cmocka_unit_test(sink_json_format__100_fields),
       cmocka_unit_test(sink_line__json_reuses_one_generator),
+      cmocka_unit_test(sink_line__json_array_per_batch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
