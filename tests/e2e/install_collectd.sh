@@ -66,7 +66,14 @@ PluginDir "$T/usr/lib/collectd"
 </Include>
 CONF
 mkdir -p "$T/var"
-"$COLLECTD" -f -C "$T/collectd.conf" >"$T/stdout" 2>&1 &
+preload=
+if [[ ${SANITIZE:-} == 1 ]]; then
+  # the installed plugins are the ASan/UBSan build: the daemon is not, so
+  # the runtimes go first (as tests/lib/collectd.sh does)
+  preload="$(${CC:-cc} -print-file-name=libasan.so):$(${CC:-cc} -print-file-name=libubsan.so)"
+fi
+LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0 \
+  "$COLLECTD" -f -C "$T/collectd.conf" >"$T/stdout" 2>&1 &
 PID=$!
 found=0
 for _ in $(seq 1 100); do
