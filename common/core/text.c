@@ -60,12 +60,15 @@ size_t text_sanitize(char *out, size_t out_size, const char *in,
   return o;
 }
 
-uint64_t text_hash64(const void *data, size_t len) {
+uint64_t text_hash64_step(uint64_t h, const void *data, size_t len) {
   const unsigned char *p = data;
-  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
   for (size_t i = 0; i < len; i++)
     h = (h ^ p[i]) * 0x100000001b3ull; /* FNV-1a 64 prime */
   return h;
+}
+
+uint64_t text_hash64(const void *data, size_t len) {
+  return text_hash64_step(TEXT_HASH64_INIT, data, len);
 }
 
 size_t text_sanitize_keyed(char *out, size_t out_size, const char *in,

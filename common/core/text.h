@@ -38,4 +38,9 @@ size_t text_sanitize_keyed(char *out, size_t out_size, const char *in,
 /* 64-bit FNV-1a of `len` bytes. */
 uint64_t text_hash64(const void *data, size_t len);
 
+/* The same, fed in pieces: start from TEXT_HASH64_INIT (the FNV-1a 64
+ * offset basis) and pass each piece with the running hash. */
+#define TEXT_HASH64_INIT UINT64_C(0xcbf29ce484222325)
+uint64_t text_hash64_step(uint64_t h, const void *data, size_t len);
+
 #endif

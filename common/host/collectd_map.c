@@ -7,6 +7,7 @@
  * name is never stored.
  */
 #include "common/host/collectd_map.h"
+#include "common/core/text.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -16,8 +17,6 @@
 
 #define MAP_LEN_MAX (COLLECTD_MAP_NAME_MAX - 1)
 #define MAP_CUT_MAX (MAP_LEN_MAX - COLLECTD_MAP_HASH_LEN)
-#define MAP_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define MAP_FNV_PRIME UINT64_C(0x100000001b3)
 
 struct map_name {
   char *p;         /* COLLECTD_MAP_NAME_MAX bytes */
@@ -28,14 +27,13 @@ struct map_name {
 };
 
 static void map_name_init(struct map_name *n, char *p) {
-  *n = (struct map_name){p, 0, 0, 0, MAP_FNV_OFFSET};
+  *n = (struct map_name){p, 0, 0, 0, TEXT_HASH64_INIT};
   p[0] = '\0';
 }
 
 /* Append one indivisible unit of `len` bytes. */
 static void map_unit(struct map_name *n, const char *u, size_t len) {
-  for (size_t i = 0; i < len; i++)
-    n->hash = (n->hash ^ (unsigned char)u[i]) * MAP_FNV_PRIME;
+  n->hash = text_hash64_step(n->hash, u, len);
   if (n->len == n->full_len && n->len + len <= MAP_LEN_MAX) {
     memcpy(n->p + n->len, u, len);
     n->len += len;
