@@ -75,4 +75,4 @@ $(SHIM_LIB): $(SHIM_CORE_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/shim/shim
 $(SHIM_SO): $(SHIM_CORE_SRCS) tests/shim/shim_preload.c $(wildcard tests/shim/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC -shared -fvisibility=hidden \
-	  $(SAN_FLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) -ldl -pthread
+	  $(SAN_FLAGS) $(CFLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) -ldl -pthread
