@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define I915_FLEX_REGS 7     /* EU_PERF_CNTL0..6 */
+#define I915_FLEX_REGS 7      /* EU_PERF_CNTL0..6 */
 #define I915_FLEX_COUNTERS 14 /* A7..A20 */
 #define I915_FLEX_FIRST_A 7
 #define I915_FLEX_UUID_SIZE 37 /* 36 characters and a NUL */

@@ -129,8 +129,7 @@ int i915_getparam_identity(const struct kernel_ops *k, int fd,
       v > 0) {
     id.oa_timestamp_hz = (uint32_t)v;
     id.oa_timestamp_param = I915_UAPI_PARAM_OA_TIMESTAMP_FREQUENCY;
-  } else if (i915_getparam(k, fd, I915_PARAM_CS_TIMESTAMP_FREQUENCY, &v) ==
-                 0 &&
+  } else if (i915_getparam(k, fd, I915_PARAM_CS_TIMESTAMP_FREQUENCY, &v) == 0 &&
              v > 0) {
     id.oa_timestamp_hz = (uint32_t)v;
     id.oa_timestamp_param = I915_PARAM_CS_TIMESTAMP_FREQUENCY;

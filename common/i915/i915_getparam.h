@@ -15,12 +15,12 @@
 #define I915_GETPARAM_TOPOLOGY_MAX 65536
 
 struct i915_identity {
-  int perf_revision;          /* GETPARAM 54; 1 when the kernel lacks it */
-  uint64_t oa_timestamp_hz;   /* GETPARAM 57, fallback 51; 0 if neither */
-  int oa_timestamp_param;     /* 57 or 51: which one answered; 0 none */
-  uint32_t devid;             /* GETPARAM 4 (PCI device id) */
-  uint32_t eu_total;          /* topology QUERY, fallback GETPARAM 34 */
-  int eu_from_topology;       /* 1 when eu_total came from the QUERY */
+  int perf_revision;        /* GETPARAM 54; 1 when the kernel lacks it */
+  uint64_t oa_timestamp_hz; /* GETPARAM 57, fallback 51; 0 if neither */
+  int oa_timestamp_param;   /* 57 or 51: which one answered; 0 none */
+  uint32_t devid;           /* GETPARAM 4 (PCI device id) */
+  uint32_t eu_total;        /* topology QUERY, fallback GETPARAM 34 */
+  int eu_from_topology;     /* 1 when eu_total came from the QUERY */
 };
 
 /* GETPARAM `param` on `fd`: 0 with `*value` set, or -errno. */

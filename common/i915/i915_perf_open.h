@@ -15,10 +15,10 @@
 #define I915_PERF_OPEN_MAX_PROPS 7
 
 struct i915_perf_open_args {
-  int perf_revision;    /* GETPARAM 54 (1 when missing) */
-  uint64_t metrics_set; /* config id, != 0 */
-  uint32_t format;      /* drm_i915_oa_format value */
-  int exponent;         /* 0..31; < 0: not periodic (no OA_EXPONENT) */
+  int perf_revision;       /* GETPARAM 54 (1 when missing) */
+  uint64_t metrics_set;    /* config id, != 0 */
+  uint32_t format;         /* drm_i915_oa_format value */
+  int exponent;            /* 0..31; < 0: not periodic (no OA_EXPONENT) */
   uint64_t poll_period_ns; /* 0: kernel default; sent on revision >= 5 */
   int engine_class;        /* < 0: default engine; sent on revision >= 6 */
   int engine_instance;     /* with engine_class */

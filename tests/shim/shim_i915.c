@@ -201,8 +201,7 @@ static int ioc_query(struct shim_i915_dev *dev, void *arg) {
     } else if (it->data_ptr == 0) {
       it->length = -EFAULT;
     } else {
-      topology_blob(dev->s.topology_eus, (void *)(uintptr_t)it->data_ptr,
-                    need);
+      topology_blob(dev->s.topology_eus, (void *)(uintptr_t)it->data_ptr, need);
       it->length = (int32_t)need;
     }
   }
@@ -248,8 +247,7 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
     else if (id == 3)
       err = (set = v) == 0 ? EINVAL : 0;
     else if (id == 4)
-      err = (format = v) == 0 || v >= 15 || !(s->formats >> v & 1) ? EINVAL
-                                                                    : 0;
+      err = (format = v) == 0 || v >= 15 || !(s->formats >> v & 1) ? EINVAL : 0;
     else if (id == 5 && v > 31)
       err = EINVAL;
     else if (id == 5 && !s->privileged) {
@@ -270,7 +268,8 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
   }
   if (err == 0 && have_class != have_inst)
     err = EINVAL;
-  if (err == 0 && (!sample || format == 0 || set == 0 || !config_known(dev, set)))
+  if (err == 0 &&
+      (!sample || format == 0 || set == 0 || !config_known(dev, set)))
     err = EINVAL;
   if (err == 0 && s->paranoid && !s->privileged)
     err = EACCES; /* a system-wide stream */
@@ -340,7 +339,8 @@ static int ioc_add_config(struct shim_i915_dev *dev, void *arg) {
   const uint32_t *mux = (const void *)(uintptr_t)c->mux_regs_ptr;
   const uint32_t *bools = (const void *)(uintptr_t)c->boolean_regs_ptr;
   const uint32_t *flex = (const void *)(uintptr_t)c->flex_regs_ptr;
-  uint32_t n_mux = mux ? c->n_mux_regs : 0, n_bool = bools ? c->n_boolean_regs : 0;
+  uint32_t n_mux = mux ? c->n_mux_regs : 0,
+           n_bool = bools ? c->n_boolean_regs : 0;
   uint32_t n_flex = flex ? c->n_flex_regs : 0;
   if (!s->perf_ready)
     return fail(ENOTSUPP_KERNEL);

@@ -44,9 +44,9 @@ struct shim_i915_scenario {
   int open_errno;           /* next PERF_OPENs fail with it (0: none) */
   unsigned open_fails;      /* how many (0: every one while set) */
   /* stream */
-  unsigned reports;     /* per batch; default 4 */
-  unsigned max_records; /* most records per read() (short reads); 0 any */
-  uint32_t ts_start, ts_step;   /* default 0, 19200 (1 ms at 19.2 MHz) */
+  unsigned reports;           /* per batch; default 4 */
+  unsigned max_records;       /* most records per read() (short reads); 0 any */
+  uint32_t ts_start, ts_step; /* default 0, 19200 (1 ms at 19.2 MHz) */
   uint32_t clk_start, clk_step; /* default 0, 1000000 (1 GHz) */
   uint64_t a_start[SHIM_I915_A], a_step[SHIM_I915_A];
   uint64_t b_step[SHIM_I915_BC], c_step[SHIM_I915_BC];
@@ -65,9 +65,9 @@ struct shim_i915_stats {
   unsigned perf_open_fails; /* refused ones */
   unsigned streams_open;    /* stream fds alive now */
   unsigned configs_added, configs_removed;
-  unsigned batches;  /* batches generated */
-  uint64_t reports;  /* reports generated (device-wide index) */
-  unsigned reads;    /* read() calls on streams */
+  unsigned batches; /* batches generated */
+  uint64_t reports; /* reports generated (device-wide index) */
+  unsigned reads;   /* read() calls on streams */
 };
 
 /* The defaults above, every A counter stepping by 1000 * (i + 1), except

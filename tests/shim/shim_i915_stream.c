@@ -45,8 +45,8 @@ static void put40(uint8_t *out, size_t lo, size_t hi, uint64_t v) {
   out[hi] = (uint8_t)(v >> 32);
 }
 
-static void put_bc(const struct shim_i915_scenario *s, uint64_t r,
-                   uint8_t *out, size_t b, size_t c) {
+static void put_bc(const struct shim_i915_scenario *s, uint64_t r, uint8_t *out,
+                   size_t b, size_t c) {
   for (size_t i = 0; i < SHIM_I915_BC; i++) {
     put32(out + b + 4 * i, (uint32_t)(r * s->b_step[i]));
     put32(out + c + 4 * i, (uint32_t)(r * s->c_step[i]));
@@ -211,8 +211,7 @@ out:
   return rc;
 }
 
-static int stream_ioctl(struct shim_file *f, unsigned long request,
-                        void *arg) {
+static int stream_ioctl(struct shim_file *f, unsigned long request, void *arg) {
   struct shim_i915_stream *st = f->data;
   switch (request) {
   case 0x6900: /* I915_PERF_IOCTL_ENABLE */
@@ -280,9 +279,9 @@ int shim_i915_stream_new(struct shim_i915_dev *dev, uint32_t format,
   st->size = size;
   st->enabled = !(flags & 4); /* I915_PERF_FLAG_DISABLED */
   st->armed = true;
-  int fd = shim_file_new(&shim_i915_stream_ops, st,
-                         (flags & 1 ? O_CLOEXEC : 0) |
-                             (flags & 2 ? O_NONBLOCK : 0));
+  int fd =
+      shim_file_new(&shim_i915_stream_ops, st,
+                    (flags & 1 ? O_CLOEXEC : 0) | (flags & 2 ? O_NONBLOCK : 0));
   if (fd < 0) {
     free(st);
     return -1;

@@ -137,8 +137,8 @@ static void query_topology_two_calls(void **state) {
   item.data_ptr = (uintptr_t)blob;
   assert_int_equal(shim_ioctl(x->fd, DRM_IOCTL_I915_QUERY, &q), 0);
   assert_int_equal(item.length, 21);
-  const uint8_t want[21] = {0, 0, 1, 0, 3, 0, 8, 0, 1, 0, 1, 0, 2, 0, 1, 0,
-                            1, 7, 0xFF, 0xFF, 0x0F};
+  const uint8_t want[21] = {0, 0, 1, 0, 3, 0, 8, 0,    1,    0,   1,
+                            0, 2, 0, 1, 0, 1, 7, 0xFF, 0xFF, 0x0F};
   assert_memory_equal(blob, want, sizeof want);
   item.length = 5; /* too short: the item's error, not the ioctl's */
   assert_int_equal(shim_ioctl(x->fd, DRM_IOCTL_I915_QUERY, &q), 0);
@@ -150,14 +150,16 @@ static void query_topology_two_calls(void **state) {
 }
 
 /* PERF_OPEN with `n` pairs from `props`: the fd or -errno. */
-static int perf_open(int fd, const uint64_t *props, uint32_t n, uint32_t flags) {
+static int perf_open(int fd, const uint64_t *props, uint32_t n,
+                     uint32_t flags) {
   struct drm_i915_perf_open_param p = {
       .flags = flags, .num_properties = n, .properties_ptr = (uintptr_t)props};
   int rc = shim_ioctl(fd, DRM_IOCTL_I915_PERF_OPEN, &p);
   return rc < 0 ? -errno : rc;
 }
 
-#define BASIC(set, fmt, exp) {2, 1, 3, (set), 4, (fmt), 5, (exp)}
+#define BASIC(set, fmt, exp)                                                   \
+  { 2, 1, 3, (set), 4, (fmt), 5, (exp) }
 
 static void perf_open_kernel_errnos(void **state) {
   struct fix *x = *state;
@@ -175,9 +177,9 @@ static void perf_open_kernel_errnos(void **state) {
   uint64_t class_only[] = {2, 1, 3, 1, 4, 10, 9, 0};
   uint64_t engine[] = {2, 1, 3, 1, 4, 10, 9, 0, 10, 0};
   uint64_t ctx[] = {1, 5, 2, 1, 3, 1, 4, 10};
-  assert_int_equal(perf_open(x->fd, ok, 4, 8), -EINVAL);   /* flag bit 3 */
-  assert_int_equal(perf_open(x->fd, ok, 0, 0), -EINVAL);   /* no property */
-  assert_int_equal(perf_open(x->fd, ok, 11, 0), -EINVAL);  /* >= PROP_MAX */
+  assert_int_equal(perf_open(x->fd, ok, 4, 8), -EINVAL);  /* flag bit 3 */
+  assert_int_equal(perf_open(x->fd, ok, 0, 0), -EINVAL);  /* no property */
+  assert_int_equal(perf_open(x->fd, ok, 11, 0), -EINVAL); /* >= PROP_MAX */
   assert_int_equal(perf_open(x->fd, zero_set, 4, 0), -EINVAL);
   assert_int_equal(perf_open(x->fd, bad_set, 4, 0), -EINVAL);
   assert_int_equal(perf_open(x->fd, hsw_fmt, 4, 0), -EINVAL);
@@ -302,7 +304,7 @@ static void stream_read_rules(void **state) {
   assert_int_equal(shim_read(s, buf, 600), 528); /* two of three */
   assert_int_equal(u32(buf), 1);
   assert_int_equal(u32(buf + 4) >> 16, 264);
-  assert_int_equal(u32(buf + 8 + 4), 0);      /* report 0: timestamp */
+  assert_int_equal(u32(buf + 8 + 4), 0); /* report 0: timestamp */
   assert_int_equal(u32(buf + 264 + 8 + 4), 19200);
   assert_int_equal(u32(buf + 264 + 8 + 12), 1000000); /* clock ticks */
   assert_int_equal(u32(buf + 264 + 8) >> 19, 1);      /* reason: timer */
@@ -359,12 +361,12 @@ static void report_write_wraps_and_formats(void **state) {
   s.ctx_every = 2;
   uint8_t r[256];
   shim_i915_report_write(&s, 2, 10, 256, r);
-  assert_int_equal(u32(r) >> 19, 8);                    /* ctx switch */
-  assert_int_equal(u32(r + 8), 0x101);                  /* context id */
-  assert_int_equal(u32(r + 4), 19200);                  /* wrapped */
-  assert_int_equal(u32(r + 16 + 4 * 7), 8000);          /* A7 low 32 */
-  assert_int_equal(r[160 + 7], 0);                      /* wrapped 2^40 */
-  shim_i915_report_write(&s, 0, 10, 256, r); /* 2^40 - 8000 */
+  assert_int_equal(u32(r) >> 19, 8);           /* ctx switch */
+  assert_int_equal(u32(r + 8), 0x101);         /* context id */
+  assert_int_equal(u32(r + 4), 19200);         /* wrapped */
+  assert_int_equal(u32(r + 16 + 4 * 7), 8000); /* A7 low 32 */
+  assert_int_equal(r[160 + 7], 0);             /* wrapped 2^40 */
+  shim_i915_report_write(&s, 0, 10, 256, r);   /* 2^40 - 8000 */
   assert_int_equal(u32(r + 16 + 4 * 7), 0xFFFFE0C0u);
   assert_int_equal(r[160 + 7], 0xFF);
   assert_int_equal(u32(r + 4), 0xFFFFB500u);
@@ -374,7 +376,7 @@ static void report_write_wraps_and_formats(void **state) {
   shim_i915_report_write(&s, 0, 12, 256, r); /* A24u40: A7 is 40-bit */
   assert_int_equal(r[160 + 7], 0xFF);
   shim_i915_report_write(&s, 1, 12, 256, r);
-  assert_int_equal(u32(r + 16), 500000); /* A0 u32 */
+  assert_int_equal(u32(r + 16), 500000);     /* A0 u32 */
   shim_i915_report_write(&s, 1, 13, 192, r); /* OAM: 64-bit header */
   uint64_t ts;
   memcpy(&ts, r + 8, 8);
@@ -386,12 +388,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(version_and_getparam, setup, teardown),
       cmocka_unit_test_setup_teardown(query_topology_two_calls, setup,
                                       teardown),
-      cmocka_unit_test_setup_teardown(perf_open_kernel_errnos, setup,
-                                      teardown),
+      cmocka_unit_test_setup_teardown(perf_open_kernel_errnos, setup, teardown),
       cmocka_unit_test_setup_teardown(add_remove_config, setup, teardown),
       cmocka_unit_test_setup_teardown(stream_read_rules, setup, teardown),
-      cmocka_unit_test_setup_teardown(stream_disabled_is_eio, setup,
-                                      teardown),
+      cmocka_unit_test_setup_teardown(stream_disabled_is_eio, setup, teardown),
       cmocka_unit_test(report_write_wraps_and_formats),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
