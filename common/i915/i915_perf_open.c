@@ -70,7 +70,6 @@ const char *i915_perf_open_hint(int err) {
     return "i915 perf is not initialised on this device (the kernel has no "
            "OA support for this platform)";
   case ENODEV:
-  case ENOENT:
   case ENXIO:
     return "the device is gone";
   case EADDRINUSE:

@@ -40,15 +40,15 @@ void i915_stream_init(struct i915_stream *s, size_t cap0);
 int i915_stream_attach(const struct kernel_ops *k, struct i915_stream *s,
                        int fd);
 
-/* Called with each chunk of whole records read; a non-zero return stops
- * the drain and is returned by it. */
-typedef int (*i915_stream_fn)(void *ctx, const uint8_t *data, size_t len);
+/* Called with each chunk of whole records read (the decoder skips what
+ * it finds malformed; nothing it does stops the drain). */
+typedef void (*i915_stream_fn)(void *ctx, const uint8_t *data, size_t len);
 
 /* Read until EAGAIN (or I915_STREAM_DRAIN_MAX bytes), retrying EINTR,
- * growing the buffer on ENOSPC: the bytes drained (>= 0), the callback's
- * non-zero return, or -errno of a read that failed (EIO: the stream is
- * disabled or dead; ENODEV: the device is gone; -ENOSPC when a record
- * exceeds I915_STREAM_BUF_MAX; -ENOMEM). -EBADF when closed. */
+ * growing the buffer on ENOSPC: the bytes drained (>= 0), or -errno of a read
+ * that failed (EIO: the stream is disabled or dead; ENODEV: the device is gone;
+ * -ENOSPC when a record exceeds I915_STREAM_BUF_MAX; -ENOMEM). -EBADF when
+ * closed. */
 int64_t i915_stream_drain(const struct kernel_ops *k, struct i915_stream *s,
                           i915_stream_fn fn, void *ctx);
 

@@ -1,0 +1,264 @@
+/* A device's stream life through the shim: metric set from sysfs, flex
+ * configs (added, reused on EADDRINUSE, removed only when ours), refusals
+ * said once, EIO and a vanished device reopened with backoff. */
+#include "common/core/log.h"
+#include "common/i915/i915_device.h"
+#include "tests/shim/shim.h"
+#include "tests/shim/shim_i915.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define DEV "/shim-test/dri/renderD128"
+#define UUID "01234567-89ab-cdef-0123-456789abcdef"
+#define S UINT64_C(1000000000)
+
+static char root[64];
+static char logs[16][512];
+static size_t n_logs;
+
+static void capture(enum log_level level, const char *message) {
+  if (n_logs < 16)
+    snprintf(logs[n_logs++], sizeof logs[0], "%d %s", (int)level, message);
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(root, sizeof root, "/tmp/i915_device.XXXXXX");
+  assert_non_null(mkdtemp(root));
+  struct shim_i915_scenario sc;
+  shim_i915_scenario_default(&sc);
+  snprintf(sc.sysfs_root, sizeof sc.sysfs_root, "%s", root);
+  sc.reports = 2;
+  assert_int_equal(shim_i915_add(DEV, &sc), 0);
+  assert_int_equal(shim_i915_add_metric(DEV, UUID, 1), 0);
+  n_logs = 0;
+  log_set_sink(capture, LOG_LEVEL_DEBUG);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  shim_i915_reset();
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  char cmd[96];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  assert_int_equal(system(cmd), 0);
+  return 0;
+}
+
+static void node_of(struct drm_node *n) {
+  memset(n, 0, sizeof *n);
+  snprintf(n->path, sizeof n->path, "%s", DEV);
+  snprintf(n->name, sizeof n->name, "renderD128");
+  n->minor = 128;
+  snprintf(n->pci, sizeof n->pci, "0000:00:02.0");
+}
+
+static struct i915_device_params params(void) {
+  struct i915_device_params p = {
+      .plugin = "i915_oa",
+      .sysfs_root = root,
+      .metric_set = UUID,
+      .format = 10,
+      .exponent = 16,
+      .engine_class = -1,
+      .engine_instance = -1,
+  };
+  return p;
+}
+
+static size_t records;
+static void count(void *ctx, const uint8_t *data, size_t len) {
+  (void)ctx;
+  (void)data;
+  records += len / 264;
+}
+
+static void fix(struct shim_i915_scenario *s, void *ctx) {
+  const int *v = ctx;
+  if (v[0] == 0)
+    s->busy = v[1];
+  else if (v[0] == 1)
+    s->eio_at = (unsigned)v[1];
+  else if (v[0] == 2) {
+    s->open_errno = v[1];
+    s->open_fails = 2;
+  }
+}
+
+static void set(int what, int value) {
+  int v[2] = {what, value};
+  assert_int_equal(shim_i915_update(DEV, fix, v), 0);
+}
+
+static void open__metric_set_from_sysfs(void **state) {
+  (void)state;
+  struct drm_node n;
+  node_of(&n);
+  struct i915_device d;
+  i915_device_init(&d, &n);
+  struct i915_device_params p = params();
+  assert_int_equal(i915_device_open(&shim_kernel, &d, &p, 0), 0);
+  assert_string_equal(d.card, "card0");
+  assert_int_equal(d.metric_id, 1);
+  assert_false(d.config_added);
+  assert_int_equal(d.id.devid, 0x9A49);
+  records = 0;
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, 0, count, NULL),
+                   528);
+  assert_int_equal(records, 2);
+  i915_device_stop(&shim_kernel, &d, &p);
+  i915_device_stop(&shim_kernel, &d, &p); /* idempotent */
+  assert_int_equal(d.fd, -1);
+  assert_int_equal(n_logs, 0);
+}
+
+static void open__unknown_metric_set_is_said_once(void **state) {
+  (void)state;
+  struct drm_node n;
+  node_of(&n);
+  struct i915_device d;
+  i915_device_init(&d, &n);
+  struct i915_device_params p = params();
+  p.metric_set = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee";
+  assert_int_equal(i915_device_open(&shim_kernel, &d, &p, 0), -ENOENT);
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, S - 1, count, NULL),
+                   0);
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, S, count, NULL),
+                   -ENOENT);
+  assert_int_equal(n_logs, 1);
+  char want[512];
+  snprintf(want, sizeof want,
+           "4 i915_oa: 0000:00:02.0: MetricSet: No such file or directory; "
+           "hint: not registered on this device (see %s/class/drm/card0/"
+           "metrics)",
+           root);
+  assert_string_equal(logs[0], want);
+  i915_device_stop(&shim_kernel, &d, &p);
+}
+
+static void flex__added_reused_removed(void **state) {
+  (void)state;
+  struct drm_node n;
+  node_of(&n);
+  struct i915_device a, b;
+  i915_device_init(&a, &n);
+  i915_device_init(&b, &n);
+  const uint32_t flex[] = {0xE458, 0x005};
+  struct i915_device_params p = params();
+  p.metric_set = NULL;
+  p.flex = flex;
+  p.n_flex = 1;
+  assert_int_equal(i915_device_open(&shim_kernel, &a, &p, 0), 0);
+  assert_true(a.config_added);
+  assert_int_equal(a.metric_id, 2);
+  i915_stream_close(&shim_kernel, &a.stream); /* the OA unit is exclusive */
+  /* the same registers again: EADDRINUSE, the id from sysfs, not ours */
+  assert_int_equal(i915_device_open(&shim_kernel, &b, &p, 0), 0);
+  assert_false(b.config_added);
+  assert_int_equal(b.metric_id, 2);
+  assert_string_equal(a.flex_uuid, b.flex_uuid);
+  struct shim_i915_stats st;
+  i915_device_stop(&shim_kernel, &b, &p);
+  shim_i915_stats(DEV, &st);
+  assert_int_equal(st.configs_removed, 0);
+  i915_device_stop(&shim_kernel, &a, &p);
+  shim_i915_stats(DEV, &st);
+  assert_int_equal(st.configs_added, 1);
+  assert_int_equal(st.configs_removed, 1);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/class/drm/card0/metrics/%s", root,
+           a.flex_uuid);
+  assert_int_equal(access(path, F_OK), -1);
+  assert_int_equal(n_logs, 0);
+}
+
+static void busy_at_start_is_retried(void **state) {
+  (void)state;
+  struct drm_node n;
+  node_of(&n);
+  struct i915_device d;
+  i915_device_init(&d, &n);
+  struct i915_device_params p = params();
+  set(0, 1);
+  assert_int_equal(i915_device_open(&shim_kernel, &d, &p, 0), -EBUSY);
+  assert_int_equal(n_logs, 1);
+  assert_non_null(strstr(logs[0], "4 i915_oa: 0000:00:02.0: "
+                                  "DRM_IOCTL_I915_PERF_OPEN: Device or "
+                                  "resource busy; hint: another OA stream"));
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, S, count, NULL),
+                   -EBUSY); /* still busy after 1 s; backoff now 2 s */
+  assert_int_equal(n_logs, 1);
+  set(0, 0);
+  assert_int_equal(
+      i915_device_drain(&shim_kernel, &d, &p, 3 * S - 1, count, NULL), 0);
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, 3 * S, count, NULL),
+                   528);
+  assert_int_equal(d.opens, 1);
+  assert_int_equal(d.reopens, 0); /* never open before */
+  assert_int_equal(n_logs, 2);
+  assert_string_equal(logs[1], "6 i915_oa: 0000:00:02.0: stream: open again");
+  i915_device_stop(&shim_kernel, &d, &p);
+}
+
+static void eio_then_vanished_reopens_with_backoff(void **state) {
+  (void)state;
+  struct drm_node n;
+  node_of(&n);
+  struct i915_device d;
+  i915_device_init(&d, &n);
+  struct i915_device_params p = params();
+  set(1, 2); /* the second batch's read fails with EIO */
+  assert_int_equal(i915_device_open(&shim_kernel, &d, &p, 0), 0);
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, 0, count, NULL),
+                   528);
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, 10, count, NULL),
+                   -EIO);
+  assert_int_equal(d.fd, -1);
+  assert_int_equal(d.stream.fd, -1);
+  set(2, ENODEV); /* the next two opens: the device is gone */
+  assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, 10 + S, count, NULL),
+                   -ENODEV);
+  assert_int_equal(
+      i915_device_drain(&shim_kernel, &d, &p, 10 + 3 * S, count, NULL),
+      -ENODEV);
+  assert_int_equal(
+      i915_device_drain(&shim_kernel, &d, &p, 10 + 7 * S - 1, count, NULL), 0);
+  assert_int_equal(
+      i915_device_drain(&shim_kernel, &d, &p, 10 + 7 * S, count, NULL), 528);
+  assert_int_equal(d.reopens, 1);
+  assert_int_equal(d.opens, 2);
+  assert_int_equal(n_logs, 2); /* the EIO once, the recovery once */
+  assert_string_equal(logs[0],
+                      "4 i915_oa: 0000:00:02.0: read: Input/output error");
+  assert_string_equal(logs[1], "6 i915_oa: 0000:00:02.0: stream: open again");
+  i915_device_stop(&shim_kernel, &d, &p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(open__metric_set_from_sysfs, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(open__unknown_metric_set_is_said_once,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(flex__added_reused_removed, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(busy_at_start_is_retried, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(eio_then_vanished_reopens_with_backoff,
+                                      setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
