@@ -64,6 +64,8 @@ BENCH_LIB_OBJS := $(filter-out %/dfi_fixture.o,$(TEST_LIB_OBJS))
 $(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(BENCH_LIB_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+# i915_oa's live path reads the shim's i915 device in-process.
+$(BUILD)/bench/bench_i915_live: $(SHIM_LIB)
 
 # The kernel emulation (tests/shim/): libshim.a for in-process tests
 # (shim_kernel), tests/shim.so for LD_PRELOAD, the same core plus the
