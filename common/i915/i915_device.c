@@ -10,8 +10,64 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+static bool have_node(const struct drm_node *nodes, size_t n,
+                      const char *path) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(nodes[i].path, path) == 0)
+      return true;
+  return false;
+}
+
+int i915_device_find(const struct kernel_ops *k, const char *dev_root,
+                     const char *sysfs_root, const char *const *wanted,
+                     size_t n_wanted, struct drm_node *nodes, size_t max,
+                     void (*on_missing)(void *ctx, const char *entry, int err),
+                     void *ctx) {
+  struct drm_node all[DRM_NODE_MAX];
+  int n_all = -1;
+  bool need_all = n_wanted == 0;
+  for (size_t i = 0; i < n_wanted; i++)
+    need_all |= wanted[i][0] != '/';
+  if (need_all) {
+    n_all = drm_node_find(k, dev_root, sysfs_root, "i915", all, DRM_NODE_MAX,
+                          NULL, NULL);
+    if (n_all < 0)
+      return n_all;
+  }
+  size_t n = 0;
+  if (n_wanted == 0) {
+    for (int i = 0; i < n_all && n < max; i++)
+      nodes[n++] = all[i];
+    return (int)n;
+  }
+  for (size_t w = 0; w < n_wanted; w++) {
+    struct drm_node node;
+    int err = -ENOENT;
+    if (wanted[w][0] == '/') {
+      err = drm_node_describe(k, wanted[w], sysfs_root, &node);
+      if (err == 0 && strcmp(node.driver, "i915") != 0)
+        err = -ENODEV;
+    } else {
+      for (int i = 0; i < n_all && err != 0; i++)
+        if (strcmp(all[i].pci, wanted[w]) == 0) {
+          node = all[i];
+          err = 0;
+        }
+    }
+    if (err < 0) {
+      if (on_missing != NULL)
+        on_missing(ctx, wanted[w], err);
+      continue;
+    }
+    if (n < max && !have_node(nodes, n, node.path))
+      nodes[n++] = node;
+  }
+  return (int)n;
+}
 
 void i915_device_init(struct i915_device *dev, const struct drm_node *node) {
   memset(dev, 0, sizeof *dev);

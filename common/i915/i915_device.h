@@ -50,6 +50,21 @@ struct i915_device {
   struct log_complaint complaint;
 };
 
+/* The i915 render nodes the `Device` options name: each entry of
+ * `wanted` (n_wanted; none: every i915 node under `dev_root`) is a node
+ * path ("/dev/dri/renderD128", described through the seam) or a PCI
+ * address ("0000:00:02.0", matched against the i915 nodes found). Fills
+ * up to `max` nodes, without duplicates, and returns how many; an entry
+ * that names no i915 node is passed to `on_missing` (may be NULL) with a
+ * negative errno (-ENODEV: another driver; -ENOENT: no such node/address;
+ * or the error of opening it). -errno when `dev_root` cannot be listed
+ * and a PCI address or no Device was given. */
+int i915_device_find(const struct kernel_ops *k, const char *dev_root,
+                     const char *sysfs_root, const char *const *wanted,
+                     size_t n_wanted, struct drm_node *nodes, size_t max,
+                     void (*on_missing)(void *ctx, const char *entry, int err),
+                     void *ctx);
+
 /* Set up `dev` for DRM node `node` (copied); nothing is opened. */
 void i915_device_init(struct i915_device *dev, const struct drm_node *node);
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -247,6 +248,108 @@ static void eio_then_vanished_reopens_with_backoff(void **state) {
   i915_device_stop(&shim_kernel, &d, &p);
 }
 
+/* ---- discovery ---- */
+
+static void mkdirs(const char *path) {
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *q = buf + 1; *q; q++)
+    if (*q == '/') {
+      *q = '\0';
+      mkdir(buf, 0755);
+      *q = '/';
+    }
+  mkdir(buf, 0755);
+}
+
+/* symlink <root>/sys/<dir>/<name> -> target */
+static void link_at(const char *target, const char *dir, const char *name) {
+  char path[PATH_MAX];
+  assert_true(snprintf(path, sizeof path, "%s/sys/%s/%s", root, dir, name) <
+              (int)sizeof path);
+  assert_int_equal(symlink(target, path), 0);
+}
+
+/* <root>/dev/<name> (a file for readdir, a shim i915 device for opens)
+ * and its sysfs: class/drm/<name> -> devices/<pci>/drm/<name>, with the
+ * device's driver and subsystem links. */
+static void i915_node(const char *name, const char *pci, bool add) {
+  char path[PATH_MAX], target[PATH_MAX];
+  snprintf(path, sizeof path, "%s/dev/%s", root, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fclose(f);
+  if (add) {
+    struct shim_i915_scenario sc;
+    shim_i915_scenario_default(&sc);
+    assert_int_equal(shim_i915_add(path, &sc), 0);
+  }
+  snprintf(path, sizeof path, "%s/sys/devices/%s/drm/%s", root, pci, name);
+  mkdirs(path);
+  snprintf(path, sizeof path, "%s/sys/bus/pci/drivers/i915", root);
+  mkdirs(path);
+  snprintf(path, sizeof path, "%s/sys/class/drm", root);
+  mkdirs(path);
+  char dir[256];
+  snprintf(target, sizeof target, "../../devices/%s/drm/%s", pci, name);
+  link_at(target, "class/drm", name);
+  snprintf(dir, sizeof dir, "devices/%s/drm/%s", pci, name);
+  snprintf(target, sizeof target, "../../../%s", pci); /* named as sysfs */
+  link_at(target, dir, "device");
+  snprintf(dir, sizeof dir, "devices/%s", pci);
+  link_at("../../bus/pci/drivers/i915", dir, "driver");
+  link_at("../../bus/pci", dir, "subsystem");
+}
+
+struct missing {
+  char entries[4][64];
+  int errs[4];
+  size_t n;
+};
+
+static void on_missing(void *ctx, const char *entry, int err) {
+  struct missing *m = ctx;
+  if (m->n < 4) {
+    snprintf(m->entries[m->n], sizeof m->entries[0], "%s", entry);
+    m->errs[m->n++] = err;
+  }
+}
+
+static void find__all_by_path_and_by_pci(void **state) {
+  (void)state;
+  char dev[96], sys[96], p130[128];
+  snprintf(dev, sizeof dev, "%s/dev", root);
+  snprintf(sys, sizeof sys, "%s/sys", root);
+  mkdirs(dev);
+  i915_node("renderD129", "0000:00:02.0", true);
+  i915_node("renderD130", "0000:03:00.0", true);
+  snprintf(p130, sizeof p130, "%s/renderD130", dev);
+  struct drm_node nodes[4];
+  struct missing m = {0};
+  assert_int_equal(i915_device_find(&shim_kernel, dev, sys, NULL, 0, nodes, 4,
+                                    on_missing, &m),
+                   2);
+  assert_string_equal(nodes[0].pci, "0000:00:02.0");
+  assert_string_equal(nodes[1].pci, "0000:03:00.0");
+  const char *wanted[] = {"0000:03:00.0", p130, "0000:09:00.0", "/dev/null"};
+  assert_int_equal(i915_device_find(&shim_kernel, dev, sys, wanted, 4, nodes, 4,
+                                    on_missing, &m),
+                   1); /* the same node twice counts once */
+  assert_string_equal(nodes[0].path, p130);
+  assert_int_equal(m.n, 2);
+  assert_string_equal(m.entries[0], "0000:09:00.0");
+  assert_int_equal(m.errs[0], -ENOENT);
+  assert_string_equal(m.entries[1], "/dev/null");
+  assert_int_equal(m.errs[1], -ENOTTY); /* no DRM_IOCTL_VERSION */
+  struct i915_device d;
+  i915_device_init(&d, &nodes[0]);
+  assert_string_equal(d.object, "0000:03:00.0");
+  char missing_dev[128];
+  snprintf(missing_dev, sizeof missing_dev, "%s/nope", root);
+  assert_true(i915_device_find(&shim_kernel, missing_dev, sys, NULL, 0, nodes,
+                               4, NULL, NULL) < 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(open__metric_set_from_sysfs, setup,
@@ -259,6 +362,8 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(eio_then_vanished_reopens_with_backoff,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(find__all_by_path_and_by_pci, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
