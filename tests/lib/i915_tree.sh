@@ -4,7 +4,8 @@
 # PCI device, the i915 driver and the card node whose metrics directory
 # the shim fills (ADD/REMOVE_CONFIG, pre-registered sets).
 #   i915_tree DIR PCI...   -> DIR/dev/dri/renderD<128+i>, DIR/sys/...;
-#                             exports SHIM_DRIVERS=i915 and SHIM_I915_PATH
+#                             exports SHIM_DRIVERS=i915, SHIM_I915_PATH
+#                             and SHIM_I915_SCENARIO_<i>=card=card<i>
 #   I915_UUID               -> the uuid registered as metric set 1 when
 #                             SHIM_I915_SCENARIO comes from i915_scenario
 #   i915_scenario DIR [key=value...] -> prints a SHIM_I915_SCENARIO value
@@ -26,6 +27,7 @@ i915_tree() {
     done
     : >"$root/dev/dri/$render"
     paths=${paths:+$paths,}$root/dev/dri/$render
+    export "SHIM_I915_SCENARIO_$i=card=$card" # its metrics directory
     i=$((i + 1))
   done
   # bus/pci for the subsystem links above
