@@ -79,6 +79,14 @@ void i915_device_init(struct i915_device *dev, const struct drm_node *node) {
   i915_backoff_reset(&dev->backoff);
 }
 
+/* Close stream and device (not the configs: the kernel keeps them). */
+static void close_all(const struct kernel_ops *k, struct i915_device *dev) {
+  i915_stream_close(k, &dev->stream);
+  if (dev->fd >= 0)
+    k->close(dev->fd);
+  dev->fd = -1;
+}
+
 /* Say why `what` failed with `err` (once per episode) and arm the
  * backoff. Returns -err. */
 static int failed(struct i915_device *dev, const struct i915_device_params *p,
@@ -136,8 +144,10 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
   int rc;
   if (dev->fd < 0) {
     dev->fd = k->open(dev->node.path, O_RDWR | O_CLOEXEC, 0);
-    if (dev->fd < 0)
-      return failed(dev, p, "open", errno, now_ns);
+    if (dev->fd < 0) {
+      rc = -errno;
+      goto fail;
+    }
     rc = i915_getparam_identity(k, dev->fd, &dev->id);
     if (rc < 0) {
       what = "DRM_IOCTL_I915_GETPARAM";
@@ -181,15 +191,10 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
     log_msg(LOG_LEVEL_INFO, p->plugin, dev->object, "stream", "open again");
   return 0;
 fail:
+  /* the next attempt starts from the device open: a half-open device
+   * (identity unknown) is never used */
+  close_all(k, dev);
   return failed(dev, p, what, -rc, now_ns);
-}
-
-/* Close stream and device (not the configs: the kernel keeps them). */
-static void close_all(const struct kernel_ops *k, struct i915_device *dev) {
-  i915_stream_close(k, &dev->stream);
-  if (dev->fd >= 0)
-    k->close(dev->fd);
-  dev->fd = -1;
 }
 
 int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
@@ -199,10 +204,8 @@ int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
     if (!i915_backoff_due(&dev->backoff, now_ns))
       return 0;
     int rc = i915_device_open(k, dev, p, now_ns);
-    if (rc < 0) {
-      close_all(k, dev);
+    if (rc < 0)
       return rc;
-    }
   }
   int64_t n = i915_stream_drain(k, &dev->stream, fn, ctx);
   if (n >= 0)

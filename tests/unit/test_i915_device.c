@@ -195,6 +195,7 @@ static void busy_at_start_is_retried(void **state) {
   struct i915_device_params p = params();
   set(0, 1);
   assert_int_equal(i915_device_open(&shim_kernel, &d, &p, 0), -EBUSY);
+  assert_int_equal(d.fd, -1); /* nothing half-open is kept */
   assert_int_equal(n_logs, 1);
   assert_non_null(strstr(logs[0], "4 i915_oa: 0000:00:02.0: "
                                   "DRM_IOCTL_I915_PERF_OPEN: Device or "
