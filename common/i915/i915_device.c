@@ -139,7 +139,7 @@ static int metric_id(const struct kernel_ops *k, struct i915_device *dev,
 }
 
 int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
-                     const struct i915_device_params *p, uint64_t now_ns) {
+                     struct i915_device_params *p, uint64_t now_ns) {
   const char *what = "open";
   int rc;
   if (dev->fd < 0) {
@@ -160,6 +160,9 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
       snprintf(dev->card, sizeof dev->card, "card%u",
                dev->node.minor >= 128 ? dev->node.minor - 128
                                       : dev->node.minor);
+    what = "setup";
+    if (p->on_identity != NULL && (rc = p->on_identity(p->ctx, dev, p)) < 0)
+      goto fail;
   }
   if (dev->metric_id == 0 && (rc = metric_id(k, dev, p, &what)) < 0)
     goto fail;
@@ -198,7 +201,7 @@ fail:
 }
 
 int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
-                          const struct i915_device_params *p, uint64_t now_ns,
+                          struct i915_device_params *p, uint64_t now_ns,
                           i915_stream_fn fn, void *ctx) {
   if (dev->stream.fd < 0) {
     if (!i915_backoff_due(&dev->backoff, now_ns))

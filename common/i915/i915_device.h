@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct i915_device;
+
 /* What the plugin asks of every device (borrowed strings). */
 struct i915_device_params {
   const char *plugin;     /* LoadPlugin name, for messages */
@@ -31,6 +33,13 @@ struct i915_device_params {
   int exponent;                      /* 0..31, < 0 not periodic */
   uint64_t poll_period_ns;           /* 0: kernel default */
   int engine_class, engine_instance; /* < 0: default engine */
+  /* Optional: called once the device's identity is known (every time the
+   * device is opened, before the stream): may set format, exponent and
+   * the rest from dev->id (platform table, OA timestamp frequency).
+   * 0, or -errno to refuse the device (logged as "setup"). */
+  int (*on_identity)(void *ctx, const struct i915_device *dev,
+                     struct i915_device_params *p);
+  void *ctx;
 };
 
 struct i915_device {
@@ -73,14 +82,14 @@ void i915_device_init(struct i915_device *dev, const struct drm_node *node);
  * once, backoff armed; *what names the step for the caller). Called at
  * init and, through i915_device_drain, whenever the backoff is due. */
 int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
-                     const struct i915_device_params *p, uint64_t now_ns);
+                     struct i915_device_params *p, uint64_t now_ns);
 
 /* Drain the stream into `fn` (i915_stream_drain). When it is closed and
  * the backoff is due, reopen first; when the read fails (EIO, ENODEV),
  * close stream and device and arm the backoff. Returns the bytes drained,
  * 0 while waiting for the backoff, or -errno. */
 int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
-                          const struct i915_device_params *p, uint64_t now_ns,
+                          struct i915_device_params *p, uint64_t now_ns,
                           i915_stream_fn fn, void *ctx);
 
 /* Close the stream, REMOVE_CONFIG what this device added, close the

@@ -99,6 +99,11 @@ static void fix(struct shim_i915_scenario *s, void *ctx) {
   }
 }
 
+static void other_devid(struct shim_i915_scenario *s, void *ctx) {
+  (void)ctx;
+  s->devid = 0x1234;
+}
+
 static void set(int what, int value) {
   int v[2] = {what, value};
   assert_int_equal(shim_i915_update(DEV, fix, v), 0);
@@ -249,6 +254,48 @@ static void eio_then_vanished_reopens_with_backoff(void **state) {
   i915_device_stop(&shim_kernel, &d, &p);
 }
 
+static int pick_format(void *ctx, const struct i915_device *dev,
+                       struct i915_device_params *p) {
+  int *calls = ctx;
+  (*calls)++;
+  if (dev->id.devid == 0x9A49) { /* TGL: the usual Gen12 format */
+    p->format = 10;
+    p->exponent = 14;
+    return 0;
+  }
+  return -EINVAL;
+}
+
+static void on_identity__picks_or_refuses(void **state) {
+  (void)state;
+  struct drm_node n;
+  node_of(&n);
+  struct i915_device d;
+  i915_device_init(&d, &n);
+  int calls = 0;
+  struct i915_device_params p = params();
+  p.format = 0; /* PERF_OPEN would refuse it */
+  p.on_identity = pick_format;
+  p.ctx = &calls;
+  assert_int_equal(i915_device_open(&shim_kernel, &d, &p, 0), 0);
+  assert_int_equal(calls, 1);
+  assert_int_equal(p.format, 10);
+  i915_device_stop(&shim_kernel, &d, &p);
+  struct i915_device e;
+  i915_device_init(&e, &n);
+  e.id.devid = 0;
+  assert_int_equal(shim_i915_update(DEV, other_devid, NULL), 0);
+  assert_int_equal(i915_device_open(&shim_kernel, &e, &p, 0), -EINVAL);
+  assert_int_equal(e.fd, -1);
+  assert_int_equal(calls, 2);
+  assert_int_equal(n_logs, 1);
+  assert_string_equal(logs[0], "4 i915_oa: 0000:00:02.0: setup: Invalid "
+                               "argument; hint: the kernel refused the OA "
+                               "format, metric set or a property on this "
+                               "platform (check Format and MetricSet)");
+  i915_device_stop(&shim_kernel, &e, &p);
+}
+
 /* ---- discovery ---- */
 
 static void mkdirs(const char *path) {
@@ -363,6 +410,8 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(eio_then_vanished_reopens_with_backoff,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(on_identity__picks_or_refuses, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(find__all_by_path_and_by_pci, setup,
                                       teardown),
   };
