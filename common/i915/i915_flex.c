@@ -34,6 +34,41 @@ int i915_flex_addr_valid(uint32_t addr) {
   return 0;
 }
 
+int i915_flex_build(const struct i915_flex_event *ev, size_t n, uint32_t *pairs,
+                    size_t *n_regs, unsigned *counter) {
+  uint32_t values[I915_FLEX_REGS] = {0};
+  unsigned first[I915_FLEX_COUNTERS];
+  size_t slot = 0;
+  if (n > I915_FLEX_COUNTERS)
+    return -E2BIG;
+  for (size_t i = 0; i < n; i++) {
+    if (ev[i].raw) {
+      slot += slot % 2; /* a whole register starts on a low half */
+      if (slot + 2 > I915_FLEX_COUNTERS)
+        return -E2BIG;
+      values[slot / 2] = ev[i].value;
+      first[i] = i915_flex_counter((unsigned)slot);
+      slot += 2;
+      continue;
+    }
+    if (ev[i].value > 0xFFF)
+      return -EINVAL;
+    if (slot + 1 > I915_FLEX_COUNTERS)
+      return -E2BIG;
+    values[slot / 2] |= ev[i].value << (slot % 2 ? 12 : 0);
+    first[i] = i915_flex_counter((unsigned)slot);
+    slot++;
+  }
+  size_t regs = (slot + 1) / 2;
+  for (size_t r = 0; r < regs; r++) {
+    pairs[2 * r] = i915_flex_addr[r];
+    pairs[2 * r + 1] = values[r];
+  }
+  *n_regs = regs;
+  memcpy(counter, first, n * sizeof *counter);
+  return 0;
+}
+
 /* splitmix64's finaliser: spreads the FNV state over the second half. */
 static uint64_t mix64(uint64_t x) {
   x ^= x >> 30;

@@ -34,6 +34,23 @@ static inline unsigned i915_flex_counter(unsigned slot) {
   return I915_FLEX_FIRST_A + slot;
 }
 
+/* One FlexEvent: a 12-bit selector (one A counter), or a raw 32-bit
+ * EU_PERF_CNTL value (a whole register: two A counters). */
+struct i915_flex_event {
+  int raw;        /* 1: `value` is a whole register value */
+  uint32_t value; /* selector (0..0xFFF), or the raw register value */
+};
+
+/* Lay `n` events out over EU_PERF_CNTL0..6 in order: a selector takes the
+ * next free half (low, then high), a raw value the next whole register.
+ * Writes the (address, value) pairs of every register used to `pairs`
+ * (2 * I915_FLEX_REGS u32) and their number to `*n_regs`, and event i's
+ * first A counter to `counter[i]` (7..20; a raw event also feeds the next
+ * one). A half left unused is 0. 0, -EINVAL (a selector above 0xFFF), or
+ * -E2BIG (more than 14 counters). Pure; outputs untouched on error. */
+int i915_flex_build(const struct i915_flex_event *ev, size_t n, uint32_t *pairs,
+                    size_t *n_regs, unsigned *counter);
+
 /* Whether `addr` is one of the seven flex registers. */
 int i915_flex_addr_valid(uint32_t addr);
 

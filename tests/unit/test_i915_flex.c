@@ -32,6 +32,44 @@ static void selector__packs_the_fields(void **state) {
   assert_int_equal(i915_flex_addr[4], 0xE45C);
 }
 
+static void build__halves_raw_and_limits(void **state) {
+  (void)state;
+  /* eu_active (4), eu_stall (5), a raw register, then one more */
+  const struct i915_flex_event ev[] = {
+      {0, 0x004}, {0, 0x005}, {0, 0x754}, {1, 0x00010003}, {0, 0x008}};
+  uint32_t pairs[2 * I915_FLEX_REGS];
+  size_t n = 0;
+  unsigned counter[5];
+  assert_int_equal(i915_flex_build(ev, 5, pairs, &n, counter), 0);
+  assert_int_equal(n, 4);
+  const uint32_t want[] = {0xE458, 0x005004,   0xE558, 0x754,
+                           0xE658, 0x00010003, 0xE758, 0x008};
+  assert_memory_equal(pairs, want, sizeof want);
+  const unsigned want_a[] = {7, 8, 9, 11, 13};
+  assert_memory_equal(counter, want_a, sizeof want_a);
+  /* 14 selectors fill all seven registers; a 15th does not fit */
+  struct i915_flex_event many[15];
+  for (size_t i = 0; i < 15; i++)
+    many[i] = (struct i915_flex_event){0, (uint32_t)i};
+  unsigned c15[15];
+  assert_int_equal(i915_flex_build(many, 14, pairs, &n, c15), 0);
+  assert_int_equal(n, 7);
+  assert_int_equal(pairs[12], 0xE65C);
+  assert_int_equal(pairs[13], 12u | 13u << 12);
+  assert_int_equal(c15[13], 20);
+  n = 99;
+  assert_int_equal(i915_flex_build(many, 15, pairs, &n, c15), -E2BIG);
+  const struct i915_flex_event late_raw[] = {
+      {0, 1}, {0, 2}, {0, 3},  {0, 4},  {0, 5},  {0, 6},  {0, 7},
+      {0, 8}, {0, 9}, {0, 10}, {0, 11}, {0, 12}, {0, 13}, {1, 5}};
+  assert_int_equal(i915_flex_build(late_raw, 14, pairs, &n, c15), -E2BIG);
+  const struct i915_flex_event wide[] = {{0, 0x1000}};
+  assert_int_equal(i915_flex_build(wide, 1, pairs, &n, c15), -EINVAL);
+  assert_int_equal(n, 99);
+  assert_int_equal(i915_flex_build(ev, 0, pairs, &n, c15), 0);
+  assert_int_equal(n, 0);
+}
+
 /* pti-gpu's GetGuid input: each 32-bit word appended as one char. */
 static void pti_gpu_string(const uint32_t *w, size_t n, char *out) {
   for (size_t i = 0; i < n; i++)
@@ -144,6 +182,7 @@ static void add_remove__through_the_kernel(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(selector__packs_the_fields),
+      cmocka_unit_test(build__halves_raw_and_limits),
       cmocka_unit_test(uuid__differs_where_pti_gpu_collides),
       cmocka_unit_test(uuid__known_value),
       cmocka_unit_test(uuid_valid__syntax),
