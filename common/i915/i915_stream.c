@@ -5,6 +5,7 @@
  * non-blocking fd, -EIO when disabled.
  */
 #include "common/i915/i915_stream.h"
+#include "common/i915/i915_uapi.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -69,6 +70,16 @@ int64_t i915_stream_drain(const struct kernel_ops *k, struct i915_stream *s,
     fn(ctx, s->buf, (size_t)n);
   }
   return total;
+}
+
+uint64_t i915_stream_drain_interval_ns(size_t report_size, uint64_t period_ns) {
+  if (report_size == 0 || period_ns == 0)
+    return 0;
+  /* the OA unit writes report_size bytes per period into the buffer */
+  unsigned __int128 fill =
+      (unsigned __int128)(I915_UAPI_OA_BUFFER_SIZE / report_size) * period_ns;
+  fill /= 2;
+  return fill > UINT64_MAX ? UINT64_MAX : (uint64_t)fill;
 }
 
 void i915_stream_close(const struct kernel_ops *k, struct i915_stream *s) {

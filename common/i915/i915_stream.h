@@ -52,6 +52,12 @@ typedef void (*i915_stream_fn)(void *ctx, const uint8_t *data, size_t len);
 int64_t i915_stream_drain(const struct kernel_ops *k, struct i915_stream *s,
                           i915_stream_fn fn, void *ctx);
 
+/* How often a stream of `report_size`-byte reports taken every
+ * `period_ns` must be drained so the 16 MiB OA buffer never overflows:
+ * half the time it takes to fill (the plugin_ops drain hook's interval).
+ * 0 when not periodic (period 0) or report_size is 0. Pure. */
+uint64_t i915_stream_drain_interval_ns(size_t report_size, uint64_t period_ns);
+
 /* Close the fd (the buffer stays). */
 void i915_stream_close(const struct kernel_ops *k, struct i915_stream *s);
 

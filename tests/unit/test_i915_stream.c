@@ -166,6 +166,19 @@ static void backoff__doubles_to_five_minutes(void **state) {
   assert_true(i915_backoff_due(&b, 0));
 }
 
+static void drain_interval__half_the_buffer(void **state) {
+  (void)state;
+  /* 65536 reports of 256 bytes fill 16 MiB: at 1 ms, 65.536 s */
+  assert_int_equal(i915_stream_drain_interval_ns(256, 1000000), 32768000000ull);
+  /* exponent 5 at 19.2 MHz: period ceil(2^6 * 1e9 / 19.2e6) = 3334 ns */
+  assert_int_equal(i915_stream_drain_interval_ns(256, 3334), 109248512ull);
+  assert_int_equal(i915_stream_drain_interval_ns(128, 1000),
+                   65536000ull); /* 131072 reports */
+  assert_int_equal(i915_stream_drain_interval_ns(256, 0), 0);
+  assert_int_equal(i915_stream_drain_interval_ns(0, 1000), 0);
+  assert_int_equal(i915_stream_drain_interval_ns(64, UINT64_MAX), UINT64_MAX);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(drain__until_eagain_in_whole_records, teardown),
@@ -173,6 +186,7 @@ int main(void) {
       cmocka_unit_test_teardown(drain__short_reads, teardown),
       cmocka_unit_test_teardown(drain__eio_and_closed, teardown),
       cmocka_unit_test(backoff__doubles_to_five_minutes),
+      cmocka_unit_test(drain_interval__half_the_buffer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
