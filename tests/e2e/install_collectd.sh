@@ -53,11 +53,11 @@ LoadPlugin fake_plugin
 <Plugin fake_plugin>
   <Field "bw">
     Value 5
-    Type "uncore_bandwidth"
+    Type "uncore_bytes_per_second"
   </Field>
   <Field "lat">
     Value 7
-    Type "uncore_latency_ns"
+    Type "uncore_latency_seconds"
   </Field>
 </Plugin>
 PluginDir "$T/usr/lib/collectd"
@@ -77,8 +77,8 @@ LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0 \
 PID=$!
 found=0
 for _ in $(seq 1 100); do
-  if compgen -G "$T/csv/e2e/fake_plugin-*/uncore_latency_ns-fake_lat-*" >/dev/null &&
-    compgen -G "$T/csv/e2e/drm_fdinfo-*/count-drm_scan_clients-*" >/dev/null; then
+  if compgen -G "$T/csv/e2e/fake_plugin-*/uncore_latency_seconds-fake_lat-*" >/dev/null &&
+    compgen -G "$T/csv/e2e/drm_fdinfo-*/objects-drm_scan_clients-*" >/dev/null; then
     found=1
     break
   fi
@@ -87,7 +87,7 @@ for _ in $(seq 1 100); do
 done
 tap_is 1 "$found" "custom (uncore_*) and default (count) types are written"
 exists() { compgen -G "$1" >/dev/null; }
-tap_check "uncore_bandwidth written" exists "$T/csv/e2e/fake_plugin-*/uncore_bandwidth-fake_bw-*"
+tap_check "uncore_bytes_per_second written" exists "$T/csv/e2e/fake_plugin-*/uncore_bytes_per_second-fake_bw-*"
 tap_check "the default gauge type still resolves" exists "$T/csv/e2e/fake_plugin-*/gauge-fake_half-*"
 kill "$PID" && wait "$PID" 2>/dev/null
 PID=
