@@ -180,6 +180,22 @@ tap_is "${#hostile[@]}" "$n" "Graphite: ${#hostile[@]} cgroups differing only in
 # Prometheus: lint-clean exposition, every series.
 tap_is "" "$(promtool check metrics <"$T/metrics.txt" 2>&1)" "promtool check metrics: no problem"
 python3 "$CHECK" prometheus "$T/series" "$T/metrics.txt" e2e | verdicts
+# The example rules over these samples: the identifier regexes take the
+# tags out of the plugin_instance label.
+RULES=dashboards/prometheus/gpu-rules.yml
+tap_is "" "$(promtool check rules "$RULES" 2>&1 | grep -v -e '^Checking' -e SUCCESS -e '^$')" \
+  "promtool check rules $RULES"
+cat >"$T/checks.json" <<'EOF'
+[["count(gpu:drm_engine_utilization:percent{label=\"gpu\",driver=\"i915\",device=\"0000%3A00%3A02%2E0\",engine=\"render\"})", "{}", 1],
+ ["sum(gpu:drm_memory_resident_bytes:process{pid=\"200\",comm=\"blender%2Fx%20y\",device=\"0000%3A03%3A00%2E0\"})", "{}", 8388608],
+ ["count(tegra410:bandwidth:bytes_per_second{pmu=\"nvidia_pcie_pmu_0_rc_1\"})", "{}", 2],
+ ["count(tegra410:latency:seconds{pmu=\"nvidia_cmem_latency_pmu_0\",type=\"tegra410_read_latency_seconds\"})", "{}", 1]]
+EOF
+python3 "$CHECK" promrules "$T/metrics.txt" "$RULES" "$T/checks.json" >"$T/rules-test.yml"
+promtool test rules "$T/rules-test.yml" >"$T/rules-test.out" 2>&1
+tap_is 0 $? "promtool test rules: the recording rules label the scraped series"
+[[ -n ${KEEP:-} ]] && cp "$T/rules-test.out" "$T/rules-test.yml" "$KEEP/"
+grep -E -A3 'FAILED|exp:' "$T/rules-test.out" | head -12 | sed 's/^/# /'
 
 # The Telegraf schema: both executables' Influx lines through /write.
 curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATABASE telegraf'

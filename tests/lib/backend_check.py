@@ -22,6 +22,9 @@ diagnostic", for the shell test to turn into TAP.
                                     every series as collectd_<plugin>_<type>
                                     (+_total for derive) with labels
                                     <plugin>=pinst, type=tinst, instance=HOST
+  promrules METRICS_TXT RULES CHECKS_JSON
+                                    a `promtool test rules` file (stdout)
+                                    running RULES over the scraped samples
 """
 import json
 import os
@@ -151,9 +154,27 @@ def cmd_prometheus(series_file, metrics_txt, host):
     say(len(ours) == len(series), f"Prometheus: {len(series)} series, {len(ours)} samples")
 
 
+def cmd_promrules(metrics_txt, rules, checks):
+    """Write a `promtool test rules` file on stdout: the scraped samples as
+    input series (constant for 10 minutes) and CHECKS (a JSON list of
+    [expr, labels, value]) as expectations at 5 minutes."""
+    series = []
+    for line in open(metrics_txt, encoding="utf-8", errors="surrogateescape"):
+        m = LINE.match(line.rstrip("\n"))
+        if (m and m.group(1).startswith(("collectd_drm_fdinfo_", "collectd_tegra410_uncore_"))
+                and m.group(3).lower() != "nan"):
+            series.append({"series": f"{m.group(1)}{{{m.group(2)}}}",
+                           "values": f"{float(m.group(3))!r}x10"})
+    tests = [{"expr": e, "eval_time": "5m", "exp_samples": [{"labels": l, "value": v}]}
+             for e, l, v in json.load(open(checks))]
+    doc = {"rule_files": [os.path.abspath(rules)], "evaluation_interval": "1m",
+           "tests": [{"interval": "1m", "input_series": series, "promql_expr_test": tests}]}
+    json.dump(doc, sys.stdout, indent=1)  # YAML is a superset of JSON
+
+
 if __name__ == "__main__":
     cmds = {"series": cmd_series, "influx": cmd_influx, "graphite": cmd_graphite,
-            "prometheus": cmd_prometheus}
+            "prometheus": cmd_prometheus, "promrules": cmd_promrules}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])
