@@ -67,6 +67,9 @@ for i in "${!hostile[@]}"; do
   fp_fd "$pid" 3 card0 "$(fp_i915 $((7 + i)) $((1000 * (i + 1))))"
 done
 fp_process 200 'blender/x y' /user.slice
+# a newline inside a process name becomes '?' (common/core/text.h)
+fp_process 201 $'evil\nname' /user.slice
+fp_fd 201 3 card0 "$(fp_i915 30 500)"
 fp_fd 200 4 card1 "$(printf '%s\n' 'drm-driver:	xe' 'drm-pdev:	0000:03:00.0' \
   'drm-client-id:	21' 'drm-client-name:	scene render' 'drm-cycles-rcs:	1000' \
   'drm-total-cycles-rcs:	5000' 'drm-engine-capacity-rcs:	2' 'drm-total-vram0:	16 MiB' \
@@ -208,6 +211,10 @@ curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATA
 code=$(curl -s -o "$T/write.out" -w '%{http_code}' -XPOST \
   "$INFLUX_URL/write?db=telegraf&precision=ns" --data-binary @"$T/telegraf.lp")
 tap_is 204 "$code" "InfluxDB /write takes both executables' lines ($(cat "$T/write.out"))"
+v=$(influx_query telegraf 'SHOW TAG VALUES FROM "drm_engine" WITH KEY = "comm" WHERE "pid" = '"'201'" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
+tap_is 'evil?name' "$v" "a newline inside a process name reads back as '?', the name whole"
+tap_check "collectd: the same name, percent-encoded" grep -q '+pid=201+comm=evil%3Fname' "$T/series"
 
 # Dashboards: every panel query against the live data.
 if compgen -G "dashboards/grafana/*.json" >/dev/null; then
