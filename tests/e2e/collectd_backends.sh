@@ -31,6 +31,12 @@ require_that "$NAME" "write_prometheus.so cannot load (libmicrohttpd12, libproto
   bash -c '! ldd /usr/lib/collectd/write_prometheus.so | grep -q "not found"'
 B=${BUILD:-build}
 CHECK=tests/lib/backend_check.py
+SHIM=$PWD/$B/tests/shim.so
+EXEC_PRELOAD=$SHIM
+if [[ ${SANITIZE:-} == 1 ]]; then
+  # the executable and the shim are ASan/UBSan builds: runtimes first
+  EXEC_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so):$(${CC:-cc} -print-file-name=libubsan.so):$SHIM"
+fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/backends.XXXXXX")
 INFLUX_PID= CARBON_PID=
@@ -132,7 +138,7 @@ LoadPlugin tegra410_uncore
     SysfsRoot \"$T/sys\"
   </Instance>
 </Plugin>"
-COLLECTD_PRELOAD=$PWD/$B/tests/shim.so collectd_start "$backends
+COLLECTD_PRELOAD=$SHIM collectd_start "$backends
 $plugins"
 # Every series once its third row is in (rates exist from the second).
 tap_check "csv: drm_fdinfo and tegra410_uncore series appear" \
@@ -205,7 +211,7 @@ curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATA
 {
   "$B/drm_fdinfo" --format=influx --once --window=0.3 --ReportBy=Device --ReportBy=Process \
     --ReportBy=Client --ReportBy=Cgroup --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys"
-  LD_PRELOAD=$PWD/$B/tests/shim.so "$B/tegra410_uncore" --format=influx --once --window=0.3 \
+  LD_PRELOAD=$EXEC_PRELOAD "$B/tegra410_uncore" --format=influx --once --window=0.3 \
     --SysfsRoot="$T/sys"
 } >"$T/telegraf.lp" 2>"$T/exec.err"
 code=$(curl -s -o "$T/write.out" -w '%{http_code}' -XPOST \
