@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Write the Grafana dashboards of this directory (run it after editing).
 
+  generate.py [OUT_DIR]     (default: this directory)
+
 Four dashboards, each for an InfluxDB 1.x data source chosen at import
 (__inputs DS_INFLUXDB): drm_fdinfo and tegra410_uncore, in the collectd
 schema (InfluxDB's [[collectd]] listener: measurement <plugin>_value, tags
@@ -14,6 +16,7 @@ value (`.` is %2E, `:` is %3A).
 """
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -189,7 +192,8 @@ DASHBOARDS = {
 }
 
 if __name__ == "__main__":
+    out = sys.argv[1] if len(sys.argv) > 1 else HERE
     for name, (uid, title, db, panels) in DASHBOARDS.items():
-        with open(os.path.join(HERE, name), "w") as f:
+        with open(os.path.join(out, name), "w") as f:
             json.dump(dashboard(uid, title, db, panels), f, indent=2)
             f.write("\n")

@@ -147,7 +147,20 @@ sleep 2.5
 tap_check "collectd: write_prometheus listens" \
   curl -sf -o "$T/metrics.txt" "http://127.0.0.1:$pport/metrics"
 python3 "$CHECK" series "$CD_CSV" e2e drm_fdinfo tegra410_uncore >"$T/series"
-sleep 1.5 # the listener's 200 ms batches, carbon's writes
+# Until both stores hold as many series as collectd wrote (the listener's
+# 200 ms batches, carbon's writer), at most 30 s.
+nseries=$(wc -l <"$T/series")
+influx_series() {
+  influx_query collectd 'SHOW SERIES FROM /^(drm_fdinfo|tegra410_uncore)_value$/' |
+    python3 -c 'import json,sys; r=json.load(sys.stdin)["results"][0]; print(sum(len(s["values"]) for s in r.get("series", [])))'
+}
+deadline=$((SECONDS + 30))
+while ((SECONDS < deadline)); do
+  [[ $(influx_series) -ge $nseries &&
+    $(find "$CARBON_DATA" -name '*.wsp' | wc -l) -ge $nseries ]] && break
+  sleep 0.3
+done
+sleep 1 # the last points of the files just created
 tap_check "collectd stops on SIGTERM" collectd_stop
 tap_is "" "$(grep -E 'Dataset not found|no such type|plugin_get_ds|read-function' "$CD_LOG")" \
   "log: every type resolved, no read failure"
@@ -222,7 +235,14 @@ v=$(influx_query telegraf 'SHOW TAG VALUES FROM "drm_engine" WITH KEY = "comm" W
 tap_is 'evil?name' "$v" "a newline inside a process name reads back as '?', the name whole"
 tap_check "collectd: the same name, percent-encoded" grep -q '+pid=201+comm=evil%3Fname' "$T/series"
 
-# Dashboards: every panel query against the live data.
+# Dashboards: as generate.py writes them, every panel query against the
+# live data.
+mkdir -p "$T/dash"
+python3 dashboards/grafana/generate.py "$T/dash"
+for f in "$T"/dash/*.json; do
+  tap_check "dashboards/grafana/${f##*/} is what generate.py writes" \
+    cmp -s "$f" "dashboards/grafana/${f##*/}"
+done
 if compgen -G "dashboards/grafana/*.json" >/dev/null; then
   python3 tests/lib/grafana_queries.py "$INFLUX_URL" dashboards/grafana/*.json | verdicts
 else

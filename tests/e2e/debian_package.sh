@@ -25,7 +25,12 @@ PID=
 installed_here=()
 cleanup() {
   [[ -n $PID ]] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
-  [[ ${#installed_here[@]} -gt 0 ]] && dpkg -P "${installed_here[@]}" >/dev/null 2>&1
+  if [[ ${#installed_here[@]} -gt 0 ]]; then
+    for _ in $(seq 1 30); do
+      dpkg -P "${installed_here[@]}" >/dev/null 2>&1 && break
+      sleep 1
+    done
+  fi
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -68,9 +73,15 @@ done
 tap_is "" "$(grep -E '^\./etc/telegraf/.*\.conf$' "$T/tools.list")" \
   "no Telegraf snippet is active by default (only *.conf.example)"
 
-dpkg -i "$T/collectd-gpu-plugins_${ver}_$arch.deb" "$T/gpu-telemetry-tools_${ver}_$arch.deb" \
-  >"$T/dpkg.log" 2>&1
-tap_is 0 $? "dpkg -i installs both ($(tail -1 "$T/dpkg.log"))"
+# dpkg does not wait for its lock (another apt may be running): retry 60 s.
+for _ in $(seq 1 60); do
+  dpkg -i "$T/collectd-gpu-plugins_${ver}_$arch.deb" "$T/gpu-telemetry-tools_${ver}_$arch.deb" \
+    >"$T/dpkg.log" 2>&1
+  rc=$?
+  [[ $rc -ne 0 ]] && grep -q 'lock' "$T/dpkg.log" || break
+  sleep 1
+done
+tap_is 0 $rc "dpkg -i installs both ($(tail -1 "$T/dpkg.log"))"
 tap_is "TypesDB \"/usr/share/collectd/types.db\" \"/usr/share/collectd/types.gpu.db\"" \
   "$(grep -v '^#' /etc/collectd/collectd.conf.d/gpu-types.conf)" \
   "installed gpu-types.conf: collectd's types and ours"
