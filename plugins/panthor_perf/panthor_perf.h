@@ -120,7 +120,9 @@ struct pp {
   size_t n_devs;
 };
 
-/* pp_config.c */
+/* pp_config.c: defaults (Device none, UAPI auto, CounterSet primary,
+ * RingSlots 32, Timeout 100 ms), one option, release. */
+void pp_config_defaults(struct pp_config *cfg);
 int pp_config_apply(struct pp_config *cfg, const struct cfg_item *item);
 void pp_config_fini(struct pp_config *cfg);
 
