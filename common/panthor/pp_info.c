@@ -6,28 +6,10 @@
 #include "common/panthor/pp_info.h"
 
 #include <errno.h>
-#include <linux/ioctl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-/* The sheet's numbers (§2) are what DRM_IOWR computes. */
-_Static_assert(PP_IOCTL_DEV_QUERY == _IOWR('d', 0x40, struct pp_dev_query),
-               "DEV_QUERY");
-_Static_assert(PP_IOCTL_BO_CREATE == _IOWR('d', 0x45, struct pp_bo_create),
-               "BO_CREATE");
-_Static_assert(PP_IOCTL_BO_MMAP_OFFSET ==
-                   _IOWR('d', 0x46, struct pp_bo_mmap_offset),
-               "BO_MMAP_OFFSET");
-_Static_assert(PP_IOCTL_GEM_CLOSE == _IOW('d', 0x09, struct pp_gem_close),
-               "GEM_CLOSE");
-_Static_assert(PP_IOCTL_PERF_CONTROL_RFC_V2 ==
-                   _IOWR('d', 0x40 + 13, struct pp_perf_control),
-               "PERF_CONTROL RFC v2");
-_Static_assert(PP_IOCTL_PERF_CONTROL_V6 ==
-                   _IOWR('d', 0x40 + 17, struct pp_perf_control),
-               "PERF_CONTROL v6");
 
 static int pp_fail(struct pp_error *err, int rc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
