@@ -163,7 +163,10 @@ int pp_accum_add(struct pp_accum *a, const struct pp_info *info,
   return 0;
 }
 
-void pp_accum_restart(struct pp_accum *a) { a->have_base = false; }
+void pp_accum_restart(struct pp_accum *a) {
+  a->have_base = false;
+  a->have_seq = false; /* a new session numbers its samples afresh */
+}
 
 static bool pp_has(const struct pp_accum *a, enum pp_counter_id id) {
   return a->named[id].block != PP_BLOCK_UNKNOWN;

@@ -131,7 +131,8 @@ void pp_accum_update(struct pp_accum *a, const struct pp_sample *s);
 int pp_accum_add(struct pp_accum *a, const struct pp_info *info,
                  const uint8_t *buf, size_t len, struct pp_error *err);
 
-/* After a reopen: the next interval has no time base (no bandwidth). */
+/* After a reopen: the next interval has no time base (no bandwidth), and
+ * the sequence starts again from the next sample's user_data. */
 void pp_accum_restart(struct pp_accum *a);
 
 /* The cumulative totals and this interval's derived metrics; starts the

@@ -297,19 +297,22 @@ static void pp_accum_restart__no_bandwidth_across_a_reopen(void **state) {
   struct rig r;
   rig_init(&r, PP_LAYOUT_RFC_V2, PP_FAMILY_G710, 64, NULL, 0, false);
   struct pp_metrics m;
-  feed(&r, 1000000000, 0, 1);
+  feed(&r, 1000000000, 0, 7); /* the old session had reached 7 */
   pp_accum_metrics(&r.acc, &m);
   pp_accum_restart(&r.acc);
-  feed(&r, 9000000000, 0, 2);
+  feed(&r, 9000000000, 0, 1); /* the new session numbers from 1 again */
+  assert_int_equal(r.acc.stream.dropped, 0);
   pp_accum_metrics(&r.acc, &m);
   assert_false(m.have_float[PP_M_EXT_READ_BANDWIDTH]);
   assert_true(m.have_float[PP_M_TILER_UTILIZATION]);
-  feed(&r, 10000000000, 0, 3);
+  feed(&r, 10000000000, 0, 3); /* 2 lost */
+  assert_int_equal(r.acc.stream.dropped, 1);
   pp_accum_metrics(&r.acc, &m);
   assert_true(m.floats[PP_M_EXT_READ_BANDWIDTH] == 6400.0);
   /* unknown bytes per beat: no bytes, no bandwidth, beats still summed */
   r.acc.bytes_per_beat = 0;
   feed(&r, 11000000000, 0, 4);
+  assert_int_equal(r.acc.stream.dropped, 1);
   pp_accum_metrics(&r.acc, &m);
   assert_false(m.have_int[PP_M_EXT_READ_BYTES]);
   assert_false(m.have_float[PP_M_EXT_READ_BANDWIDTH]);
