@@ -1,7 +1,7 @@
 # collectd GPU/SoC telemetry plugins: one entry point for build, test, demo,
 # bench, fuzz and install. See README.md.
 
-PLUGINS      := drm_fdinfo tegra410_uncore
+PLUGINS      := drm_fdinfo tegra410_uncore panthor_perf
 CC           ?= cc
 CLANG        ?= clang
 PREFIX       ?= /usr
@@ -64,9 +64,9 @@ $(LIBCOMMON): $(COMMON_OBJS)
 define plugin_rules
 $(1)_CORE := $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call core_srcs,$(1)))
 $(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
-	$(CC) $(SAN_FLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
 $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
-	$(CC) $(SAN_FLAGS) -o $$@ $$^ $(YAJL_LIBS) $(LDLIBS_ALL)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(LDLIBS_ALL)
 endef
 $(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
 

@@ -107,7 +107,7 @@ latest() {
       n = split(file, p, "/"); inst = p[n - 1]; sub(/^drm_fdinfo-/, "", inst)
       sub(/^instance=[^+]*\+?/, "", inst) # the <Instance> label
       series = p[n]; sub(/-[0-9]+-[0-9]+-[0-9]+$/, "", series)
-      if (series == "count-drm_device_clients") { # tags: driver, device
+      if (series == "objects-drm_device_clients") { # tags: driver, device
         printf "30 - %d %s\n", last, inst
         return
       }
@@ -132,7 +132,7 @@ show() {
       section = $1
       if (section ~ /^1/) print "\nengine utilisation % per " $2 " (percent-drm_engine_utilization):"
       if (section ~ /^2/) print "\nresident memory MiB per device (bytes-drm_memory_resident_bytes):"
-      if (section == 30) print "\nclients per device (count-drm_device_clients):"
+      if (section == 30) print "\nclients per device (objects-drm_device_clients):"
     }
     { printf "  %8s  %s\n", $3, $4 }'
 }

@@ -54,7 +54,7 @@ static void map_name_finish(struct map_name *n) {
 
 static bool map_must_escape(unsigned char c) {
   return c < 0x20 || c == 0x7f ||
-         (c != '\0' && strchr("%+=~/.,;\"'\\*?[]{}() ", c) != NULL);
+         (c != '\0' && strchr("%+=~/.,;:!\"'\\*?[]{}() ", c) != NULL);
 }
 
 /* Length of the valid UTF-8 sequence starting at s (lead byte >= 0x80),

@@ -13,17 +13,17 @@
  *   type            = the field's ctype (a types.db type), '/' -> '_'
  *   type_instance   = <measurement>_<field key>, each escaped
  *
- * Escaping: every byte that is '%' '+' '=' '~' '/' '.' ',' ';' '"' '\''
- * '\\' '*' '?' '[' ']' '{' '}' '(' ')' space, a control byte (< 0x20,
- * 0x7f) or not part of a valid UTF-8 sequence becomes %XX (upper-case
- * hex). Everything else ('-', ':', '_', valid UTF-8, ...) stays. Hence
- * collectd's dispatch ('/' -> '_') and write_graphite (dots, whitespace,
- * control characters -> '_') change nothing, and the identifier stays
- * injective through collectd, InfluxDB's collectd listener (tag
- * `instance`), Graphite paths and Prometheus labels. Nor does a value
- * hold a glob, bracket, quote or separator character of Graphite queries,
- * shells or config files (hence '\'' as well as '"'). '=' and '+' never
- * occur inside a key or value, so part KEY is recovered with
+ * Escaping: every byte that is '%' '+' '=' '~' '/' '.' ',' ';' ':' '!'
+ * '"' '\'' '\\' '*' '?' '[' ']' '{' '}' '(' ')' space, a control byte
+ * (< 0x20, 0x7f) or not part of a valid UTF-8 sequence becomes %XX
+ * (upper-case hex). Everything else ('-', '_', '@', valid UTF-8, ...)
+ * stays. Hence collectd's dispatch ('/' -> '_') and write_graphite 5.12
+ * (dots, ':', '!', whitespace, control characters -> '_') change nothing, and
+ * the identifier stays injective through collectd, InfluxDB's collectd listener
+ * (tag `instance`), Graphite paths and Prometheus labels. Nor does a value hold
+ * a glob, bracket, quote or separator character of Graphite queries, shells or
+ * config files (hence '\'' as well as '"'). '=' and '+' never occur inside a
+ * key or value, so part KEY is recovered with
  *   (?:^|\+)KEY=([^+~]*)        (POSIX ERE: (^|\+)KEY=([^+~]*), group 2)
  * followed by percent-decoding. The first instance= part, if any, is the
  * label; without one the label is the plugin name.

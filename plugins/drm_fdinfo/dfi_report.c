@@ -64,7 +64,7 @@ static int dfi_emit_group(struct metric_sink *sink, const struct dfi_group *g,
       metric_add_int(&m, "busy_ns", "derive", e->busy_ns);
     if (e->util_valid) /* clamped by dfi_groups_update() */
       metric_add_float(&m, "utilization", "percent", e->utilization);
-    metric_add_int(&m, "capacity", "count", e->capacity ? e->capacity : 1);
+    metric_add_int(&m, "capacity", "objects", e->capacity ? e->capacity : 1);
     if (e->present & FDINFO_ENGINE_CYCLES)
       metric_add_int(&m, "cycles", "derive", e->cycles);
     if (e->present & FDINFO_ENGINE_TOTAL)
@@ -110,9 +110,9 @@ static int dfi_emit_device(struct metric_sink *sink, const char *driver,
   metric_init(&m, "drm_device", time_ns);
   metric_add_tag(&m, "driver", driver[0] ? driver : "unknown");
   metric_add_tag(&m, "device", device);
-  metric_add_int(&m, "clients", "count", clients);
-  metric_add_int(&m, "processes", "count", processes);
-  metric_add_int(&m, "unreadable", "count", unreadable);
+  metric_add_int(&m, "clients", "objects", clients);
+  metric_add_int(&m, "processes", "objects", processes);
+  metric_add_int(&m, "unreadable", "objects", unreadable);
   return metric_sink_write(sink, &m);
 }
 
@@ -153,17 +153,18 @@ int dfi_report(const struct dfi *d, struct metric_sink *sink,
 
   struct metric m;
   metric_init(&m, "drm_scan", time_ns);
-  metric_add_int(&m, "processes", "count", d->stats.processes);
-  metric_add_int(&m, "fds", "count", d->stats.fds);
-  metric_add_int(&m, "fdinfo_reads", "count", d->stats.fdinfo_reads);
-  metric_add_int(&m, "clients", "count", d->clients.count);
-  metric_add_int(&m, "unreadable", "count", d->stats.unreadable);
-  metric_add_int(&m, "clients_untracked", "count", d->stats.clients_untracked);
-  metric_add_int(&m, "processes_unreported", "count",
+  metric_add_int(&m, "processes", "objects", d->stats.processes);
+  metric_add_int(&m, "fds", "objects", d->stats.fds);
+  metric_add_int(&m, "fdinfo_reads", "objects", d->stats.fdinfo_reads);
+  metric_add_int(&m, "clients", "objects", d->clients.count);
+  metric_add_int(&m, "unreadable", "objects", d->stats.unreadable);
+  metric_add_int(&m, "clients_untracked", "objects",
+                 d->stats.clients_untracked);
+  metric_add_int(&m, "processes_unreported", "objects",
                  d->stats.processes_unreported);
-  metric_add_int(&m, "oversized", "count", d->stats.oversized);
-  metric_add_int(&m, "malformed", "count", d->stats.malformed);
-  metric_add_int(&m, "unknown_keys", "count", d->stats.unknown_keys);
+  metric_add_int(&m, "oversized", "objects", d->stats.oversized);
+  metric_add_int(&m, "malformed", "objects", d->stats.malformed);
+  metric_add_int(&m, "unknown_keys", "objects", d->stats.unknown_keys);
   metric_add_int(&m, "clamped", "derive", d->clamped_total);
   metric_add_int(&m, "full_scans", "derive", d->full_scans_total);
   dfi_write(sink, &m, &rc);

@@ -3,12 +3,12 @@
  * nvidia-tegra410-pmu.rst from one group's deltas over one window
  * (ELAPSED_TIME_IN_NS: the group's enabled time over the window).
  * Units are base units: bytes per second (the doc's GB/s is bytes/ns),
- * requests per cycle, Hz, cycles and ns.
+ * requests per cycle, Hz, cycles and seconds.
  *
  *   bandwidth     = bytes / elapsed              (UCF: SLC and memory)
  *   request rate  = requests / cycles
  *   frequency     = cycles / elapsed
- *   latency       = cum_outs / requests  cycles; / (cycles / elapsed) ns
+ *   latency       = cum_outs / requests  cycles; / (cycles / elapsed) s
  *   CMEM read bandwidth = rd_req * 32 / elapsed  (32-byte requests; from an
  *                         earlier revision of the doc)
  */
@@ -28,16 +28,16 @@ static void t410_keep(int *rc, int r) {
 
 static void t410_latency(const struct t410_sample *s, enum t410_role cum,
                          enum t410_role req, const char *cycles_field,
-                         const char *ns_field, struct metric *m, int *rc) {
+                         const char *seconds_field, struct metric *m, int *rc) {
   if (!t410_has(s, cum) || !t410_has(s, req) || s->delta[req] <= 0)
     return;
   double cycles = s->delta[cum] / s->delta[req];
   t410_keep(rc,
             metric_add_float(m, cycles_field, "uncore_latency_cycles", cycles));
   if (t410_has(s, T410_CYCLES) && s->delta[T410_CYCLES] > 0)
-    t410_keep(rc,
-              metric_add_float(m, ns_field, "uncore_latency_ns",
-                               cycles * s->elapsed_ns / s->delta[T410_CYCLES]));
+    t410_keep(rc, metric_add_float(m, seconds_field, "uncore_latency_seconds",
+                                   cycles * ((double)s->elapsed_ns / 1e9) /
+                                       s->delta[T410_CYCLES]));
 }
 
 int t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
@@ -57,13 +57,14 @@ int t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
   };
   for (size_t i = 0; i < sizeof(bandwidths) / sizeof(bandwidths[0]); i++)
     if (t410_has(s, bandwidths[i].role))
-      t410_keep(&rc,
-                metric_add_float(m, bandwidths[i].field, "uncore_bandwidth",
-                                 s->delta[bandwidths[i].role] * per_s));
+      t410_keep(&rc, metric_add_float(m, bandwidths[i].field,
+                                      "uncore_bytes_per_second",
+                                      s->delta[bandwidths[i].role] * per_s));
   if (kind == T410_CMEM && t410_has(s, T410_RD_REQ))
-    t410_keep(&rc, metric_add_float(m, "read_bandwidth", "uncore_bandwidth",
-                                    s->delta[T410_RD_REQ] *
-                                        T410_CMEM_REQUEST_BYTES * per_s));
+    t410_keep(&rc,
+              metric_add_float(m, "read_bandwidth", "uncore_bytes_per_second",
+                               s->delta[T410_RD_REQ] * T410_CMEM_REQUEST_BYTES *
+                                   per_s));
 
   bool cycles = t410_has(s, T410_CYCLES) && s->delta[T410_CYCLES] > 0;
   if (t410_has(s, T410_CYCLES))
@@ -87,8 +88,8 @@ int t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
                            s->delta[rates[i].role] / s->delta[T410_CYCLES]));
   }
   t410_latency(s, T410_RD_CUM_OUTS, T410_RD_REQ, "read_latency_cycles",
-               "read_latency_ns", m, &rc);
+               "read_latency_seconds", m, &rc);
   t410_latency(s, T410_WR_CUM_OUTS, T410_WR_REQ, "write_latency_cycles",
-               "write_latency_ns", m, &rc);
+               "write_latency_seconds", m, &rc);
   return rc;
 }

@@ -79,12 +79,13 @@ static int t410_report_event(const struct t410_group *g, size_t i, size_t k,
   t410_first(&rc, metric_add_tag(&m, "filter", g->preset.filter));
   t410_first(&rc, metric_add_int(&m, "count", "derive", count));
   if (ev->scale != 1.0)
-    t410_first(
-        &rc, metric_add_float(&m, "value", "gauge", (double)count * ev->scale));
+    t410_first(&rc, metric_add_float(&m, "value", "uncore_value",
+                                     (double)count * ev->scale));
   double rate;
   if (s->have_delta[k] && s->window_ns > 0 &&
       counter_rate(s->delta[k], (uint64_t)llround(s->window_ns), &rate))
-    t410_first(&rc, metric_add_float(&m, "rate", "gauge", rate * ev->scale));
+    t410_first(&rc,
+               metric_add_float(&m, "rate", "uncore_rate", rate * ev->scale));
   t410_first(&rc, metric_add_int(&m, "enabled_ns", "derive", s->enabled_ns));
   t410_first(&rc, metric_add_int(&m, "running_ns", "derive", s->running_ns));
   if (rc < 0)

@@ -4,12 +4,14 @@
 # snippets (`<Include "/etc/collectd/collectd.conf.d"> Filter "*.conf"`,
 # here the installed conf dir) and no TypesDB line of its own. The
 # installed gpu-types.conf must make both collectd's default types and
-# ours resolve: a field of each custom type (fake plugin) and drm_fdinfo's
-# standard ones are written, and nothing is dropped for an unknown type.
+# ours resolve: a field of every type of types.db (fake plugin) and
+# drm_fdinfo's standard ones are written, every plugin of PLUGINS is loaded
+# by its installed snippet, and nothing is dropped for an unknown type.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/require.sh
+source tests/lib/types_fields.sh
 B=${BUILD:-build}
 COLLECTD=${COLLECTD:-/usr/sbin/collectd}
 require_cmd "installed tree in collectd" "$COLLECTD"
@@ -51,14 +53,7 @@ LoadPlugin csv
 PluginDir "$PWD/$B/tests"
 LoadPlugin fake_plugin
 <Plugin fake_plugin>
-  <Field "bw">
-    Value 5
-    Type "uncore_bandwidth"
-  </Field>
-  <Field "lat">
-    Value 7
-    Type "uncore_latency_ns"
-  </Field>
+$(types_fields types.db)
 </Plugin>
 PluginDir "$T/usr/lib/collectd"
 <Include "$T/etc/collectd/collectd.conf.d">
@@ -77,20 +72,26 @@ LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0 \
 PID=$!
 found=0
 for _ in $(seq 1 100); do
-  if compgen -G "$T/csv/e2e/fake_plugin-*/uncore_latency_ns-fake_lat-*" >/dev/null &&
-    compgen -G "$T/csv/e2e/drm_fdinfo-*/count-drm_scan_clients-*" >/dev/null; then
+  if compgen -G "$T/csv/e2e/fake_plugin-*/uncore_latency_seconds-fake_uncore_latency_seconds-*" >/dev/null &&
+    compgen -G "$T/csv/e2e/drm_fdinfo-*/objects-drm_scan_clients-*" >/dev/null; then
     found=1
     break
   fi
   kill -0 "$PID" 2>/dev/null || break
   sleep 0.1
 done
-tap_is 1 "$found" "custom (uncore_*) and default (count) types are written"
+tap_is 1 "$found" "custom (uncore_*) and default (objects) types are written"
 exists() { compgen -G "$1" >/dev/null; }
-tap_check "uncore_bandwidth written" exists "$T/csv/e2e/fake_plugin-*/uncore_bandwidth-fake_bw-*"
+for t in $(types_names types.db); do
+  tap_check "type $t (ours) written" exists "$T/csv/e2e/fake_plugin-*/$t-fake_$t-*"
+done
 tap_check "the default gauge type still resolves" exists "$T/csv/e2e/fake_plugin-*/gauge-fake_half-*"
 kill "$PID" && wait "$PID" 2>/dev/null
 PID=
+for p in $(make --no-print-directory -s --eval='print-plugins: ; @echo $(PLUGINS)' print-plugins); do
+  tap_check "installed $p.so loaded by its snippet" \
+    grep -q "plugin_load: plugin \"$p\" successfully loaded" "$T/collectd.log"
+done
 tap_is "" "$(grep -E 'Dataset not found|no such type|plugin_get_ds' "$T/collectd.log")" \
   "no value dropped for an unknown type"
 tap_done

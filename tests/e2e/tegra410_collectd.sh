@@ -18,8 +18,8 @@ dir="$CD_CSV/e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc"
 tap_check "csv: the count series appears" \
   collectd_wait_for "$dir/derive-uncore_event_count-*" 30
 tap_check "csv: the rate series appears" \
-  collectd_wait_for "$dir/gauge-uncore_event_rate-*" 30
-v=$(collectd_getval "e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc/gauge-uncore_event_rate" |
+  collectd_wait_for "$dir/uncore_rate-uncore_event_rate-*" 30
+v=$(collectd_getval "e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc/uncore_rate-uncore_event_rate" |
   sed -n 's/^value=//p')
 ncpu=$(getconf _NPROCESSORS_ONLN)
 mhz=$(awk -F: '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)

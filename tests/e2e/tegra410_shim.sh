@@ -45,14 +45,14 @@ check "$pcie" read_request_rate 1.5 "PCIE"
 check "$pcie" write_request_rate 2 "PCIE"
 check "$pcie" frequency 2e6 "PCIE"
 check "$pcie" read_latency_cycles 1.6666667 "PCIE"
-check "$pcie" read_latency_ns 833.33333 "PCIE"
+check "$pcie" read_latency_seconds 8.3333333e-7 "PCIE"
 cmem="pmu=nvidia_cmem_latency_pmu_0 socket=0"
 check "$cmem" read_bandwidth 6.4e7 "CMEM (32-byte requests)"
 check "$cmem" read_latency_cycles 1.5 "CMEM"
-check "$cmem" read_latency_ns 1500 "CMEM"
+check "$cmem" read_latency_seconds 1.5e-6 "CMEM"
 c2c="pmu=nvidia_nvlink_c2c_pmu_0 socket=0 direction=in"
 check "$c2c" read_latency_cycles 0.6666667 "C2C in"
-check "$c2c" write_latency_ns 800 "C2C in"
+check "$c2c" write_latency_seconds 8e-7 "C2C in"
 tap_is 2 "$(lp_count --measurement tegra410 --where pmu=nvidia_nvlink_c2c_pmu_0 <<<"$out")" \
   "C2C with a GPU peer: in and out"
 
@@ -97,11 +97,11 @@ if [[ -x $COLLECTD ]]; then
   COLLECTD_PRELOAD=$PWD/$B/tests/shim.so collectd_start "$snippet"
   id="e2e/tegra410_uncore-instance=vera+pmu=nvidia_pcie_pmu_0_rc_1+socket=0+rc=1"
   tap_check "collectd: PCIE metrics series appears" \
-    collectd_wait_for "$CD_CSV/$id/uncore_bandwidth-tegra410_read_bandwidth-*" 30
-  v=$(collectd_getval "$id/uncore_bandwidth-tegra410_read_bandwidth" | sed -n 's/^value=//p')
+    collectd_wait_for "$CD_CSV/$id/uncore_bytes_per_second-tegra410_read_bandwidth-*" 30
+  v=$(collectd_getval "$id/uncore_bytes_per_second-tegra410_read_bandwidth" | sed -n 's/^value=//p')
   tap_check "collectd: PCIE read bandwidth = $v (expected 1e6)" t410_close "$v" 1e6
-  v=$(collectd_getval "$id/uncore_latency_ns-tegra410_read_latency_ns" | sed -n 's/^value=//p')
-  tap_check "collectd: PCIE read latency = $v ns (expected 833.33)" t410_close "$v" 833.33333
+  v=$(collectd_getval "$id/uncore_latency_seconds-tegra410_read_latency_seconds" | sed -n 's/^value=//p')
+  tap_check "collectd: PCIE read latency = $v s (expected 8.3333e-7)" t410_close "$v" 8.3333333e-7
   tap_check "collectd stops" collectd_stop
 else
   tap_skip "collectd with the shim" "collectd-core is not installed"

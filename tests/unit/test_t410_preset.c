@@ -298,17 +298,17 @@ static void t410_preset__metrics_from_the_doc_formulas(void **state) {
   assert_int_equal(read_after_1s(inst, &cs), 0);
   /* PCIE over 1 s: 1e9 cycles = 1 GHz; 2e9 rd bytes/s, 5e8 wr bytes/s;
    * request rates 1e6/1e9 and 2.5e5/1e9 per cycle; latency 5e8/1e6 = 500
-   * cycles = 500 ns at 1 GHz */
+   * cycles = 500 ns = 5e-7 s at 1 GHz */
   expect(&cs, "tegra410,pmu=nvidia_pcie_pmu_1_rc_2,socket=1,rc=2,segment=0009 ",
          "read_bandwidth=2000000000.0,write_bandwidth=500000000.0,"
          "frequency=1000000000.0,read_request_rate=0.001,"
          "write_request_rate=0.00025,read_latency_cycles=500.0,"
-         "read_latency_ns=500.0 ");
+         "read_latency_seconds=5e-07 ");
   /* CMEM: 1e7 requests of 32 bytes per second = 3.2e8 B/s; 2 GHz; latency
-   * 3e9/1e7 = 300 cycles = 150 ns */
+   * 3e9/1e7 = 300 cycles = 150 ns = 1.5e-7 s */
   expect(&cs, "tegra410,pmu=nvidia_cmem_latency_pmu_0,socket=0 ",
          "read_bandwidth=320000000.0,frequency=2000000000.0,"
-         "read_latency_cycles=300.0,read_latency_ns=150.0 ");
+         "read_latency_cycles=300.0,read_latency_seconds=1.5e-07 ");
   /* UCF ran half the time: counts are scaled back to the full window */
   expect(&cs, "tegra410,pmu=nvidia_ucf_pmu_0,socket=0 ",
          "read_bandwidth=3000000.0,write_bandwidth=3000000.0,"
@@ -321,7 +321,7 @@ static void t410_preset__metrics_from_the_doc_formulas(void **state) {
    * per second here: 7 Hz, 7/7 = 1 cycle = 1/7 s */
   expect(&cs, "tegra410,pmu=nvidia_nvclink_pmu_1,socket=1,direction=in ",
          "frequency=7.0,read_latency_cycles=1.0,"
-         "read_latency_ns=142857142.85714287 ");
+         "read_latency_seconds=0.14285714285714285 ");
   assert_non_null(capture_sink_find(
       &cs, "tegra410,pmu=nvidia_nvclink_pmu_1,socket=1,direction=out "));
   assert_null(capture_sink_find(&cs, "uncore_event,pmu=nvidia_pcie_pmu_0,"));

@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# The real backends, each on loopback under a temp dir and stopped by PID,
+# fed by one real collectd daemon that runs drm_fdinfo (a synthetic tree of
+# two GPUs, every ReportBy, processes and cgroups with hostile names) and
+# tegra410_uncore (the Tegra410 preset and a raw event on emulated PMUs,
+# LD_PRELOAD tests/shim) with the configuration README "Backends" shows:
+#   network          -> InfluxDB 1.x [[collectd]] listener (our types.db
+#                       and collectd's): every series collectd wrote (its csv
+#                       plugin is the reference) is stored, values read back
+#                       through /query, 0 parse failures in SHOW STATS;
+#   write_graphite   -> carbon-cache + whisper: every series a whisper file
+#                       with values, under its collectd name unchanged, valid
+#                       Graphite paths, hostile names never merged;
+#   write_prometheus -> scraped with curl: `promtool check metrics` clean,
+#                       every series present with its labels.
+# The same InfluxDB then takes both executables' Influx lines (the Telegraf
+# schema) and every panel query of dashboards/grafana must return series.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+source tests/lib/collectd.sh
+source tests/lib/fakeproc.sh
+source tests/lib/tegra410_tree.sh
+source tests/lib/backends.sh
+source tests/lib/require.sh
+NAME="collectd to InfluxDB, Graphite and Prometheus"
+require_collectd "$NAME"
+require_root "$NAME" "needs root for mknod of DRM device nodes"
+require_cmd "$NAME" python3 curl "$INFLUXD" "$CARBON_CACHE" whisper-fetch promtool
+require_that "$NAME" "write_prometheus.so cannot load (libmicrohttpd12, libprotobuf-c1)" \
+  bash -c '! ldd /usr/lib/collectd/write_prometheus.so | grep -q "not found"'
+B=${BUILD:-build}
+CHECK=tests/lib/backend_check.py
+SHIM=$PWD/$B/tests/shim.so
+EXEC_PRELOAD=$SHIM
+if [[ ${SANITIZE:-} == 1 ]]; then
+  # the executable and the shim are ASan/UBSan builds: runtimes first
+  EXEC_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so):$(${CC:-cc} -print-file-name=libubsan.so):$SHIM"
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/backends.XXXXXX")
+INFLUX_PID= CARBON_PID=
+cleanup() {
+  collectd_stop
+  be_stop "$CARBON_PID"
+  be_stop "$INFLUX_PID"
+  fp_fini
+  [[ -n ${CD_DIR:-} ]] && rm -rf "$CD_DIR"
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+# Verdict lines of backend_check.py -> TAP.
+verdicts() {
+  local verdict name diag n=0
+  while IFS=$'\t' read -r verdict name diag; do
+    n=$((n + 1))
+    if [[ $verdict == ok ]]; then tap_ok "$name"; else tap_fail "$name" && echo "# $diag"; fi
+  done
+  [[ $n -gt 0 ]] || tap_fail "checker printed no verdict"
+}
+
+# The synthetic machine: an i915 and an xe; one process per cgroup, whose
+# names differ only in characters collectd or write_graphite would rewrite
+# ('.', ':', '!', space, '/', '%').
+fp_init
+fp_device 226 0 card0 0000:00:02.0 i915
+fp_device 226 1 card1 0000:03:00.0 xe
+hostile=('/k/a.b' '/k/a_b' '/k/a:b' '/k/a!b' '/k/a b' '/k/a%2Eb')
+for i in "${!hostile[@]}"; do
+  pid=$((100 + i))
+  fp_process "$pid" "p${hostile[i]#/k/}" "${hostile[i]}"
+  fp_fd "$pid" 3 card0 "$(fp_i915 $((7 + i)) $((1000 * (i + 1))))"
+done
+fp_process 200 'blender/x y' /user.slice
+# a newline inside a process name becomes '?' (common/core/text.h)
+fp_process 201 $'evil\nname' /user.slice
+fp_fd 201 3 card0 "$(fp_i915 30 500)"
+fp_fd 200 4 card1 "$(printf '%s\n' 'drm-driver:	xe' 'drm-pdev:	0000:03:00.0' \
+  'drm-client-id:	21' 'drm-client-name:	scene render' 'drm-cycles-rcs:	1000' \
+  'drm-total-cycles-rcs:	5000' 'drm-engine-capacity-rcs:	2' 'drm-total-vram0:	16 MiB' \
+  'drm-shared-vram0:	1 MiB' 'drm-resident-vram0:	8 MiB' 'drm-purgeable-vram0:	0' \
+  'drm-active-vram0:	4 MiB')"
+t410_tree "$T"
+# a scaled event with a unit: uncore_event's `value`
+echo 0.5 >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.scale"
+echo bytes >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.unit"
+
+mkdir -p "$T/types"
+cp /usr/share/collectd/types.db "$T/types/types.db"
+cp types.db "$T/types/types.gpu.db"
+cport=$(be_free_port udp)
+tap_check "influxd starts with a [[collectd]] listener" influx_start "$T/influx" "$cport" "$T/types"
+tap_check "carbon-cache starts" carbon_start "$T/carbon"
+pport=$(be_free_port)
+
+# Exactly README "Backends" (ports are the tests' free ones).
+backends="PluginDir \"/usr/lib/collectd\"
+LoadPlugin network
+<Plugin network>
+  Server \"127.0.0.1\" \"$cport\"
+</Plugin>
+LoadPlugin write_graphite
+<Plugin write_graphite>
+  <Node \"carbon\">
+    Host \"127.0.0.1\"
+    Port \"$CARBON_PORT\"
+    Protocol \"tcp\"
+  </Node>
+</Plugin>
+LoadPlugin write_prometheus
+<Plugin write_prometheus>
+  Host \"127.0.0.1\"
+  Port \"$pport\"
+</Plugin>"
+plugins="PluginDir \"$PWD/$B\"
+LoadPlugin drm_fdinfo
+<Plugin drm_fdinfo>
+  <Instance \"gpu\">
+    Interval 1
+    ReportBy Device
+    ReportBy Process
+    ReportBy Client
+    ReportBy Cgroup
+    ProcRoot \"$FP/proc\"
+    SysfsRoot \"$FP/sys\"
+  </Instance>
+</Plugin>
+LoadPlugin tegra410_uncore
+<Plugin tegra410_uncore>
+  <Instance \"vera\">
+    Interval 1
+    SysfsRoot \"$T/sys\"
+  </Instance>
+  <Instance \"raw\">
+    Interval 1
+    Event \"nvidia_pcie_pmu_0_rc_1/rd_bytes/\"
+    SysfsRoot \"$T/sys\"
+  </Instance>
+</Plugin>"
+COLLECTD_PRELOAD=$SHIM collectd_start "$backends
+$plugins"
+# Every series once its third row is in (rates exist from the second).
+tap_check "csv: drm_fdinfo and tegra410_uncore series appear" \
+  collectd_wait_rows "$CD_CSV/e2e/tegra410_uncore-instance=raw*/uncore_value-*" 3 40
+sleep 2.5
+tap_check "collectd: write_prometheus listens" \
+  curl -sf -o "$T/metrics.txt" "http://127.0.0.1:$pport/metrics"
+python3 "$CHECK" series "$CD_CSV" e2e drm_fdinfo tegra410_uncore >"$T/series"
+# Until both stores hold as many series as collectd wrote (the listener's
+# 200 ms batches, carbon's writer), at most 30 s.
+nseries=$(wc -l <"$T/series")
+influx_series() {
+  influx_query collectd 'SHOW SERIES FROM /^(drm_fdinfo|tegra410_uncore)_value$/' |
+    python3 -c 'import json,sys; r=json.load(sys.stdin)["results"][0]; print(sum(len(s["values"]) for s in r.get("series", [])))'
+}
+deadline=$((SECONDS + 30))
+while ((SECONDS < deadline)); do
+  [[ $(influx_series) -ge $nseries &&
+    $(find "$CARBON_DATA" -name '*.wsp' | wc -l) -ge $nseries ]] && break
+  sleep 0.3
+done
+sleep 1 # the last points of the files just created
+tap_check "collectd stops on SIGTERM" collectd_stop
+tap_is "" "$(grep -E 'Dataset not found|no such type|plugin_get_ds|read-function' "$CD_LOG")" \
+  "log: every type resolved, no read failure"
+cut -f4 "$T/series" | sort -u >"$T/tinst"
+want="drm_device_clients drm_device_processes drm_device_unreadable drm_engine_busy_ns
+drm_engine_capacity drm_engine_cycles drm_engine_total_cycles drm_engine_utilization
+drm_memory_active_bytes drm_memory_purgeable_bytes drm_memory_resident_bytes
+drm_memory_shared_bytes drm_memory_total_bytes drm_scan_clamped drm_scan_clients
+drm_scan_clients_untracked drm_scan_fdinfo_reads drm_scan_fds drm_scan_full_scans
+drm_scan_malformed drm_scan_oversized drm_scan_processes drm_scan_processes_unreported
+drm_scan_unknown_keys drm_scan_unreadable tegra410_frequency tegra410_read_bandwidth
+tegra410_read_latency_cycles tegra410_read_latency_seconds tegra410_read_request_rate
+tegra410_write_bandwidth tegra410_write_latency_cycles tegra410_write_latency_seconds
+tegra410_write_request_rate uncore_event_count uncore_event_enabled_ns uncore_event_rate
+uncore_event_running_ns uncore_event_value"
+tap_is "" "$(comm -23 <(tr ' ' '\n' <<<"$want" | grep . | sort) "$T/tinst" | tr '\n' ' ')" \
+  "csv: every field of both plugins was dispatched ($(wc -l <"$T/series") series)"
+for scope in device process client cgroup; do
+  tap_check "csv: scope=$scope series" grep -q "+scope=$scope+" "$T/series"
+done
+
+# InfluxDB: every series, a value each, the listener's counters.
+influx_query collectd 'SELECT last("value") FROM /^(drm_fdinfo|tegra410_uncore)_value$/ GROUP BY *' \
+  >"$T/influx.json"
+influx_query '' "SHOW STATS FOR 'collectd'" >"$T/stats.json"
+python3 "$CHECK" influx "$T/series" "$T/influx.json" "$T/stats.json" | verdicts
+v=$(influx_query collectd "SELECT last(\"value\") FROM \"drm_fdinfo_value\" WHERE \"type_instance\" = 'drm_memory_total_bytes' AND \"instance\" = 'instance=gpu+scope=device+driver=xe+device=0000%3A03%3A00%2E0+region=vram0'" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
+tap_is 16777216 "$v" "InfluxDB /query: xe device vram0 total bytes"
+v=$(influx_query collectd "SELECT last(\"value\") FROM \"tegra410_uncore_value\" WHERE \"type_instance\" = 'tegra410_read_bandwidth' AND \"instance\" =~ /(^|\\+)pmu=nvidia_pcie_pmu_0_rc_1(\\+|\$)/" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
+tap_check "InfluxDB /query: PCIE read bandwidth $v (expected 1e6)" t410_close "$v" 1e6
+
+# Graphite: whisper files under the collectd names, nothing merged.
+python3 "$CHECK" graphite "$T/series" "$CARBON_DATA" e2e | verdicts
+n=$(find "$CARBON_DATA/e2e" -maxdepth 1 -name 'drm_fdinfo-instance=gpu+scope=cgroup+driver=i915+*engine=render+cgroup=%2Fk%2F*' | wc -l)
+tap_is "${#hostile[@]}" "$n" "Graphite: ${#hostile[@]} cgroups differing only in . _ : ! space %, ${#hostile[@]} paths"
+
+# Prometheus: lint-clean exposition, every series.
+tap_is "" "$(promtool check metrics <"$T/metrics.txt" 2>&1)" "promtool check metrics: no problem"
+python3 "$CHECK" prometheus "$T/series" "$T/metrics.txt" e2e | verdicts
+# The example rules over these samples: the identifier regexes take the
+# tags out of the plugin_instance label.
+RULES=dashboards/prometheus/gpu-rules.yml
+tap_is "" "$(promtool check rules "$RULES" 2>&1 | grep -v -e '^Checking' -e SUCCESS -e '^$')" \
+  "promtool check rules $RULES"
+cat >"$T/checks.json" <<'EOF'
+[["count(gpu:drm_engine_utilization:percent{label=\"gpu\",driver=\"i915\",device=\"0000%3A00%3A02%2E0\",engine=\"render\"})", "{}", 1],
+ ["sum(gpu:drm_memory_resident_bytes:process{pid=\"200\",comm=\"blender%2Fx%20y\",device=\"0000%3A03%3A00%2E0\"})", "{}", 8388608],
+ ["count(tegra410:bandwidth:bytes_per_second{pmu=\"nvidia_pcie_pmu_0_rc_1\"})", "{}", 2],
+ ["count(tegra410:latency:seconds{pmu=\"nvidia_cmem_latency_pmu_0\",type=\"tegra410_read_latency_seconds\"})", "{}", 1]]
+EOF
+python3 "$CHECK" promrules "$T/metrics.txt" "$RULES" "$T/checks.json" >"$T/rules-test.yml"
+promtool test rules "$T/rules-test.yml" >"$T/rules-test.out" 2>&1
+tap_is 0 $? "promtool test rules: the recording rules label the scraped series"
+[[ -n ${KEEP:-} ]] && cp "$T/rules-test.out" "$T/rules-test.yml" "$KEEP/"
+grep -E -A3 'FAILED|exp:' "$T/rules-test.out" | head -12 | sed 's/^/# /'
+
+# The Telegraf schema: both executables' Influx lines through /write.
+curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATABASE telegraf'
+{
+  "$B/drm_fdinfo" --format=influx --once --window=0.3 --ReportBy=Device --ReportBy=Process \
+    --ReportBy=Client --ReportBy=Cgroup --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys"
+  LD_PRELOAD=$EXEC_PRELOAD "$B/tegra410_uncore" --format=influx --once --window=0.3 \
+    --SysfsRoot="$T/sys"
+} >"$T/telegraf.lp" 2>"$T/exec.err"
+code=$(curl -s -o "$T/write.out" -w '%{http_code}' -XPOST \
+  "$INFLUX_URL/write?db=telegraf&precision=ns" --data-binary @"$T/telegraf.lp")
+tap_is 204 "$code" "InfluxDB /write takes both executables' lines ($(cat "$T/write.out"))"
+v=$(influx_query telegraf 'SHOW TAG VALUES FROM "drm_engine" WITH KEY = "comm" WHERE "pid" = '"'201'" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
+tap_is 'evil?name' "$v" "a newline inside a process name reads back as '?', the name whole"
+tap_check "collectd: the same name, percent-encoded" grep -q '+pid=201+comm=evil%3Fname' "$T/series"
+
+# Dashboards: as generate.py writes them, every panel query against the
+# live data.
+mkdir -p "$T/dash"
+python3 dashboards/grafana/generate.py "$T/dash"
+for f in "$T"/dash/*.json; do
+  tap_check "dashboards/grafana/${f##*/} is what generate.py writes" \
+    cmp -s "$f" "dashboards/grafana/${f##*/}"
+done
+if compgen -G "dashboards/grafana/*.json" >/dev/null; then
+  python3 tests/lib/grafana_queries.py "$INFLUX_URL" dashboards/grafana/*.json | verdicts
+else
+  tap_fail "dashboards/grafana has dashboards"
+fi
+tap_done
