@@ -85,6 +85,21 @@ const char *i915_perf_open_strerror(int err) {
   return strerror(err);
 }
 
+uint64_t i915_perf_open_rate(int exponent, uint64_t freq_hz) {
+  if (freq_hz == 0 || exponent < 0 || exponent > 31)
+    return 0;
+  unsigned __int128 num = (unsigned __int128)1000000000u << (exponent + 1);
+  uint64_t period = (uint64_t)((num + freq_hz - 1) / freq_hz);
+  return period > 1000000000u ? 0 : 1000000000u / period;
+}
+
+int i915_perf_open_min_exponent(uint64_t freq_hz, uint64_t max_rate_hz) {
+  for (int e = 0; e < 31; e++)
+    if (i915_perf_open_rate(e, freq_hz) <= max_rate_hz)
+      return e;
+  return 31;
+}
+
 int i915_perf_open_max_rate(const char *proc_root, uint64_t *hz) {
   char path[PATH_MAX], text[64];
   int n = snprintf(path, sizeof path, "%s/sys/dev/i915/oa_max_sample_rate",

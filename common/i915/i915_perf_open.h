@@ -44,6 +44,16 @@ const char *i915_perf_open_hint(int err);
 /* strerror(err), with "Unknown error 524" named as ENOTSUPP. Static. */
 const char *i915_perf_open_strerror(int err);
 
+/* The sampling rate the kernel's check computes for `exponent` at OA
+ * timestamp frequency `freq_hz` (i915_perf.c: period = ceil(2^(e+1) *
+ * 1e9 / f); rate = 1e9 / period, 0 above a second). 0 when freq_hz is 0.
+ * Pure. */
+uint64_t i915_perf_open_rate(int exponent, uint64_t freq_hz);
+
+/* The smallest exponent (0..31) whose rate is within `max_rate_hz`, i.e.
+ * the shortest period an unprivileged stream may use; 31 when none. */
+int i915_perf_open_min_exponent(uint64_t freq_hz, uint64_t max_rate_hz);
+
 /* dev.i915.oa_max_sample_rate under `proc_root` (normally /proc): 0 with
  * `*hz` set, or -errno (-EINVAL when the file holds no number). */
 int i915_perf_open_max_rate(const char *proc_root, uint64_t *hz);

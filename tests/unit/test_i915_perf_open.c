@@ -168,11 +168,31 @@ static void max_rate__reads_the_sysctl(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
+static void rate__the_kernels_check(void **state) {
+  (void)state;
+  /* TGL, 19.2 MHz: e 0 -> 105 ns; e 6 -> 6667 ns; e 7 -> 13334 ns */
+  assert_int_equal(i915_perf_open_rate(0, 19200000), 9523809);
+  assert_int_equal(i915_perf_open_rate(6, 19200000), 149992);
+  assert_int_equal(i915_perf_open_rate(7, 19200000), 74996);
+  assert_int_equal(i915_perf_open_min_exponent(19200000, 100000), 7);
+  /* HSW, 12.5 MHz: 160 ns * 2^e */
+  assert_int_equal(i915_perf_open_rate(5, 12500000), 195312);
+  assert_int_equal(i915_perf_open_rate(6, 12500000), 97656);
+  assert_int_equal(i915_perf_open_min_exponent(12500000, 100000), 6);
+  /* periods above a second count as rate 0 */
+  assert_int_equal(i915_perf_open_rate(23, 19200000), 1); /* 0.87 s */
+  assert_int_equal(i915_perf_open_rate(24, 19200000), 0); /* 1.75 s */
+  assert_int_equal(i915_perf_open_min_exponent(19200000, 0), 24);
+  assert_int_equal(i915_perf_open_rate(3, 0), 0);
+  assert_int_equal(i915_perf_open_rate(32, 19200000), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(props__follow_the_revision),
       cmocka_unit_test(open__every_refusal_has_words),
       cmocka_unit_test(max_rate__reads_the_sysctl),
+      cmocka_unit_test(rate__the_kernels_check),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
