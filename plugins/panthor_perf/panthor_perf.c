@@ -1,0 +1,201 @@
+/*
+ * panthor_perf.c: the plugin core: one session per panthor render node
+ * (Device options, or discovery under DevRoot), read once per interval in
+ * one direction: SAMPLE and consume the ring (pp_session.c) -> decode and
+ * fold each sample (common/panthor/pp_accum) -> records from state
+ * (pp_report.c) -> sink. README "panthor_perf" lists records and options.
+ */
+#include "plugins/panthor_perf/panthor_perf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *pp_new(const char *instance) {
+  (void)instance;
+  struct pp *p = calloc(1, sizeof(*p));
+  if (p != NULL)
+    pp_config_defaults(&p->cfg);
+  return p;
+}
+
+static int pp_configure(void *inst, const struct cfg_item *item) {
+  return pp_config_apply(&((struct pp *)inst)->cfg, item);
+}
+
+/* The `device` tag: the node's base name. */
+static void pp_device_name(struct pp_device *d) {
+  const char *slash = strrchr(d->path, '/');
+  snprintf(d->name, sizeof(d->name), "%s", slash ? slash + 1 : d->path);
+}
+
+static void pp_device_fini(struct pp_device *d) {
+  pp_session_free(d->session);
+  d->session = NULL;
+  pp_accum_fini(&d->acc);
+  free(d->path);
+  d->path = NULL;
+}
+
+/* Resolve the Counter options for this GPU; -EINVAL (logged) when one
+ * names what the device lacks. */
+static int pp_device_counters(const struct pp *p, struct pp_device *d) {
+  for (size_t i = 0; i < p->cfg.n_counters; i++) {
+    struct pp_error err;
+    if (pp_counter_resolve(&p->cfg.counters[i], d->gpu.family, &d->info,
+                           &d->counters[i], &err) < 0) {
+      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->name, "Counter", "%s (%s)",
+              err.message, d->gpu.name);
+      return -EINVAL;
+    }
+  }
+  return 0;
+}
+
+/* Open, identify and start one device; its slot is d (path set). */
+static int pp_device_open(const struct pp *p, struct pp_device *d) {
+  struct pp_session_params params = {
+      .path = d->path,
+      .kernel = p->host->kernel,
+      .layout = p->cfg.layout,
+      .counter_set = p->cfg.counter_set,
+      .ring_slots = p->cfg.ring_slots,
+      .timeout_ms = p->cfg.timeout_ms,
+  };
+  int rc = pp_session_init(&params, &d->session, &d->gpu, &d->info);
+  if (rc < 0)
+    return rc;
+  if ((rc = pp_device_counters(p, d)) < 0)
+    return rc;
+  rc = pp_accum_init(&d->acc, &d->gpu, &d->info, d->counters, p->cfg.n_counters,
+                     p->cfg.per_core);
+  if (rc < 0) {
+    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->name, "init", -rc, NULL);
+    return rc;
+  }
+  uint64_t enable[PP_BLOCK_COUNT][2];
+  pp_accum_masks(&d->acc, enable);
+  if ((rc = pp_session_start(d->session, enable)) < 0)
+    return rc;
+  log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->name, "init",
+          "%s, %u shader cores, %u L2 slices, %u bytes per beat; uAPI %s, "
+          "%u counters per block, %u blocks, %u-byte samples",
+          d->gpu.name, d->gpu.shader_cores, d->gpu.l2_slices,
+          d->gpu.bytes_per_beat, pp_layout_name(d->info.layout),
+          d->info.counters_per_block, d->info.n_blocks, d->info.sample_size);
+  return 0;
+}
+
+static int pp_init(void *inst, const struct plugin_host *host) {
+  struct pp *p = inst;
+  p->host = host;
+  char *paths[PP_MAX_DEVICES];
+  size_t n = 0;
+  if (p->cfg.n_devices > 0) {
+    for (; n < p->cfg.n_devices; n++)
+      if ((paths[n] = strdup(p->cfg.devices[n])) == NULL)
+        break;
+  } else {
+    const char *root = p->cfg.dev_root ? p->cfg.dev_root : "/dev";
+    int found = pp_session_discover(root, host->kernel, paths, PP_MAX_DEVICES);
+    if (found < 0)
+      return found; /* logged */
+    if (found == 0) {
+      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, root, "init",
+              "no panthor render node found (give Device to name one)");
+      return -ENOENT;
+    }
+    n = (size_t)found;
+  }
+  p->devs = calloc(n > 0 ? n : 1, sizeof(*p->devs));
+  int first = p->devs == NULL ? -ENOMEM : 0;
+  bool config_error = false;
+  for (size_t i = 0; i < n; i++) {
+    if (p->devs == NULL) {
+      free(paths[i]);
+      continue;
+    }
+    struct pp_device *d = &p->devs[p->n_devs];
+    memset(d, 0, sizeof(*d));
+    d->path = paths[i]; /* taken over */
+    pp_device_name(d);
+    int rc = pp_device_open(p, d);
+    if (rc == 0) {
+      p->n_devs++;
+      continue;
+    }
+    config_error |= rc == -EINVAL;
+    if (first == 0)
+      first = rc;
+    pp_device_fini(d);
+  }
+  if (config_error) {
+    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, "init", NULL,
+            "a Counter names what the GPU lacks: configuration error, "
+            "nothing is collected");
+    return -EINVAL;
+  }
+  if (p->n_devs == 0)
+    return first < 0 ? first : -ENODEV;
+  return 0;
+}
+
+/* pp_session_read's delivery: fold one sample in. */
+static void pp_on_sample(void *ctx, const uint8_t *sample, size_t len) {
+  struct pp_device *d = ctx;
+  struct pp_error err;
+  if (pp_accum_add(&d->acc, &d->info, sample, len, &err) < 0) {
+    if (log_complaint_raise(&d->sample_complaint))
+      log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, d->name, "sample", "%s",
+              err.message);
+  } else if (log_complaint_release(&d->sample_complaint)) {
+    log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->name, "sample", "decoded again");
+  }
+}
+
+static void pp_on_restart(void *ctx) {
+  pp_accum_restart(&((struct pp_device *)ctx)->acc);
+}
+
+/* A read fails only when every device failed. */
+static int pp_read(void *inst, struct metric_sink *sink) {
+  struct pp *p = inst;
+  uint64_t time_ns = plugin_host_realtime_ns(p->host);
+  size_t ok = 0;
+  int first = 0;
+  for (size_t i = 0; i < p->n_devs; i++) {
+    struct pp_device *d = &p->devs[i];
+    int rc = pp_session_read(d->session, pp_on_sample, pp_on_restart, d,
+                             &d->acc.stream);
+    struct pp_metrics m;
+    pp_accum_metrics(&d->acc, &m);
+    if (rc == 0)
+      rc = pp_report(p, d, &m, sink, time_ns);
+    if (rc == 0)
+      ok++;
+    else if (first == 0)
+      first = rc;
+  }
+  return ok > 0 || p->n_devs == 0 ? 0 : first;
+}
+
+static void pp_free(void *inst) {
+  struct pp *p = inst;
+  if (p == NULL)
+    return;
+  for (size_t i = 0; i < p->n_devs; i++)
+    pp_device_fini(&p->devs[i]);
+  free(p->devs);
+  pp_config_fini(&p->cfg);
+  free(p);
+}
+
+const struct plugin_ops panthor_perf_ops = {
+    .name = PP_PLUGIN,
+    .instance_new = pp_new,
+    .configure = pp_configure,
+    .init = pp_init,
+    .read = pp_read,
+    .instance_free = pp_free,
+};

@@ -1,0 +1,140 @@
+/*
+ * panthor_perf.h: the panthor_perf plugin core (Arm Mali CSF performance
+ * counters through the panthor perf uAPI, not in mainline: RFC v2 and v6
+ * layouts). The pure parts live in common/panthor (pp_uapi.h structs,
+ * pp_info/pp_gpu/pp_sample decoders, pp_ring, pp_counters, pp_accum);
+ * here:
+ *
+ *   pp_config.c      options
+ *   pp_session.c     the kernel side: device probe, session, ring reads
+ *   pp_report.c      state -> records (const)
+ *   panthor_perf.c   plugin_ops: devices, the read loop
+ */
+#ifndef PLUGINS_PANTHOR_PERF_PANTHOR_PERF_H
+#define PLUGINS_PANTHOR_PERF_PANTHOR_PERF_H
+
+#include "common/core/cfg.h"
+#include "common/core/kernel.h"
+#include "common/core/log.h"
+#include "common/core/metric.h"
+#include "common/core/plugin.h"
+#include "common/panthor/pp_accum.h"
+#include "common/panthor/pp_gpu.h"
+#include "common/panthor/pp_info.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PP_PLUGIN "panthor_perf"
+#define PP_MAX_DEVICES 16
+#define PP_DEFAULT_SLOTS 32
+#define PP_DEFAULT_TIMEOUT_MS 100
+
+extern const struct plugin_ops panthor_perf_ops;
+
+struct pp_config {
+  char *devices[PP_MAX_DEVICES]; /* Device: node paths (owned) */
+  size_t n_devices;
+  char *dev_root;        /* DevRoot: discovery under <root>/dri (owned) */
+  enum pp_layout layout; /* UAPI: PP_LAYOUT_NONE = auto */
+  uint8_t counter_set;   /* CounterSet: PP_SET_* */
+  uint32_t ring_slots;   /* RingSlots: power of two */
+  uint32_t timeout_ms;   /* Timeout: eventfd wait per read */
+  struct pp_counter_spec counters[PP_ACCUM_MAX_RAW]; /* Counter */
+  size_t n_counters;
+  bool per_core; /* PerCore */
+};
+
+/* ---- the session hooks (pp_session.c) ---------------------------------
+ * One session per device node, shared by every instance that reads it (the
+ * kernel allows two sessions system-wide). */
+struct pp_session;
+
+struct pp_session_params {
+  const char *path;                /* borrowed: the render node */
+  const struct kernel_ops *kernel; /* borrowed: the host's seam */
+  enum pp_layout layout;           /* forced, or PP_LAYOUT_NONE: detect */
+  uint8_t counter_set;
+  uint32_t ring_slots;
+  uint32_t timeout_ms;
+};
+
+/* Delivered once per consumed sample, in ring order; `sample` is borrowed
+ * (the ring slot, len = info.sample_size) for the duration of the call. */
+typedef void (*pp_sample_fn)(void *ctx, const uint8_t *sample, size_t len);
+
+/*
+ * Open the node (or join the session already open on it), check it is
+ * panthor, decode GPU_INFO into *gpu and detect the layout by DEV_QUERY
+ * PERF_INFO into *info. No PERF_CONTROL is issued. 0, or a negative errno
+ * after logging "panthor_perf: <path>: ..." (-EOPNOTSUPP: a kernel without
+ * the perf uAPI, said once with the drm_fdinfo hint).
+ */
+int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
+                    struct pp_gpu *gpu, struct pp_info *info);
+
+/* Enable these counters (OR-ed into a shared session's masks) and SETUP +
+ * START if not started. 0 or a negative errno after logging. */
+int pp_session_start(struct pp_session *s,
+                     const uint64_t enable[PP_BLOCK_COUNT][2]);
+
+/*
+ * One read: SAMPLE with the next sequence number as user_data (numbered
+ * 1, 2, 3... per session, advanced only when SAMPLE succeeded), wait on the
+ * eventfd, consume every ready sample through `fn`, write back the wrapped
+ * extract. Counts EBUSY skips in stream->busy_skips and reopens in
+ * stream->reopens (calling `restart(ctx)` after one). 0 or a negative
+ * errno after logging (the device failed this read).
+ * Shared session: each sample's counters are deltas since the previous
+ * sample, so every instance on the device must see every sample; a read
+ * by one instance also delivers to the (fn, ctx) every other handle passed
+ * at its latest read, in the same order (and sequence numbers are the
+ * session's, so no instance sees false gaps).
+ */
+int pp_session_read(struct pp_session *s, pp_sample_fn fn,
+                    void (*restart)(void *ctx), void *ctx,
+                    struct pp_stream *stream);
+
+/* STOP, drain, TEARDOWN, unmap, close (the last user of a shared
+ * session). NULL is a no-op. */
+void pp_session_free(struct pp_session *s);
+
+/* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
+ * owned paths into `paths`; returns the count or a negative errno. */
+int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
+                        char **paths, size_t max);
+
+/* ---- the core ---------------------------------------------------------- */
+struct pp_device {
+  char *path;    /* owned */
+  char name[64]; /* `device` tag: the node's base name (renderD128) */
+  struct pp_session *session;
+  struct pp_gpu gpu;
+  struct pp_info info;
+  struct pp_accum acc;
+  struct pp_counter_loc counters[PP_ACCUM_MAX_RAW]; /* resolved Counter */
+  bool started;
+  struct log_complaint sample_complaint; /* malformed samples */
+};
+
+struct pp {
+  struct pp_config cfg;
+  const struct plugin_host *host; /* borrowed, from init */
+  struct pp_device *devs;         /* owned, n_devs */
+  size_t n_devs;
+};
+
+/* pp_config.c: defaults (Device none, UAPI auto, CounterSet primary,
+ * RingSlots 32, Timeout 100 ms), one option, release. */
+void pp_config_defaults(struct pp_config *cfg);
+int pp_config_apply(struct pp_config *cfg, const struct cfg_item *item);
+void pp_config_fini(struct pp_config *cfg);
+
+/* pp_report.c: the records of one device at Unix time `time_ns`; `m` are
+ * its metrics of this interval (pp_accum_metrics). 0 or the first error. */
+int pp_report(const struct pp *p, const struct pp_device *d,
+              const struct pp_metrics *m, struct metric_sink *sink,
+              uint64_t time_ns);
+
+#endif

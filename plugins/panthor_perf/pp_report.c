@@ -1,0 +1,103 @@
+/*
+ * pp_report.c: records from state, never the other way (const inputs):
+ *
+ *   panthor_perf          tags device, gpu: the cumulative totals and this
+ *                         interval's derived metrics (pp_accum.h)
+ *   panthor_perf_counter  tags device, block, counter (and core with
+ *                         PerCore): value, cumulative, per Counter option
+ *   panthor_perf_stream   tag device: samples, overflows, errors, dropped,
+ *                         busy_skips, reopens
+ */
+#include "plugins/panthor_perf/panthor_perf.h"
+
+#include <stdio.h>
+
+static void pp_first(int *rc, int r) {
+  if (*rc == 0 && r < 0)
+    *rc = r;
+}
+
+static int pp_report_main(const struct pp_device *d, const struct pp_metrics *m,
+                          struct metric_sink *sink, uint64_t time_ns) {
+  struct metric r;
+  int rc = 0;
+  metric_init(&r, "panthor_perf", time_ns);
+  pp_first(&rc, metric_add_tag(&r, "device", d->name));
+  pp_first(&rc, metric_add_tag(&r, "gpu", d->gpu.name));
+  for (int i = 0; i < PP_M_INT_COUNT; i++)
+    if (m->have_int[i])
+      pp_first(&rc,
+               metric_add_int(&r, pp_metric_int_name(i), "derive", m->ints[i]));
+  for (int i = 0; i < PP_M_FLOAT_COUNT; i++)
+    if (m->have_float[i])
+      pp_first(&rc,
+               metric_add_float(&r, pp_metric_float_name(i),
+                                i >= PP_M_EXT_READ_BANDWIDTH ? "gpu_bandwidth"
+                                                             : "percent",
+                                m->floats[i]));
+  if (rc < 0)
+    return rc;
+  return r.n_fields > 0 ? metric_sink_write(sink, &r) : 0;
+}
+
+static int pp_report_counter(const struct pp *p, const struct pp_device *d,
+                             uint32_t k, struct metric_sink *sink,
+                             uint64_t time_ns) {
+  const struct pp_accum_raw *raw = &d->acc.raw[k];
+  if ((unsigned)raw->loc.block >= PP_BLOCK_COUNT)
+    return 0;
+  const char *text = p->cfg.counters[k].text;
+  const char *block = pp_block_name(raw->loc.block);
+  struct metric r;
+  int rc = 0;
+  metric_init(&r, "panthor_perf_counter", time_ns);
+  pp_first(&rc, metric_add_tag(&r, "device", d->name));
+  pp_first(&rc, metric_add_tag(&r, "block", block));
+  pp_first(&rc, metric_add_tag(&r, "counter", text));
+  pp_first(&rc,
+           metric_add_int(&r, "value", "derive", d->acc.total[PP_C_COUNT + k]));
+  if (rc == 0)
+    rc = metric_sink_write(sink, &r);
+  for (uint32_t c = 0; rc == 0 && c < raw->n_per_block; c++) {
+    char core[12];
+    snprintf(core, sizeof(core), "%u", c);
+    metric_init(&r, "panthor_perf_counter", time_ns);
+    pp_first(&rc, metric_add_tag(&r, "device", d->name));
+    pp_first(&rc, metric_add_tag(&r, "block", block));
+    pp_first(&rc, metric_add_tag(&r, "counter", text));
+    pp_first(&rc, metric_add_tag(&r, "core", core));
+    pp_first(&rc, metric_add_int(&r, "value", "derive", raw->per_block[c]));
+    if (rc == 0)
+      rc = metric_sink_write(sink, &r);
+  }
+  return rc;
+}
+
+static int pp_report_stream(const struct pp_device *d, struct metric_sink *sink,
+                            uint64_t time_ns) {
+  const struct pp_stream *s = &d->acc.stream;
+  struct metric r;
+  int rc = 0;
+  metric_init(&r, "panthor_perf_stream", time_ns);
+  pp_first(&rc, metric_add_tag(&r, "device", d->name));
+  pp_first(&rc, metric_add_int(&r, "samples", "derive", s->samples));
+  pp_first(&rc, metric_add_int(&r, "overflows", "derive", s->overflows));
+  pp_first(&rc, metric_add_int(&r, "errors", "derive", s->errors));
+  pp_first(&rc, metric_add_int(&r, "dropped", "derive", s->dropped));
+  pp_first(&rc, metric_add_int(&r, "busy_skips", "derive", s->busy_skips));
+  pp_first(&rc, metric_add_int(&r, "reopens", "derive", s->reopens));
+  if (rc < 0)
+    return rc;
+  return metric_sink_write(sink, &r);
+}
+
+int pp_report(const struct pp *p, const struct pp_device *d,
+              const struct pp_metrics *m, struct metric_sink *sink,
+              uint64_t time_ns) {
+  int rc = 0;
+  pp_first(&rc, pp_report_main(d, m, sink, time_ns));
+  for (uint32_t k = 0; k < d->acc.n_raw; k++)
+    pp_first(&rc, pp_report_counter(p, d, k, sink, time_ns));
+  pp_first(&rc, pp_report_stream(d, sink, time_ns));
+  return rc;
+}
