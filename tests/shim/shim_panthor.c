@@ -410,7 +410,8 @@ int shim_panthor_register(const char *path, unsigned minor) {
 
 void shim_panthor_get_stats(struct shim_panthor_stats *out) {
   pthread_mutex_lock(&pt_mutex);
+  uint32_t n = pt_sessions_count(); /* also sums the ring mappings */
   *out = pt_stats;
-  out->sessions = pt_sessions_count();
+  out->sessions = n;
   pthread_mutex_unlock(&pt_mutex);
 }
