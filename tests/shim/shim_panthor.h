@@ -62,6 +62,7 @@ struct shim_panthor_config {
   uint32_t drop_every;     /* the manual sample meets a full FW ring */
   uint32_t auto_burst;     /* automatic samples (user_data 0) per SAMPLE */
   uint32_t reset_at;       /* the N-th SAMPLE of all: GPU reset / unplug */
+  uint32_t corrupt_at;     /* the N-th SAMPLE publishes insert = slots + 3 */
   int reset_errno;         /* what a dead file answers: ENODEV or EIO */
   uint32_t others;         /* sessions held by other processes (0-2) */
   int other_set;           /* their counter set */
@@ -83,6 +84,7 @@ struct shim_panthor_stats {
   uint64_t maps;              /* user mappings made */
   uint64_t sample_calls;      /* SAMPLE ioctls of all sessions */
   uint64_t perf_info_queries; /* DEV_QUERY PERF_INFO, probes included */
+  uint64_t max_extract;       /* the largest extract index read (raw) */
 };
 
 /* Set the device's config (copied; affects later calls and opens) and

@@ -125,7 +125,10 @@ static uint64_t pt_load(const struct pt_session *s, size_t at) {
 }
 
 static uint32_t pt_free_slots(const struct pt_session *s) {
-  uint64_t ext = pt_load(s, 0) % s->slots, ins = pt_load(s, 8) % s->slots;
+  uint64_t raw = pt_load(s, 0);
+  if (raw > pt_stats.max_extract)
+    pt_stats.max_extract = raw; /* a free-running extract shows here */
+  uint64_t ext = raw % s->slots, ins = pt_load(s, 8) % s->slots;
   return (uint32_t)((ext - ins - 1 + s->slots) % s->slots);
 }
 
@@ -292,6 +295,11 @@ static int pt_sample(struct pt_session *s, uint64_t user_data) {
   uint64_t n = ++s->samples;
   if (pt_cfg.busy_every != 0 && n % pt_cfg.busy_every == 0)
     return pt_fail(EBUSY); /* a previous request is still pending */
+  if (pt_cfg.corrupt_at != 0 && n == pt_cfg.corrupt_at) {
+    __atomic_store_n((uint64_t *)(s->ctrl->map + s->ctrl_off + 8),
+                     (uint64_t)s->slots + 3, __ATOMIC_RELEASE);
+    return 0;
+  }
   for (uint32_t i = 0; i < pt_cfg.auto_burst; i++)
     pt_emit(s, 0, 0, false);
   uint32_t flags = 0;
@@ -407,6 +415,7 @@ static int pt_scenario(struct shim_panthor_config *c, const char *spec) {
       {"drop_every", &c->drop_every},
       {"auto_burst", &c->auto_burst},
       {"reset_at", &c->reset_at},
+      {"corrupt_at", &c->corrupt_at},
       {"others", &c->others},
       {"sample_pad", &c->sample_pad},
       {"header_pad", &c->header_pad},
