@@ -33,7 +33,8 @@ struct pp_core {
   uint64_t seq; /* user_data of the last successful SAMPLE */
   bool broken;  /* the node failed (ENODEV/EIO): reopen pending */
   uint64_t retry_ns, backoff_ns;
-  struct log_complaint ring_complaint, wait_complaint;
+  struct log_complaint ring_complaint;
+  bool said_timeout;
   struct pp_session *handles[PP_MAX_HANDLES];
 };
 
@@ -310,13 +311,14 @@ int pp_session_read(struct pp_session *s, pp_sample_fn fn,
     goto out;
   }
   if (requested && pp_dev_insert(&c->dev) == pp_dev_extract(&c->dev) &&
-      !pp_core_wait(c)) {
-    if (log_complaint_raise(&c->wait_complaint))
-      log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "SAMPLE",
-              "no sample within %u ms (Timeout)", c->timeout_ms);
-  } else if (requested && log_complaint_release(&c->wait_complaint)) {
-    log_msg(LOG_LEVEL_INFO, PP_PLUGIN, c->dev.path, "SAMPLE",
-            "samples arrive again");
+      !pp_core_wait(c) && !c->said_timeout) {
+    /* a sample the kernel dropped (its ring was full) never comes: the
+     * gap shows in the next one's sequence number; said once */
+    c->said_timeout = true;
+    log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "SAMPLE",
+            "no sample within %u ms (Timeout); a sample that never comes "
+            "is counted as dropped when the next one arrives",
+            c->timeout_ms);
   }
   rc = pp_core_consume(c, s, fn, ctx);
 out:
