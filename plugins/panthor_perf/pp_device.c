@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -161,36 +162,39 @@ static const char *pp_set_name(uint8_t set) {
                                    : "tertiary";
 }
 
-/* SETUP's errno in words. */
+/* SETUP's errno in words: "SETUP: <strerror>: <cause>". */
 static void pp_dev_setup_error(const struct pp_dev *d, int err) {
+  char why[200];
   switch (err) {
   case EBUSY:
-    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "SETUP",
-            "busy: two perf sessions are already open (the kernel allows two "
-            "system-wide), or another counter set than %s is in use, e.g. "
-            "by a profiler",
-            pp_set_name(d->counter_set));
+    snprintf(why, sizeof(why),
+             "two perf sessions are already open (the kernel allows two "
+             "system-wide), or another counter set than %s is in use, e.g. "
+             "by a profiler",
+             pp_set_name(d->counter_set));
     break;
   case EACCES:
-  case EPERM:
-    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "SETUP",
-            "counter set %s needs CAP_PERFMON (run with that capability or "
-            "use CounterSet primary)",
-            pp_set_name(d->counter_set));
-    break;
+  case EPERM: /* log_errno's "; hint:" names the capability */
+    snprintf(why, sizeof(why),
+             "counter set %s needs CAP_PERFMON (or use CounterSet primary)",
+             pp_set_name(d->counter_set));
+    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "SETUP", err, why);
+    return;
   case ENOMEM:
-    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "SETUP",
-            "the kernel refused the %" PRIu64 "-byte ring (%u slots of %u "
-            "bytes): ring sizing mismatch or out of memory",
-            d->ring_size, d->slots, d->info.sample_size);
+    snprintf(why, sizeof(why),
+             "the kernel refused the %" PRIu64 "-byte ring (%u slots of %u "
+             "bytes): ring sizing mismatch or out of memory",
+             d->ring_size, d->slots, d->info.sample_size);
     break;
   case EOPNOTSUPP:
-    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "SETUP",
-            "the kernel refused manual sampling (Operation not supported)");
+    snprintf(why, sizeof(why), "the kernel refused manual sampling");
     break;
   default:
     log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "SETUP", err, NULL);
+    return;
   }
+  log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "SETUP", "%s: %s", strerror(err),
+          why);
 }
 
 int pp_dev_command(struct pp_dev *d, uint32_t cmd, uint64_t user_data) {

@@ -99,6 +99,6 @@ export SHIM_PANTHOR_LAYOUT=v6 SHIM_PANTHOR_SCENARIO=others=2
 rm -rf "$CD_DIR"
 collectd_start "$(snippet)"
 tap_check "EBUSY: the cause in words" \
-  collectd_wait_log 'renderD128: SETUP: busy: two perf sessions are already open' 30
+  collectd_wait_log 'renderD128: SETUP: Device or resource busy: two perf sessions are already open' 30
 collectd_stop
 tap_done

@@ -328,8 +328,10 @@ static int pt_ioctl_locked(struct pt_file *pf, unsigned long request,
   default:
     break;
   }
-  if (_IOC_TYPE(request) != 'd')
+  if (_IOC_TYPE(request) != 'd') {
+    shim_log_unhandled("panthor", request);
     return pt_fail(ENOTTY);
+  }
   /* DRM dispatches on the number byte and copies min(sizes) */
   bool perf13 = pt_cfg.layout == SHIM_PANTHOR_RFC_V2;
   bool perf17 = pt_cfg.layout == SHIM_PANTHOR_V6;
