@@ -409,16 +409,11 @@ static int pt_scenario(struct shim_panthor_config *c, const char *spec) {
     const char *key;
     uint32_t *u32;
   } keys[] = {
-      {"overflow_every", &c->overflow_every},
-      {"error_every", &c->error_every},
-      {"busy_every", &c->busy_every},
-      {"drop_every", &c->drop_every},
-      {"auto_burst", &c->auto_burst},
-      {"reset_at", &c->reset_at},
-      {"corrupt_at", &c->corrupt_at},
-      {"others", &c->others},
-      {"sample_pad", &c->sample_pad},
-      {"header_pad", &c->header_pad},
+      {"overflow_every", &c->overflow_every}, {"error_every", &c->error_every},
+      {"busy_every", &c->busy_every},         {"drop_every", &c->drop_every},
+      {"auto_burst", &c->auto_burst},         {"reset_at", &c->reset_at},
+      {"corrupt_at", &c->corrupt_at},         {"others", &c->others},
+      {"sample_pad", &c->sample_pad},         {"header_pad", &c->header_pad},
   };
   for (const char *p = spec; *p != '\0';) {
     size_t len = strcspn(p, ",");
