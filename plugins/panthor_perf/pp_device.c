@@ -132,24 +132,28 @@ int pp_dev_open(struct pp_dev *d, bool quiet) {
 
 /* A BO of `size` bytes mapped with `prot`; 0 or a negative errno. */
 static int pp_dev_bo(struct pp_dev *d, uint64_t size, int prot,
-                     uint32_t *handle, uint8_t **map, const char *what) {
+                     uint32_t *handle, uint8_t **map, const char *what,
+                     bool quiet) {
   struct pp_bo_create c = {.size = size};
   if (kernel_ioctl_retry(d->k, d->fd, PP_IOCTL_BO_CREATE, &c) < 0) {
     int err = errno;
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, what, err, NULL);
+    if (!quiet)
+      log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, what, err, NULL);
     return -err;
   }
   *handle = c.handle;
   struct pp_bo_mmap_offset m = {.handle = c.handle};
   if (kernel_ioctl_retry(d->k, d->fd, PP_IOCTL_BO_MMAP_OFFSET, &m) < 0) {
     int err = errno;
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, what, err, NULL);
+    if (!quiet)
+      log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, what, err, NULL);
     return -err;
   }
   void *p = d->k->mmap(NULL, size, prot, MAP_SHARED, d->fd, (off_t)m.offset);
   if (p == MAP_FAILED) {
     int err = errno;
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, what, err, NULL);
+    if (!quiet)
+      log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, what, err, NULL);
     return -err;
   }
   *map = p;
@@ -209,7 +213,6 @@ int pp_dev_command(struct pp_dev *d, uint32_t cmd, uint64_t user_data) {
 }
 
 int pp_dev_start(struct pp_dev *d, bool quiet) {
-  (void)quiet;
   uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
   d->ring_size = pp_info_ring_size(&d->info, d->slots, page);
   if (d->ring_size == 0) {
@@ -220,14 +223,15 @@ int pp_dev_start(struct pp_dev *d, bool quiet) {
   d->ctrl_size = PP_CTRL_SIZE;
   int rc;
   if ((rc = pp_dev_bo(d, d->ring_size, PROT_READ, &d->ring_handle, &d->ring,
-                      "ring BO")) < 0 ||
+                      "ring BO", quiet)) < 0 ||
       (rc = pp_dev_bo(d, d->ctrl_size, PROT_READ | PROT_WRITE, &d->ctrl_handle,
-                      &d->ctrl, "control BO")) < 0)
+                      &d->ctrl, "control BO", quiet)) < 0)
     return rc;
   d->efd = d->k->eventfd(0, EFD_SEMAPHORE | EFD_CLOEXEC | EFD_NONBLOCK);
   if (d->efd < 0) {
     int err = errno;
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "eventfd", err, NULL);
+    if (!quiet)
+      log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "eventfd", err, NULL);
     return -err;
   }
   struct pp_setup_request req = {
@@ -254,14 +258,16 @@ int pp_dev_start(struct pp_dev *d, bool quiet) {
   int id = kernel_ioctl_retry(d->k, d->fd, d->control, &c);
   if (id < 0) {
     int err = errno;
-    pp_dev_setup_error(d, err);
+    if (!quiet)
+      pp_dev_setup_error(d, err);
     return -err;
   }
   d->sid = (uint32_t)id;
   d->have_session = true;
   if (pp_dev_command(d, PP_CMD_START, 0) < 0) {
     int err = errno;
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "START", err, NULL);
+    if (!quiet)
+      log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "START", err, NULL);
     return -err;
   }
   d->active = true;

@@ -301,7 +301,8 @@ int pp_session_read(struct pp_session *s, pp_sample_fn fn,
     requested = true;
   } else if (errno == EBUSY) {
     stream->busy_skips++; /* a request pending or the ring nearly full */
-  } else if (errno == ENODEV || errno == EIO) {
+  } else if (errno == ENODEV || errno == EIO || errno == EBADF) {
+    /* EBADF: the kernel no longer knows the session (a reset lost it) */
     pp_core_broken(c, errno, "SAMPLE");
     rc = -ENODEV;
     goto out;

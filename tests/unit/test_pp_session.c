@@ -262,6 +262,32 @@ static void reopen_with_backoff(void **state) {
   capture_sink_fini(&c);
 }
 
+/* A failed reopen doubles the wait: 1 s, then 2 s. */
+static void reopen_backoff_doubles(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, "reset_at=2");
+  struct capture_sink c;
+  capture_sink_init(&c);
+  int rc;
+  void *inst = instance("4", NULL, NULL, &rc);
+  assert_int_equal(rc, 0);
+  reads(inst, &c, 1);
+  assert_true(panthor_perf_ops.read(inst, &c.base) < 0); /* the reset */
+  assert_int_equal(shim_device_remove(path), 0);         /* the node is gone */
+  fake_now += 1000000000ull;
+  assert_true(panthor_perf_ops.read(inst, &c.base) < 0); /* tried, failed */
+  assert_int_equal(shim_panthor_register(path, 128), 0);
+  fake_now += 1500000000ull; /* 1.5 s of the 2 s backoff */
+  assert_true(panthor_perf_ops.read(inst, &c.base) < 0);
+  fake_now += 500000000ull;
+  capture_sink_clear(&c);
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  assert_int_equal(field(&c, STREAM, "reopens"), 1);
+  assert_int_equal(field(&c, STREAM, "samples"), 2);
+  panthor_perf_ops.instance_free(inst);
+  capture_sink_fini(&c);
+}
+
 static void init_errors_in_words(void **state) {
   (void)state;
   int rc;
@@ -376,6 +402,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(totals_v6_padded, setup, teardown),
       cmocka_unit_test_setup_teardown(drops_flags_and_busy, setup, teardown),
       cmocka_unit_test_setup_teardown(reopen_with_backoff, setup, teardown),
+      cmocka_unit_test_setup_teardown(reopen_backoff_doubles, setup, teardown),
       cmocka_unit_test_setup_teardown(init_errors_in_words, setup, teardown),
       cmocka_unit_test_setup_teardown(corrupt_insert_is_not_followed, setup,
                                       teardown),
