@@ -69,6 +69,7 @@ struct shim_panthor_config {
   uint64_t tick_ns;        /* virtual time per period; 0: 1 ms */
   uint32_t sample_pad;     /* v6: sample_size beyond the walked bytes */
   uint32_t header_pad;     /* bytes added to both header sizes */
+  uint32_t size_skew;      /* SETUP expects samples this much larger */
 };
 
 struct shim_panthor_stats {

@@ -239,8 +239,8 @@ static int pt_setup(struct pt_file *pf, const uint8_t *a) {
   struct pt_geometry g;
   pt_geometry(&g);
   uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-  uint64_t want =
-      ((uint64_t)g.sample_size * c.sample_slots + page - 1) / page * page;
+  uint64_t stride = (uint64_t)g.sample_size + pt_cfg.size_skew;
+  uint64_t want = (stride * c.sample_slots + page - 1) / page * page;
   if (c.sample_slots == 0 || ring->size != want)
     return pt_fail(ENOMEM);
   int id = -1;
@@ -414,6 +414,7 @@ static int pt_scenario(struct shim_panthor_config *c, const char *spec) {
       {"auto_burst", &c->auto_burst},         {"reset_at", &c->reset_at},
       {"corrupt_at", &c->corrupt_at},         {"others", &c->others},
       {"sample_pad", &c->sample_pad},         {"header_pad", &c->header_pad},
+      {"size_skew", &c->size_skew},
   };
   for (const char *p = spec; *p != '\0';) {
     size_t len = strcspn(p, ",");

@@ -100,6 +100,8 @@ static void kernel(enum shim_panthor_layout layout, const char *scenario) {
       c.sample_pad = v;
     else if (strcmp(key, "header_pad") == 0)
       c.header_pad = v;
+    else if (strcmp(key, "size_skew") == 0)
+      c.size_skew = v;
     else
       fail();
     p += used ? used : (int)strlen(key);
@@ -317,6 +319,25 @@ static void init_errors_in_words(void **state) {
   shim_panthor_get_stats(&st);
   assert_int_equal(st.sessions, 0);
   assert_int_equal(st.bos, 0);
+
+  logged[0] = '\0';
+  kernel(SHIM_PANTHOR_V6, "size_skew=4096");
+  inst = instance("4", NULL, NULL, &rc);
+  assert_int_equal(rc, -ENOMEM);
+  assert_non_null(strstr(logged, "SETUP: Cannot allocate memory: the kernel "
+                                 "refused the 57344-byte ring (4 slots of "
+                                 "13680 bytes): ring sizing mismatch"));
+  panthor_perf_ops.instance_free(inst);
+
+  logged[0] = '\0';
+  kernel(SHIM_PANTHOR_V6, "header_pad=8192");
+  inst = instance("4", NULL, NULL, &rc);
+  assert_int_equal(rc, -EINVAL);
+  assert_non_null(strstr(logged, "perf_info: "));
+  assert_non_null(strstr(logged, "8248")); /* the absurd header size */
+  panthor_perf_ops.instance_free(inst);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.stray_ioctls, 0);
 
   logged[0] = '\0';
   kernel(SHIM_PANTHOR_V6, NULL);
