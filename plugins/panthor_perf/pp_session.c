@@ -126,6 +126,16 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
     pp_cores = c;
   }
   pthread_mutex_lock(&c->lock);
+  uint32_t slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
+  if (c->refs > 0 &&
+      (p->counter_set != c->dev.counter_set || slots != c->dev.slots ||
+       (p->layout != PP_LAYOUT_NONE && p->layout != c->dev.info.layout)))
+    log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "session",
+            "another instance already reads this node: sharing its session "
+            "(UAPI %s, CounterSet %u, RingSlots %u); this instance's "
+            "differing options are not used",
+            pp_layout_name(c->dev.info.layout), c->dev.counter_set,
+            c->dev.slots);
   if ((rc = pp_core_attach(c, out)) == 0) {
     c->refs++;
     *gpu = c->dev.gpu;

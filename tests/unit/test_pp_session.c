@@ -381,6 +381,13 @@ static void shared_session(void **state) {
   struct shim_panthor_stats st;
   shim_panthor_get_stats(&st);
   assert_int_equal(st.sessions, 1);
+  assert_null(strstr(logged, "sharing its session"));
+  void *z = instance("16", NULL, NULL, &rc); /* other RingSlots: said */
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(logged, "another instance already reads this node: "
+                                 "sharing its session (UAPI v6, CounterSet "
+                                 "0, RingSlots 8)"));
+  panthor_perf_ops.instance_free(z);
   for (int i = 0; i < 50; i++) {
     reads(x, &a, 1);
     reads(y, &b, 1);
