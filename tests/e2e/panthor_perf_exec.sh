@@ -63,8 +63,9 @@ for layout in v6 rfc-v2; do
 
   out=$(SHIM_PANTHOR_LAYOUT=$layout LD_PRELOAD="$PRELOAD" timeout -s TERM 2.5 \
     "$BIN" --Device="$NODE" --interval=1 --format=influx 2>/dev/null)
-  tap_is 2 "$(grep -c '^panthor_perf_stream,' <<<"$out")" \
-    "$layout interval: a batch per second until SIGTERM"
+  n=$(grep -c '^panthor_perf_stream,' <<<"$out")
+  tap_check "$layout interval: a batch per second until SIGTERM ($n in 2.5 s)" \
+    test "$n" -ge 1 -a "$n" -le 3
 
   # execd over many ring wraps: 4 slots, 3000 batches + the first read
   out=$(seq 3000 | run "$L" -- --execd --format=influx --RingSlots=4 2>"$T/err")

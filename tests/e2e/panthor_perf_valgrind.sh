@@ -27,7 +27,12 @@ export SHIM_PANTHOR_LAYOUT=v6 SHIM_PANTHOR_GPU=g725
 
 {
   seq 100
-  sleep 3 # the reopen backoff (1 s) after the reset
+  # once the reset is said, wait out the reopen backoff (1 s)
+  for ((i = 0; i < 600; i++)); do
+    grep -q 'GPU reset' "$T/stderr" 2>/dev/null && break
+    sleep 0.1
+  done
+  sleep 1.5
   seq 500
 } | SHIM_PANTHOR_SCENARIO=busy_every=13,drop_every=10,overflow_every=7,reset_at=90 \
   LD_PRELOAD=$SHIM valgrind --quiet --error-exitcode=99 --leak-check=full \
