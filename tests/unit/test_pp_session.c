@@ -4,8 +4,9 @@
  * plugin's own ops: exact totals over thousands of reads and many ring
  * wraps in both layouts, the wrapped extract, dropped samples, flags,
  * EBUSY skips, reopen with backoff on a scripted clock, the errors in
- * words (no uAPI, EBUSY, EACCES, UAPI mismatch, corrupt insert), one
- * session shared by two instances, shutdown, discovery.
+ * words (no uAPI, EBUSY, EACCES, ENOMEM, absurd perf_info, UAPI
+ * mismatch, corrupt insert), one session shared by two instances,
+ * shutdown, discovery.
  */
 #include "plugins/panthor_perf/panthor_perf.h"
 #include "plugins/panthor_perf/pp_session.h"
@@ -190,23 +191,23 @@ static void exact_totals_across_wraps(enum shim_panthor_layout layout,
   capture_sink_fini(&c);
 }
 
-static void totals_v6(void **state) {
+static void pp_session_read__exact_totals_v6(void **state) {
   (void)state;
   exact_totals_across_wraps(SHIM_PANTHOR_V6, NULL);
 }
 
-static void totals_rfc_v2(void **state) {
+static void pp_session_read__exact_totals_rfc_v2(void **state) {
   (void)state;
   exact_totals_across_wraps(SHIM_PANTHOR_RFC_V2, NULL);
 }
 
 /* A larger stride than the walk and larger headers: still exact. */
-static void totals_v6_padded(void **state) {
+static void pp_session_read__exact_totals_padded_sizes(void **state) {
   (void)state;
   exact_totals_across_wraps(SHIM_PANTHOR_V6, "sample_pad=64,header_pad=8");
 }
 
-static void drops_flags_and_busy(void **state) {
+static void pp_session_read__drops_flags_and_busy(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_V6,
          "drop_every=10,overflow_every=7,error_every=9,busy_every=11");
@@ -237,7 +238,7 @@ static void drops_flags_and_busy(void **state) {
   capture_sink_fini(&c);
 }
 
-static void reopen_with_backoff(void **state) {
+static void pp_session_read__reopen_with_backoff(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_V6, "reset_at=5");
   struct capture_sink c;
@@ -265,7 +266,7 @@ static void reopen_with_backoff(void **state) {
 }
 
 /* A failed reopen doubles the wait: 1 s, then 2 s. */
-static void reopen_backoff_doubles(void **state) {
+static void pp_session_read__failed_reopen_doubles_backoff(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_V6, "reset_at=2");
   struct capture_sink c;
@@ -290,7 +291,7 @@ static void reopen_backoff_doubles(void **state) {
   capture_sink_fini(&c);
 }
 
-static void init_errors_in_words(void **state) {
+static void pp_session_init__errors_in_words(void **state) {
   (void)state;
   int rc;
   kernel(SHIM_PANTHOR_NONE, NULL);
@@ -351,7 +352,7 @@ static void init_errors_in_words(void **state) {
   panthor_perf_ops.instance_free(inst);
 }
 
-static void corrupt_insert_is_not_followed(void **state) {
+static void pp_session_read__corrupt_insert_not_followed(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_V6, "corrupt_at=3");
   struct capture_sink c;
@@ -367,7 +368,7 @@ static void corrupt_insert_is_not_followed(void **state) {
 }
 
 /* Two instances on one node: one kernel session, every sample to both. */
-static void shared_session(void **state) {
+static void pp_session_init__shared_by_two_instances(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_V6, NULL);
   struct capture_sink a, b;
@@ -410,7 +411,7 @@ static void shared_session(void **state) {
   capture_sink_fini(&b);
 }
 
-static void discovery(void **state) {
+static void pp_session_discover__panthor_nodes_only(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_RFC_V2, NULL);
   char other[600];
@@ -425,17 +426,26 @@ static void discovery(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(totals_v6, setup, teardown),
-      cmocka_unit_test_setup_teardown(totals_rfc_v2, setup, teardown),
-      cmocka_unit_test_setup_teardown(totals_v6_padded, setup, teardown),
-      cmocka_unit_test_setup_teardown(drops_flags_and_busy, setup, teardown),
-      cmocka_unit_test_setup_teardown(reopen_with_backoff, setup, teardown),
-      cmocka_unit_test_setup_teardown(reopen_backoff_doubles, setup, teardown),
-      cmocka_unit_test_setup_teardown(init_errors_in_words, setup, teardown),
-      cmocka_unit_test_setup_teardown(corrupt_insert_is_not_followed, setup,
+      cmocka_unit_test_setup_teardown(pp_session_read__exact_totals_v6, setup,
                                       teardown),
-      cmocka_unit_test_setup_teardown(shared_session, setup, teardown),
-      cmocka_unit_test_setup_teardown(discovery, setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_read__exact_totals_rfc_v2,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          pp_session_read__exact_totals_padded_sizes, setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_read__drops_flags_and_busy,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_read__reopen_with_backoff,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          pp_session_read__failed_reopen_doubles_backoff, setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_init__errors_in_words, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(
+          pp_session_read__corrupt_insert_not_followed, setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_init__shared_by_two_instances,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_discover__panthor_nodes_only,
+                                      setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,8 @@
  * behaviour of reference sheet panthor-perf.md §2-§7: DRM_IOCTL_VERSION,
  * DEV_QUERY and its size probes, BOs and their shared mappings, every
  * errno of PERF_CONTROL, the ring (wrapped insert, full at slots - 1,
- * silent drop), eventfd signalling, scripted counters and the scenarios.
+ * silent drop), eventfd signalling, scripted counters and the
+ * scenarios.
  */
 #include "common/panthor/pp_uapi.h"
 #include "tests/lib/fakeproc.h"
@@ -154,7 +155,7 @@ static uint64_t eventfd_count(int efd) {
   return n;
 }
 
-static void version_and_queries(void **state) {
+static void dev_query__version_and_size_probes(void **state) {
   (void)state;
   int fd = open_node();
   char name[16] = {0};
@@ -220,7 +221,7 @@ static void version_and_queries(void **state) {
 }
 
 /* Without the uAPI the PERF_CONTROL numbers reach other ioctls. */
-static void perf_control_numbers_on_other_kernels(void **state) {
+static void perf_control__numbers_on_other_kernels(void **state) {
   (void)state;
   struct shim_panthor_stats st;
   configure(SHIM_PANTHOR_NONE, NULL);
@@ -247,7 +248,7 @@ static void perf_control_numbers_on_other_kernels(void **state) {
   K->close(fd);
 }
 
-static void bos_and_mappings(void **state) {
+static void bo_create__mmap_and_gem_close(void **state) {
   (void)state;
   int fd = open_node();
   struct pp_bo_create c = {.size = 0};
@@ -307,7 +308,7 @@ static void bos_and_mappings(void **state) {
   K->close(fd);
 }
 
-static void size_probes(void **state) {
+static void perf_control__null_pointer_is_a_size_probe(void **state) {
   (void)state;
   int fd = open_node();
   static const uint64_t want[5] = {120, 0, 8, 8, 8};
@@ -328,7 +329,7 @@ static void size_probes(void **state) {
   K->close(fd);
 }
 
-static void setup_errors(void **state) {
+static void perf_control_setup__every_errno(void **state) {
   (void)state;
   struct session s, t, u;
   assert_int_equal(open_session(&s, 4, 3, 0, ring_bytes(4)), -EINVAL);
@@ -402,7 +403,7 @@ static void setup_errors(void **state) {
   close_session(&s);
 }
 
-static void lookup_errors(void **state) {
+static void perf_control__unknown_or_foreign_session(void **state) {
   (void)state;
   struct session s;
   assert_int_equal(open_session(&s, 4, 0, 0, ring_bytes(4)), 0);
@@ -417,7 +418,7 @@ static void lookup_errors(void **state) {
   close_session(&s);
 }
 
-static void sampling_and_ring(void **state) {
+static void perf_control_sample__ring_eventfd_stop_teardown(void **state) {
   (void)state;
   struct session s;
   assert_int_equal(open_session(&s, 4, 0, 0, ring_bytes(4)), 0);
@@ -491,7 +492,7 @@ static void sampling_and_ring(void **state) {
 }
 
 /* STOP needs one free slot; a full ring drops silently and carries. */
-static void full_ring_drops_and_carries(void **state) {
+static void perf_control_sample__full_ring_drops_and_carries(void **state) {
   (void)state;
   struct shim_panthor_config c = {
       .layout = SHIM_PANTHOR_V6, .model = SHIM_PANTHOR_G720, .auto_burst = 3};
@@ -529,7 +530,7 @@ static void full_ring_drops_and_carries(void **state) {
   close_session(&s);
 }
 
-static void scenarios(void **state) {
+static void shim_panthor_configure__flags_busy_drop_reset(void **state) {
   (void)state;
   struct shim_panthor_config c = {.layout = SHIM_PANTHOR_V6,
                                   .model = SHIM_PANTHOR_G720,
@@ -584,7 +585,7 @@ static void scenarios(void **state) {
   close_session(&s);
 }
 
-static void rates_and_models(void **state) {
+static void shim_panthor_set_rates__and_models(void **state) {
   (void)state;
   assert_int_equal(shim_panthor_set_rates("cshw:4=1000,shader:53=7"), 0);
   assert_int_equal(shim_panthor_rate(2, 4), 1000);
@@ -620,18 +621,26 @@ static void rates_and_models(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(version_and_queries, setup, teardown),
-      cmocka_unit_test_setup_teardown(perf_control_numbers_on_other_kernels,
-                                      setup, teardown),
-      cmocka_unit_test_setup_teardown(bos_and_mappings, setup, teardown),
-      cmocka_unit_test_setup_teardown(size_probes, setup, teardown),
-      cmocka_unit_test_setup_teardown(setup_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(lookup_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(sampling_and_ring, setup, teardown),
-      cmocka_unit_test_setup_teardown(full_ring_drops_and_carries, setup,
+      cmocka_unit_test_setup_teardown(dev_query__version_and_size_probes, setup,
                                       teardown),
-      cmocka_unit_test_setup_teardown(scenarios, setup, teardown),
-      cmocka_unit_test_setup_teardown(rates_and_models, setup, teardown),
+      cmocka_unit_test_setup_teardown(perf_control__numbers_on_other_kernels,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(bo_create__mmap_and_gem_close, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(
+          perf_control__null_pointer_is_a_size_probe, setup, teardown),
+      cmocka_unit_test_setup_teardown(perf_control_setup__every_errno, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(perf_control__unknown_or_foreign_session,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          perf_control_sample__ring_eventfd_stop_teardown, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          perf_control_sample__full_ring_drops_and_carries, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          shim_panthor_configure__flags_busy_drop_reset, setup, teardown),
+      cmocka_unit_test_setup_teardown(shim_panthor_set_rates__and_models, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
