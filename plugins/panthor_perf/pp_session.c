@@ -6,7 +6,9 @@
  * pp_session handle; a sample consumed by one handle's read is delivered to
  * it at once and copied into the other handles' queues (allocated when they
  * join), which they deliver at their own next read: an instance's state is
- * only touched from its own read. No allocation per read.
+ * only touched from its own read, and reads in other threads never race on
+ * it. A queue doubles while its instance reads less often than the others
+ * (up to PP_QUEUE_MAX_BYTES); in the steady state no read allocates.
  */
 #include "plugins/panthor_perf/pp_session.h"
 
@@ -23,6 +25,9 @@
 #include <time.h>
 
 #define PP_MAX_HANDLES 8
+/* A handle's queue grows (doubling) while other instances read more often
+ * than it does, up to this; the steady state allocates nothing. */
+#define PP_QUEUE_MAX_BYTES (16u << 20)
 
 struct pp_core {
   struct pp_core *next;
@@ -43,7 +48,8 @@ struct pp_session {
   bool restart_due; /* a new kernel session since this handle's read */
   bool reopened;    /* ... because the node was reopened */
   uint8_t *queue;   /* samples consumed by others' reads, owned */
-  uint32_t q_cap, q_head, q_len; /* full: the oldest goes (a gap) */
+  uint32_t q_cap, q_head, q_len; /* grows to PP_QUEUE_MAX_BYTES, then
+                                  * the oldest goes (a gap: dropped) */
 };
 
 static pthread_mutex_t pp_cores_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -188,6 +194,25 @@ int pp_session_start(struct pp_session *s,
   return rc;
 }
 
+/* Double a full queue (its samples in order at the start); false when at
+ * PP_QUEUE_MAX_BYTES or out of memory. */
+static bool pp_queue_grow(struct pp_session *h, size_t len) {
+  size_t cap = (size_t)h->q_cap * 2;
+  if (cap * len > PP_QUEUE_MAX_BYTES)
+    return false;
+  uint8_t *q = malloc(cap * len);
+  if (q == NULL)
+    return false;
+  for (uint32_t k = 0; k < h->q_len; k++)
+    memcpy(q + (size_t)k * len,
+           h->queue + (size_t)((h->q_head + k) % h->q_cap) * len, len);
+  free(h->queue);
+  h->queue = q;
+  h->q_cap = (uint32_t)cap;
+  h->q_head = 0;
+  return true;
+}
+
 /* Deliver the sample at `buf` to `self` now and queue it for the others. */
 static void pp_core_deliver(struct pp_core *c, struct pp_session *self,
                             const uint8_t *buf, pp_sample_fn fn, void *ctx) {
@@ -197,8 +222,8 @@ static void pp_core_deliver(struct pp_core *c, struct pp_session *self,
     struct pp_session *h = c->handles[i];
     if (h == NULL || h == self || h->queue == NULL)
       continue;
-    if (h->q_len == h->q_cap) { /* it has not read for a while: oldest out */
-      h->q_head = (h->q_head + 1) % h->q_cap;
+    if (h->q_len == h->q_cap && !pp_queue_grow(h, len)) {
+      h->q_head = (h->q_head + 1) % h->q_cap; /* full: the oldest goes */
       h->q_len--;
     }
     memcpy(h->queue + (size_t)((h->q_head + h->q_len) % h->q_cap) * len, buf,

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -411,6 +412,54 @@ static void pp_session_init__shared_by_two_instances(void **state) {
   capture_sink_fini(&b);
 }
 
+struct reader {
+  void *inst;
+  int n, failed;
+};
+
+static void *reader_run(void *arg) {
+  struct reader *r = arg;
+  struct capture_sink c;
+  capture_sink_init(&c);
+  for (int i = 0; i < r->n; i++) {
+    capture_sink_clear(&c);
+    r->failed += panthor_perf_ops.read(r->inst, &c.base) != 0;
+  }
+  capture_sink_fini(&c);
+  return NULL;
+}
+
+/* Two instances read one session from two threads at once (as collectd's
+ * read threads do): every sample reaches both, none twice. */
+static void pp_session_read__two_threads_one_session(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, NULL);
+  int rc;
+  struct reader a = {.n = 500}, b = {.n = 500};
+  a.inst = instance("8", NULL, NULL, &rc);
+  assert_int_equal(rc, 0);
+  b.inst = instance("8", NULL, NULL, &rc);
+  assert_int_equal(rc, 0);
+  pthread_t ta, tb;
+  assert_int_equal(pthread_create(&ta, NULL, reader_run, &a), 0);
+  assert_int_equal(pthread_create(&tb, NULL, reader_run, &b), 0);
+  pthread_join(ta, NULL);
+  pthread_join(tb, NULL);
+  assert_int_equal(a.failed + b.failed, 0);
+  struct capture_sink c;
+  capture_sink_init(&c);
+  reads(a.inst, &c, 1); /* all but b's next */
+  assert_int_equal(field(&c, STREAM, "samples"), 1001);
+  assert_int_equal(field(&c, PERF, "gpu_active_cycles"), 4 * 1001);
+  reads(b.inst, &c, 1); /* all */
+  assert_int_equal(field(&c, STREAM, "samples"), 1002);
+  assert_int_equal(field(&c, STREAM, "dropped"), 0);
+  assert_int_equal(field(&c, PERF, "gpu_active_cycles"), 4 * 1002);
+  panthor_perf_ops.instance_free(a.inst);
+  panthor_perf_ops.instance_free(b.inst);
+  capture_sink_fini(&c);
+}
+
 static void pp_session_discover__panthor_nodes_only(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_RFC_V2, NULL);
@@ -443,6 +492,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           pp_session_read__corrupt_insert_not_followed, setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_init__shared_by_two_instances,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_discover__panthor_nodes_only,
                                       setup, teardown),
