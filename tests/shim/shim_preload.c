@@ -1,7 +1,8 @@
 /*
  * shim_preload.c: the libc interposers of $(BUILD)/tests/shim.so, the only
  * symbols it exports (-fvisibility=hidden), and the loader of the drivers
- * SHIM_DRIVERS names (comma-separated: perf, demo; default "perf").
+ * SHIM_DRIVERS names (comma-separated: perf, demo, panthor; default
+ * "perf").
  *
  * Interposed (glibc >= 2.33 names; the 64 forms alias or wrap them):
  * open, openat and their fortified __open_2/__openat_2 forms; close, dup,
@@ -18,6 +19,7 @@
 #include "tests/shim/shim.h"
 #include "tests/shim/shim_demo.h"
 #include "tests/shim/shim_libc.h"
+#include "tests/shim/shim_panthor.h"
 #include "tests/shim/shim_perf.h"
 
 #include <dlfcn.h>
@@ -104,6 +106,8 @@ __attribute__((constructor)) static void shim_preload_init(void) {
       if (shim_demo_register(path ? path : SHIM_DEMO_PATH) < 0)
         fprintf(stderr, "shim: demo: %s: %s\n", path ? path : SHIM_DEMO_PATH,
                 strerror(errno));
+    } else if (n == 7 && strncmp(p, "panthor", n) == 0) {
+      shim_panthor_load_env(); /* says on stderr what it did not take */
     } else if (n > 0) {
       fprintf(stderr, "shim: SHIM_DRIVERS: unknown driver \"%.*s\"\n", (int)n,
               p);
