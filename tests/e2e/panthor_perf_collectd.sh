@@ -23,9 +23,13 @@ snippet() { # the shipped snippet, Interval 1, our node
     conf.d/panthor_perf.conf
 }
 
-row() { # glob row-number: the value of that data row
+row() { # glob row-number: the first value of that data row (csv module)
   local f
-  for f in $1; do sed -n "$(($2 + 1))p" "$f" | cut -d, -f2; done
+  for f in $1; do
+    python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+print(rows[int(sys.argv[2])][1])' "$f" "$2"
+  done
 }
 
 # layout gpu-model name bytes-per-sample-of-ext-read
@@ -51,7 +55,7 @@ for run in "v6 g720 Mali-G720 1536" "rfc-v2 g710 Mali-G710 1536" \
     "$layout $name: nothing dropped"
   # L2_EXT_READ_BEATS (memsys 32) over the slices x bytes per beat, per
   # ms; the first read has no time base, so 3 reads give 2 rows
-  bw=$(row "$dir/gpu_bandwidth-panthor_perf_ext_read_bandwidth-*" 2)
+  bw=$(row "$dir/gpu_bytes_per_second-panthor_perf_ext_read_bandwidth-*" 2)
   tap_is "$((bytes * 1000))" "$(printf '%.0f' "$bw")" \
     "$layout $name: ext_read_bandwidth ($bytes bytes per 1 ms sample)"
   tap_check "$layout $name: no read failure logged" \
