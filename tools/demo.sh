@@ -12,6 +12,7 @@
 # 3. For DEMO_SECONDS (20) the latest values of the csv files collectd
 #    writes are shown, refreshed every second.
 # 4. The same machine through the Telegraf executable's table view.
+# 5. panthor_perf through the shim's emulated Mali-G720 (table view).
 # Everything started here is stopped by PID and removed on exit.
 # Needs root: the simulated device nodes are made with mknod.
 set -uo pipefail
@@ -166,3 +167,21 @@ echo
 "$BUILD/drm_fdinfo" --format=table --window=1 --ReportBy=Device \
   --ReportBy=Process --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys" \
   --DebugfsRoot="$FP/debug" || die "$BUILD/drm_fdinfo failed"
+
+# panthor_perf: a Mali-G720 through the shim's panthor node (the perf uAPI
+# is not in mainline, so no machine here has one).
+echo
+echo "panthor_perf against an emulated Mali-G720 (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=panthor):"
+echo "  $BUILD/panthor_perf --format=table --window=1 --Device=<tmp>/renderD128"
+echo
+pp_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-panthor.XXXXXX")
+# per 1 ms sample (the shim's virtual time): GPU 800 MHz active, queues,
+# tiler and cores busy in proportion, ~1 GB/s read and ~0.5 GB/s written
+pp_rates=cshw:4=800000,cshw:32=600000,cshw:24=200000,tiler:4=300000
+pp_rates+=,shader:4=60000,shader:22=20000,shader:26=65000,shader:53=70000
+pp_rates+=,memsys:32=20000,memsys:47=10000
+SHIM_DRIVERS=panthor SHIM_PANTHOR_PATH="$pp_dir/renderD128" \
+  SHIM_PANTHOR_GPU=g720 SHIM_PANTHOR_RATES=$pp_rates LD_PRELOAD="$PWD/$BUILD/tests/shim.so" \
+  "$BUILD/panthor_perf" --format=table --window=1 \
+  --Device="$pp_dir/renderD128" || echo "demo: $BUILD/panthor_perf failed" >&2
+rm -rf "$pp_dir"

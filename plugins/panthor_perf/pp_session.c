@@ -1,46 +1,416 @@
 /*
- * pp_session.c: PLACEHOLDER for the kernel side of panthor_perf (device
- * probe through DEV_QUERY, the session's BOs, eventfd and PERF_CONTROL
- * commands, ring reads, reopen with backoff). Every hook says what is
- * missing and fails with -EOPNOTSUPP, so the plugin builds, loads and
- * exits non-zero with a clear message until the real file replaces this.
+ * pp_session.c: the session hooks of panthor_perf.h. One kernel session
+ * per node (struct pp_core), shared by every instance that reads the node
+ * (the kernel allows two sessions system-wide), refcounted in a process-wide
+ * list and serialised by the core's lock. Each instance holds a struct
+ * pp_session handle; a sample consumed by one handle's read is delivered to
+ * it at once and copied into the other handles' queues (allocated when they
+ * join), which they deliver at their own next read: an instance's state is
+ * only touched from its own read, and reads in other threads never race on
+ * it. A queue doubles while its instance reads less often than the others
+ * (up to PP_QUEUE_MAX_BYTES); in the steady state no read allocates.
  */
-#include "plugins/panthor_perf/panthor_perf.h"
+#include "plugins/panthor_perf/pp_session.h"
+
+#include "common/drm/drm_node.h"
+#include "common/panthor/pp_ring.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
-static const char pp_missing[] =
-    "the kernel session is not built into this panthor_perf (placeholder "
-    "pp_session.c): nothing can be read";
+#define PP_MAX_HANDLES 8
+/* A handle's queue grows (doubling) while other instances read more often
+ * than it does, up to this; the steady state allocates nothing. */
+#define PP_QUEUE_MAX_BYTES (16u << 20)
+
+struct pp_core {
+  struct pp_core *next;
+  int refs;
+  pthread_mutex_t lock;
+  struct pp_dev dev;
+  uint32_t timeout_ms;
+  uint64_t seq; /* user_data of the last successful SAMPLE */
+  bool broken;  /* the node failed (ENODEV/EIO): reopen pending */
+  uint64_t retry_ns, backoff_ns;
+  struct log_complaint ring_complaint;
+  bool said_timeout;
+  struct pp_session *handles[PP_MAX_HANDLES];
+};
+
+struct pp_session {
+  struct pp_core *core;
+  bool restart_due; /* a new kernel session since this handle's read */
+  bool reopened;    /* ... because the node was reopened */
+  uint8_t *queue;   /* samples consumed by others' reads, owned */
+  uint32_t q_cap, q_head, q_len; /* grows to PP_QUEUE_MAX_BYTES, then
+                                  * the oldest goes (a gap: dropped) */
+};
+
+static pthread_mutex_t pp_cores_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pp_core *pp_cores;
+
+static uint64_t pp_clock_system(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+static uint64_t (*pp_clock)(void) = pp_clock_system;
+
+void pp_session_set_clock(uint64_t (*monotonic_ns)(void)) {
+  pp_clock = monotonic_ns ? monotonic_ns : pp_clock_system;
+}
+
+static void pp_core_free(struct pp_core *c) {
+  pp_dev_close(&c->dev, c->broken);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+/* A handle on `c` with a queue when others share it (under both locks). */
+static int pp_core_attach(struct pp_core *c, struct pp_session **out) {
+  struct pp_session *s = calloc(1, sizeof(*s));
+  if (s == NULL)
+    return -ENOMEM;
+  s->core = c;
+  size_t i = 0;
+  while (i < PP_MAX_HANDLES && c->handles[i] != NULL)
+    i++;
+  if (i == PP_MAX_HANDLES) {
+    free(s);
+    return -EMFILE;
+  }
+  /* every handle gets a queue once two share the core */
+  for (size_t j = 0; j <= i; j++) {
+    struct pp_session *h = j == i ? s : c->handles[j];
+    if (i > 0 && h->queue == NULL) {
+      h->q_cap = c->dev.slots;
+      h->queue = calloc(h->q_cap, c->dev.info.sample_size);
+      if (h->queue == NULL) {
+        free(s);
+        return -ENOMEM;
+      }
+    }
+  }
+  c->handles[i] = s;
+  *out = s;
+  return 0;
+}
 
 int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
                     struct pp_gpu *gpu, struct pp_info *info) {
-  (void)gpu;
-  (void)info;
   *out = NULL;
-  log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, p->path, "session", "%s", pp_missing);
-  return -EOPNOTSUPP;
+  pthread_mutex_lock(&pp_cores_lock);
+  struct pp_core *c = pp_cores;
+  while (c != NULL && strcmp(c->dev.path, p->path) != 0)
+    c = c->next;
+  int rc = 0;
+  if (c == NULL) {
+    if ((c = calloc(1, sizeof(*c))) == NULL) {
+      pthread_mutex_unlock(&pp_cores_lock);
+      return -ENOMEM;
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    snprintf(c->dev.path, sizeof(c->dev.path), "%s", p->path);
+    c->dev.k = p->kernel;
+    c->dev.forced = p->layout;
+    c->dev.counter_set = p->counter_set;
+    c->dev.slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
+    c->dev.fd = c->dev.efd = -1;
+    c->timeout_ms = p->timeout_ms;
+    if ((rc = pp_dev_open(&c->dev, false)) < 0) {
+      pp_core_free(c);
+      pthread_mutex_unlock(&pp_cores_lock);
+      return rc;
+    }
+    c->next = pp_cores;
+    pp_cores = c;
+  }
+  pthread_mutex_lock(&c->lock);
+  uint32_t slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
+  if (c->refs > 0 &&
+      (p->counter_set != c->dev.counter_set || slots != c->dev.slots ||
+       (p->layout != PP_LAYOUT_NONE && p->layout != c->dev.info.layout)))
+    log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "session",
+            "another instance already reads this node: sharing its session "
+            "(UAPI %s, CounterSet %u, RingSlots %u); this instance's "
+            "differing options are not used",
+            pp_layout_name(c->dev.info.layout), c->dev.counter_set,
+            c->dev.slots);
+  if ((rc = pp_core_attach(c, out)) == 0) {
+    c->refs++;
+    *gpu = c->dev.gpu;
+    *info = c->dev.info;
+  }
+  pthread_mutex_unlock(&c->lock);
+  if (c->refs == 0) { /* a new core nobody holds */
+    pp_cores = c->next;
+    pp_core_free(c);
+  }
+  pthread_mutex_unlock(&pp_cores_lock);
+  return rc;
+}
+
+/* SETUP with the union of the masks; a started session whose masks grow
+ * is stopped and set up again. Under c->lock. */
+static int pp_core_setup(struct pp_core *c, bool quiet) {
+  if (c->dev.fd < 0 && (pp_dev_open(&c->dev, quiet)) < 0)
+    return -ENODEV;
+  return pp_dev_start(&c->dev, quiet);
 }
 
 int pp_session_start(struct pp_session *s,
                      const uint64_t enable[PP_BLOCK_COUNT][2]) {
-  (void)s;
-  (void)enable;
-  return -EOPNOTSUPP;
+  struct pp_core *c = s->core;
+  pthread_mutex_lock(&c->lock);
+  bool grows = false;
+  for (int t = 0; t < PP_BLOCK_COUNT; t++)
+    for (int w = 0; w < 2; w++) {
+      grows |= (enable[t][w] & ~c->dev.enable[t][w]) != 0;
+      c->dev.enable[t][w] |= enable[t][w];
+    }
+  int rc = 0;
+  if (!c->dev.have_session || grows) {
+    if (c->dev.have_session) { /* a new instance asks for more counters */
+      struct pp_dev keep = c->dev;
+      pp_dev_close(&c->dev, false);
+      c->dev.fd = c->dev.efd = -1;
+      memcpy(c->dev.enable, keep.enable, sizeof(keep.enable));
+      for (size_t i = 0; i < PP_MAX_HANDLES; i++)
+        if (c->handles[i] != NULL)
+          c->handles[i]->restart_due = true;
+      c->seq = 0;
+    }
+    rc = pp_core_setup(c, false);
+    if (rc < 0)
+      pp_dev_close(&c->dev, false);
+  }
+  pthread_mutex_unlock(&c->lock);
+  return rc;
+}
+
+/* Double a full queue (its samples in order at the start); false when at
+ * PP_QUEUE_MAX_BYTES or out of memory. */
+static bool pp_queue_grow(struct pp_session *h, size_t len) {
+  size_t cap = (size_t)h->q_cap * 2;
+  if (cap * len > PP_QUEUE_MAX_BYTES)
+    return false;
+  uint8_t *q = malloc(cap * len);
+  if (q == NULL)
+    return false;
+  for (uint32_t k = 0; k < h->q_len; k++)
+    memcpy(q + (size_t)k * len,
+           h->queue + (size_t)((h->q_head + k) % h->q_cap) * len, len);
+  free(h->queue);
+  h->queue = q;
+  h->q_cap = (uint32_t)cap;
+  h->q_head = 0;
+  return true;
+}
+
+/* Deliver the sample at `buf` to `self` now and queue it for the others. */
+static void pp_core_deliver(struct pp_core *c, struct pp_session *self,
+                            const uint8_t *buf, pp_sample_fn fn, void *ctx) {
+  size_t len = c->dev.info.sample_size;
+  fn(ctx, buf, len);
+  for (size_t i = 0; i < PP_MAX_HANDLES; i++) {
+    struct pp_session *h = c->handles[i];
+    if (h == NULL || h == self || h->queue == NULL)
+      continue;
+    if (h->q_len == h->q_cap && !pp_queue_grow(h, len)) {
+      h->q_head = (h->q_head + 1) % h->q_cap; /* full: the oldest goes */
+      h->q_len--;
+    }
+    memcpy(h->queue + (size_t)((h->q_head + h->q_len) % h->q_cap) * len, buf,
+           len);
+    h->q_len++;
+  }
+}
+
+/* The node failed: close what is left, retry after the backoff. */
+static void pp_core_broken(struct pp_core *c, int err, const char *what) {
+  if (!c->broken)
+    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, c->dev.path, what,
+            "%s: GPU reset or device gone; reopening with backoff "
+            "(1 s doubling to 5 min)",
+            strerror(err));
+  c->broken = true;
+  pp_dev_close(&c->dev, true);
+  c->backoff_ns = c->backoff_ns ? c->backoff_ns : PP_BACKOFF_MIN_NS;
+  c->retry_ns = pp_clock() + c->backoff_ns;
+}
+
+/* Reopen when due: 0 when the session runs again. */
+static int pp_core_reopen(struct pp_core *c) {
+  uint64_t now = pp_clock();
+  if (now < c->retry_ns)
+    return -ENODEV;
+  int rc = pp_core_setup(c, true);
+  if (rc < 0) {
+    pp_dev_close(&c->dev, true);
+    c->backoff_ns = c->backoff_ns * 2 > PP_BACKOFF_MAX_NS ? PP_BACKOFF_MAX_NS
+                                                          : c->backoff_ns * 2;
+    c->retry_ns = now + c->backoff_ns;
+    return rc;
+  }
+  log_msg(LOG_LEVEL_INFO, PP_PLUGIN, c->dev.path, "reopen",
+          "the perf session runs again");
+  c->broken = false;
+  c->backoff_ns = 0;
+  c->seq = 0;
+  for (size_t i = 0; i < PP_MAX_HANDLES; i++)
+    if (c->handles[i] != NULL)
+      c->handles[i]->restart_due = c->handles[i]->reopened = true;
+  return 0;
+}
+
+/* Wait (bounded) for the eventfd; true when it is readable. */
+static bool pp_core_wait(struct pp_core *c) {
+  struct pollfd pfd = {.fd = c->dev.efd, .events = POLLIN};
+  int rc;
+  do
+    rc = c->dev.k->poll(&pfd, 1, (int)c->timeout_ms);
+  while (rc < 0 && errno == EINTR);
+  return rc > 0 && (pfd.revents & POLLIN);
+}
+
+/* Consume every ready sample. 0, or -EPROTO (logged once) on a corrupt
+ * insert index: nothing is read then. */
+static int pp_core_consume(struct pp_core *c, struct pp_session *self,
+                           pp_sample_fn fn, void *ctx) {
+  struct pp_dev *d = &c->dev;
+  uint64_t insert = pp_dev_insert(d);
+  struct pp_ring_plan plan;
+  if (pp_ring_plan(pp_dev_extract(d), insert, d->slots, &plan) < 0) {
+    if (log_complaint_raise(&c->ring_complaint))
+      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "ring",
+              "the kernel published insert index %" PRIu64
+              ", out of range for %u slots: samples not read",
+              insert, d->slots);
+    return -EPROTO;
+  }
+  if (log_complaint_release(&c->ring_complaint))
+    log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->path, "ring", "indices sane again");
+  for (uint32_t k = 0; k < plan.count; k++) {
+    uint32_t slot = pp_ring_slot(&plan, k);
+    pp_core_deliver(c, self, d->ring + (size_t)slot * d->info.sample_size, fn,
+                    ctx);
+  }
+  pp_dev_set_extract(d, plan.next_extract); /* wrapped, as the kernel's */
+  uint64_t one;
+  for (uint32_t k = 0; k < plan.count; k++)
+    if (kernel_read_retry(d->k, d->efd, &one, sizeof(one)) < 0)
+      break; /* EAGAIN: fewer signals than samples, nothing to wait for */
+  return 0;
 }
 
 int pp_session_read(struct pp_session *s, pp_sample_fn fn,
                     void (*restart)(void *ctx), void *ctx,
                     struct pp_stream *stream) {
-  (void)s, (void)fn, (void)restart, (void)ctx, (void)stream;
-  return -EOPNOTSUPP;
+  struct pp_core *c = s->core;
+  pthread_mutex_lock(&c->lock);
+  size_t len = c->dev.info.sample_size;
+  for (; s->q_len > 0; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
+    fn(ctx, s->queue + (size_t)s->q_head * len, len);
+  int rc = 0;
+  if (c->broken && (rc = pp_core_reopen(c)) < 0)
+    goto out;
+  if (s->restart_due) {
+    s->restart_due = false;
+    stream->reopens += s->reopened ? 1 : 0;
+    s->reopened = false;
+    restart(ctx);
+  }
+  if (!c->dev.active) {
+    rc = -ENODEV;
+    goto out;
+  }
+  bool requested = false;
+  if (pp_dev_command(&c->dev, PP_CMD_SAMPLE, c->seq + 1) == 0) {
+    c->seq++;
+    requested = true;
+  } else if (errno == EBUSY) {
+    stream->busy_skips++; /* a request pending or the ring nearly full */
+  } else if (errno == ENODEV || errno == EIO || errno == EBADF) {
+    /* EBADF: the kernel no longer knows the session (a reset lost it) */
+    pp_core_broken(c, errno, "SAMPLE");
+    rc = -ENODEV;
+    goto out;
+  } else {
+    rc = -errno;
+    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, c->dev.path, "SAMPLE", -rc, NULL);
+    goto out;
+  }
+  if (requested && pp_dev_insert(&c->dev) == pp_dev_extract(&c->dev) &&
+      !pp_core_wait(c) && !c->said_timeout) {
+    /* a sample the kernel dropped (its ring was full) never comes: the
+     * gap shows in the next one's sequence number; said once */
+    c->said_timeout = true;
+    log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "SAMPLE",
+            "no sample within %u ms (Timeout); a sample that never comes "
+            "is counted as dropped when the next one arrives",
+            c->timeout_ms);
+  }
+  rc = pp_core_consume(c, s, fn, ctx);
+out:
+  pthread_mutex_unlock(&c->lock);
+  return rc;
 }
 
-void pp_session_free(struct pp_session *s) { (void)s; }
+void pp_session_free(struct pp_session *s) {
+  if (s == NULL)
+    return;
+  struct pp_core *c = s->core;
+  pthread_mutex_lock(&pp_cores_lock);
+  pthread_mutex_lock(&c->lock);
+  for (size_t i = 0; i < PP_MAX_HANDLES; i++)
+    if (c->handles[i] == s)
+      c->handles[i] = NULL;
+  bool last = --c->refs == 0;
+  pthread_mutex_unlock(&c->lock);
+  if (last) {
+    struct pp_core **pp = &pp_cores;
+    while (*pp != c)
+      pp = &(*pp)->next;
+    *pp = c->next;
+    pp_core_free(c);
+  }
+  pthread_mutex_unlock(&pp_cores_lock);
+  free(s->queue);
+  free(s);
+}
+
+static void pp_discover_error(void *ctx, const char *path, int err) {
+  (void)ctx;
+  log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, path, "open", err,
+            "the render node needs read-write access (group render)");
+}
 
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
                         char **paths, size_t max) {
-  (void)kernel, (void)paths, (void)max;
-  log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, dev_root, "discovery", "%s", pp_missing);
-  return -EOPNOTSUPP;
+  char dri[DRM_NODE_PATH_MAX];
+  snprintf(dri, sizeof(dri), "%s/dri", dev_root);
+  struct drm_node *nodes = calloc(DRM_NODE_MAX, sizeof(*nodes));
+  if (nodes == NULL)
+    return -ENOMEM;
+  /* sysfs describes the real /dev only */
+  const char *sysfs = strcmp(dev_root, "/dev") == 0 ? "/sys" : NULL;
+  int n = drm_node_find(kernel, dri, sysfs, "panthor", nodes, DRM_NODE_MAX,
+                        pp_discover_error, NULL);
+  if (n < 0) {
+    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, dri, "discovery", -n, NULL);
+    free(nodes);
+    return n;
+  }
+  size_t k = 0;
+  for (int i = 0; i < n && k < max; i++)
+    if ((paths[k] = strdup(nodes[i].path)) != NULL)
+      k++;
+  free(nodes);
+  return (int)k;
 }

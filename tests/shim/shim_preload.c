@@ -1,7 +1,8 @@
 /*
  * shim_preload.c: the libc interposers of $(BUILD)/tests/shim.so, the only
  * symbols it exports (-fvisibility=hidden), and the loader of the drivers
- * SHIM_DRIVERS names (comma-separated: perf, demo, i915; default "perf").
+ * SHIM_DRIVERS names (comma-separated: perf, demo, i915, panthor; default
+ * "perf").
  *
  * Interposed (glibc >= 2.33 names; the 64 forms alias or wrap them):
  * open, openat and their fortified __open_2/__openat_2 forms; close, dup,
@@ -19,6 +20,7 @@
 #include "tests/shim/shim_demo.h"
 #include "tests/shim/shim_i915.h"
 #include "tests/shim/shim_libc.h"
+#include "tests/shim/shim_panthor.h"
 #include "tests/shim/shim_perf.h"
 
 #include <dlfcn.h>
@@ -107,6 +109,8 @@ __attribute__((constructor)) static void shim_preload_init(void) {
                 strerror(errno));
     } else if (n == 4 && strncmp(p, "i915", n) == 0) {
       shim_i915_load_env(); /* SHIM_I915_PATH, SHIM_I915_SCENARIO */
+    } else if (n == 7 && strncmp(p, "panthor", n) == 0) {
+      shim_panthor_load_env(); /* says on stderr what it did not take */
     } else if (n > 0) {
       fprintf(stderr, "shim: SHIM_DRIVERS: unknown driver \"%.*s\"\n", (int)n,
               p);

@@ -1,0 +1,72 @@
+/*
+ * pp_session.h: the kernel side of panthor_perf behind the session hooks
+ * of panthor_perf.h. Two files:
+ *
+ *   pp_device.c   one device's kernel objects: open and identify the node
+ *                 (DRM_IOCTL_VERSION, GPU_INFO, the PERF_INFO size probe
+ *                 that picks the layout), the ring and control BOs and
+ *                 their mappings, the eventfd, SETUP/START, STOP/drain/
+ *                 TEARDOWN, close; errors in words.
+ *   pp_session.c  the hooks: sessions shared per node (refcounted, one
+ *                 lock), the read (SAMPLE, bounded eventfd wait, ring
+ *                 consumption), reopen with backoff, discovery.
+ */
+#ifndef PLUGINS_PANTHOR_PERF_PP_SESSION_H
+#define PLUGINS_PANTHOR_PERF_PP_SESSION_H
+
+#include "plugins/panthor_perf/panthor_perf.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PP_BACKOFF_MIN_NS 1000000000ull         /* 1 s */
+#define PP_BACKOFF_MAX_NS (300ull * 1000000000) /* 5 min */
+
+/* One device's kernel objects (pp_device.c). fd, efd -1 when closed. */
+struct pp_dev {
+  char path[256];
+  const struct kernel_ops *k;
+  enum pp_layout forced; /* UAPI option; PP_LAYOUT_NONE: detect */
+  uint8_t counter_set;
+  uint32_t slots;
+  int fd, efd;
+  struct pp_gpu gpu;
+  struct pp_info info;
+  unsigned long control; /* the PERF_CONTROL number, once PERF_INFO said */
+  uint32_t ring_handle, ctrl_handle;
+  uint8_t *ring; /* PROT_READ */
+  uint64_t ring_size;
+  uint8_t *ctrl; /* PROT_READ | PROT_WRITE; indices at offset 0 */
+  uint64_t ctrl_size;
+  bool have_session, active;
+  uint32_t sid;
+  uint64_t enable[PP_BLOCK_COUNT][2];
+};
+
+/* Open and identify (no PERF_CONTROL). `quiet`: log nothing (reopen
+ * attempts). 0, or a negative errno after logging; -EOPNOTSUPP: no perf
+ * uAPI (the one message with the drm_fdinfo hint). */
+int pp_dev_open(struct pp_dev *d, bool quiet);
+
+/* BOs, mappings, eventfd, SETUP with d->enable, START. 0, or a negative
+ * errno after logging the cause in words (EBUSY, EACCES, ENOMEM...). */
+int pp_dev_start(struct pp_dev *d, bool quiet);
+
+/* The published insert index and our extract (control BO). */
+uint64_t pp_dev_insert(const struct pp_dev *d);
+uint64_t pp_dev_extract(const struct pp_dev *d);
+void pp_dev_set_extract(struct pp_dev *d, uint64_t extract);
+
+/* PERF_CONTROL `cmd` with a user_data argument (never a NULL pointer).
+ * 0, or -1 with errno. */
+int pp_dev_command(struct pp_dev *d, uint32_t cmd, uint64_t user_data);
+
+/* STOP, drain (discarding), TEARDOWN (EBUSY/EINVAL tolerated), unmap,
+ * GEM_CLOSE, close the eventfd and the node. `dead`: the node failed
+ * (ENODEV/EIO): skip the commands. Idempotent. */
+void pp_dev_close(struct pp_dev *d, bool dead);
+
+/* Test seam: the monotonic clock of the reopen backoff (NULL: system). */
+void pp_session_set_clock(uint64_t (*monotonic_ns)(void));
+
+#endif
