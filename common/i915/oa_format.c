@@ -125,3 +125,16 @@ const char *oa_reason_name(unsigned bit) {
   };
   return bit < OA_REASONS ? names[bit] : NULL;
 }
+
+const char *oa_reason_field(unsigned bit) {
+  static const char *const fields[OA_REASONS] = {
+      "reason_timer",
+      "reason_internal_trigger1",
+      "reason_internal_trigger2",
+      "reason_ctx_switch",
+      "reason_go_transition",
+      "reason_clock_ratio_change",
+      "reason_mmio_trigger",
+  };
+  return bit < OA_REASONS ? fields[bit] : NULL;
+}

@@ -53,5 +53,7 @@ const struct oa_format *oa_format_parse(const char *name);
  * "internal_trigger1", "internal_trigger2", "ctx_switch", "go_transition",
  * "clock_ratio_change", "mmio_trigger". */
 const char *oa_reason_name(unsigned bit);
+/* The same as i915_oa_stream field names: "reason_timer", ... (static). */
+const char *oa_reason_field(unsigned bit);
 
 #endif

@@ -306,6 +306,8 @@ static void reason_names(void **state) {
   assert_string_equal(oa_reason_name(3), "ctx_switch");
   assert_string_equal(oa_reason_name(6), "mmio_trigger");
   assert_null(oa_reason_name(7));
+  assert_string_equal(oa_reason_field(5), "reason_clock_ratio_change");
+  assert_null(oa_reason_field(7));
 }
 
 int main(void) {
