@@ -190,7 +190,7 @@ static size_t oa_drain_all(struct oa_instance *inst, int *first_err) {
     struct oa_dev *d = &inst->devs[i];
     int64_t r = i915_device_drain(inst->host->kernel, &d->dev, &d->params, now,
                                   oa_on_chunk, d);
-    if (r < 0 || d->dev.fd < 0) {
+    if (r < 0 || d->dev.stream.fd < 0) {
       if (*first_err == 0)
         *first_err =
             r < 0 ? (int)-r : (d->dev.last_err ? d->dev.last_err : EAGAIN);

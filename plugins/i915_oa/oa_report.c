@@ -108,8 +108,8 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
 
 int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
                      uint64_t time_ns, struct metric_sink *sink) {
-  if (!d->acc_ready)
-    return 0; /* never opened: nothing to say yet */
+  if (!d->acc_ready || !d->dev.started)
+    return 0; /* the stream never opened: nothing to say yet */
   int rc = report_totals(inst, d, time_ns, sink);
   first_error(&rc, report_stream(d, time_ns, sink));
   d->prev = d->acc.totals;
