@@ -1,7 +1,7 @@
 # collectd GPU/SoC telemetry plugins: one entry point for build, test, demo,
 # bench, fuzz and install. See README.md.
 
-PLUGINS      := drm_fdinfo tegra410_uncore panthor_perf
+PLUGINS      := drm_fdinfo tegra410_uncore panthor_perf i915_oa
 CC           ?= cc
 CLANG        ?= clang
 PREFIX       ?= /usr

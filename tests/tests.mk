@@ -64,6 +64,8 @@ BENCH_LIB_OBJS := $(filter-out %/dfi_fixture.o,$(TEST_LIB_OBJS))
 $(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(BENCH_LIB_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+# i915_oa's live path reads the shim's i915 device in-process.
+$(BUILD)/bench/bench_i915_live: $(SHIM_LIB)
 
 # The kernel emulation (tests/shim/): libshim.a for in-process tests
 # (shim_kernel), tests/shim.so for LD_PRELOAD, the same core plus the
@@ -75,4 +77,4 @@ $(SHIM_LIB): $(SHIM_CORE_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/shim/shim
 $(SHIM_SO): $(SHIM_CORE_SRCS) tests/shim/shim_preload.c $(wildcard tests/shim/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC -shared -fvisibility=hidden \
-	  $(SAN_FLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) -ldl -pthread
+	  $(SAN_FLAGS) $(CFLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) -ldl -pthread

@@ -1,7 +1,7 @@
 /*
  * shim_preload.c: the libc interposers of $(BUILD)/tests/shim.so, the only
  * symbols it exports (-fvisibility=hidden), and the loader of the drivers
- * SHIM_DRIVERS names (comma-separated: perf, demo, panthor; default
+ * SHIM_DRIVERS names (comma-separated: perf, demo, i915, panthor; default
  * "perf").
  *
  * Interposed (glibc >= 2.33 names; the 64 forms alias or wrap them):
@@ -18,6 +18,7 @@
 #undef _TIME_BITS
 #include "tests/shim/shim.h"
 #include "tests/shim/shim_demo.h"
+#include "tests/shim/shim_i915.h"
 #include "tests/shim/shim_libc.h"
 #include "tests/shim/shim_panthor.h"
 #include "tests/shim/shim_perf.h"
@@ -106,6 +107,8 @@ __attribute__((constructor)) static void shim_preload_init(void) {
       if (shim_demo_register(path ? path : SHIM_DEMO_PATH) < 0)
         fprintf(stderr, "shim: demo: %s: %s\n", path ? path : SHIM_DEMO_PATH,
                 strerror(errno));
+    } else if (n == 4 && strncmp(p, "i915", n) == 0) {
+      shim_i915_load_env(); /* SHIM_I915_PATH, SHIM_I915_SCENARIO */
     } else if (n == 7 && strncmp(p, "panthor", n) == 0) {
       shim_panthor_load_env(); /* says on stderr what it did not take */
     } else if (n > 0) {

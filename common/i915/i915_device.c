@@ -1,0 +1,243 @@
+/*
+ * i915_device.c: an i915 device's stream life (i915_device.h): the flow
+ * of reference sheet §1 with the retry rules of issue 11 (one device
+ * failing never stops the others; a device failing at start is retried).
+ */
+#include "common/i915/i915_device.h"
+#include "common/i915/i915_perf_open.h"
+#include "common/i915/i915_sysfs.h"
+#include "common/i915/i915_uapi.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool have_node(const struct drm_node *nodes, size_t n,
+                      const char *path) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(nodes[i].path, path) == 0)
+      return true;
+  return false;
+}
+
+int i915_device_find(const struct kernel_ops *k, const char *dev_root,
+                     const char *sysfs_root, const char *const *wanted,
+                     size_t n_wanted, struct drm_node *nodes, size_t max,
+                     void (*on_missing)(void *ctx, const char *entry, int err),
+                     void *ctx) {
+  struct drm_node all[DRM_NODE_MAX];
+  int n_all = -1;
+  bool need_all = n_wanted == 0;
+  for (size_t i = 0; i < n_wanted; i++)
+    need_all |= wanted[i][0] != '/';
+  if (need_all) {
+    n_all = drm_node_find(k, dev_root, sysfs_root, "i915", all, DRM_NODE_MAX,
+                          NULL, NULL);
+    if (n_all < 0)
+      return n_all;
+  }
+  size_t n = 0;
+  if (n_wanted == 0) {
+    for (int i = 0; i < n_all && n < max; i++)
+      nodes[n++] = all[i];
+    return (int)n;
+  }
+  for (size_t w = 0; w < n_wanted; w++) {
+    struct drm_node node;
+    int err = -ENOENT;
+    if (wanted[w][0] == '/') {
+      err = drm_node_describe(k, wanted[w], sysfs_root, &node);
+      if (err == 0 && strcmp(node.driver, "i915") != 0)
+        err = -ENODEV;
+    } else {
+      for (int i = 0; i < n_all && err != 0; i++)
+        if (strcmp(all[i].pci, wanted[w]) == 0) {
+          node = all[i];
+          err = 0;
+        }
+    }
+    if (err < 0) {
+      if (on_missing != NULL)
+        on_missing(ctx, wanted[w], err);
+      continue;
+    }
+    if (n < max && !have_node(nodes, n, node.path))
+      nodes[n++] = node;
+  }
+  return (int)n;
+}
+
+void i915_device_init(struct i915_device *dev, const struct drm_node *node) {
+  memset(dev, 0, sizeof *dev);
+  dev->node = *node;
+  snprintf(dev->object, sizeof dev->object, "%s",
+           node->pci[0] != '\0' ? node->pci : node->path);
+  dev->fd = -1;
+  i915_stream_init(&dev->stream, 0);
+  i915_backoff_reset(&dev->backoff);
+}
+
+/* Close stream and device (not the configs: the kernel keeps them). */
+static void close_all(const struct kernel_ops *k, struct i915_device *dev) {
+  i915_stream_close(k, &dev->stream);
+  if (dev->fd >= 0)
+    k->close(dev->fd);
+  dev->fd = -1;
+}
+
+/* Say why `what` failed with `err` (once per episode) and arm the
+ * backoff. Returns -err. */
+static int failed(struct i915_device *dev, const struct i915_device_params *p,
+                  const char *what, int err, uint64_t now_ns) {
+  if (log_complaint_raise(&dev->complaint)) {
+    const char *hint = i915_perf_open_hint(err);
+    if (strcmp(what, "MetricSet") == 0 && err == ENOENT)
+      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what,
+              "%s; hint: not registered on this device (see %s/class/drm/%s"
+              "/metrics)",
+              strerror(err), p->sysfs_root, dev->card);
+    else
+      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what, "%s%s%s",
+              i915_perf_open_strerror(err), hint ? "; hint: " : "",
+              hint ? hint : "");
+  }
+  dev->last_err = err;
+  i915_backoff_fail(&dev->backoff, now_ns);
+  return -err;
+}
+
+/* The metric-set id: MetricSet through sysfs, else the flex config
+ * (ADD_CONFIG; EADDRINUSE: the id of the registered one from sysfs). */
+static int metric_id(const struct kernel_ops *k, struct i915_device *dev,
+                     const struct i915_device_params *p, const char **what) {
+  if (p->metric_set != NULL) {
+    *what = "MetricSet";
+    return i915_sysfs_metric_resolve(p->sysfs_root, dev->card, p->metric_set,
+                                     &dev->metric_id);
+  }
+  if (p->n_flex == 0) {
+    *what = "MetricSet";
+    return -EINVAL;
+  }
+  *what = "DRM_IOCTL_I915_PERF_ADD_CONFIG";
+  i915_flex_uuid(p->flex, p->n_flex, dev->flex_uuid);
+  int rc = i915_flex_add_config(k, dev->fd, dev->flex_uuid, p->flex, p->n_flex,
+                                &dev->metric_id);
+  if (rc == 0) {
+    dev->config_added = true;
+    return 0;
+  }
+  if (rc != -EADDRINUSE)
+    return rc;
+  /* registered before (by an earlier run, or another instance): the same
+   * uuid means the same registers, so its id is ours to use, not remove */
+  *what = "metrics sysfs id";
+  return i915_sysfs_metric_id(p->sysfs_root, dev->card, dev->flex_uuid,
+                              &dev->metric_id);
+}
+
+int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
+                     struct i915_device_params *p, uint64_t now_ns) {
+  const char *what = "open";
+  int rc;
+  if (dev->fd < 0) {
+    dev->fd = k->open(dev->node.path, O_RDWR | O_CLOEXEC, 0);
+    if (dev->fd < 0) {
+      rc = -errno;
+      goto fail;
+    }
+    rc = i915_getparam_identity(k, dev->fd, &dev->id);
+    if (rc < 0) {
+      what = "DRM_IOCTL_I915_GETPARAM";
+      goto fail;
+    }
+    if (dev->card[0] == '\0' &&
+        i915_sysfs_card(p->sysfs_root, dev->node.name, dev->card,
+                        sizeof dev->card) < 0)
+      /* no sysfs (a container): the card has the render node's index */
+      snprintf(dev->card, sizeof dev->card, "card%u",
+               dev->node.minor >= 128 ? dev->node.minor - 128
+                                      : dev->node.minor);
+    what = "setup";
+    if (p->on_identity != NULL && (rc = p->on_identity(p->ctx, dev, p)) < 0)
+      goto fail;
+  }
+  if (dev->metric_id == 0 && (rc = metric_id(k, dev, p, &what)) < 0)
+    goto fail;
+  if (dev->stream.fd < 0) {
+    struct i915_perf_open_args a = {
+        .perf_revision = dev->id.perf_revision,
+        .metrics_set = dev->metric_id,
+        .format = p->format,
+        .exponent = p->exponent,
+        .poll_period_ns = p->poll_period_ns,
+        .engine_class = p->engine_class,
+        .engine_instance = p->engine_instance,
+    };
+    what = "DRM_IOCTL_I915_PERF_OPEN";
+    rc = i915_perf_open(k, dev->fd, &a);
+    if (rc < 0)
+      goto fail;
+    what = "stream buffer";
+    if ((rc = i915_stream_attach(k, &dev->stream, rc)) < 0)
+      goto fail;
+  }
+  if (dev->started)
+    dev->reopens++;
+  dev->started = true;
+  dev->opens++;
+  dev->last_err = 0;
+  i915_backoff_reset(&dev->backoff);
+  if (log_complaint_release(&dev->complaint))
+    log_msg(LOG_LEVEL_INFO, p->plugin, dev->object, "stream", "open again");
+  return 0;
+fail:
+  /* the next attempt starts from the device open: a half-open device
+   * (identity unknown) is never used */
+  close_all(k, dev);
+  return failed(dev, p, what, -rc, now_ns);
+}
+
+int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
+                          struct i915_device_params *p, uint64_t now_ns,
+                          i915_stream_fn fn, void *ctx) {
+  if (dev->stream.fd < 0) {
+    if (!i915_backoff_due(&dev->backoff, now_ns))
+      return 0;
+    int rc = i915_device_open(k, dev, p, now_ns);
+    if (rc < 0)
+      return rc;
+  }
+  int64_t n = i915_stream_drain(k, &dev->stream, fn, ctx);
+  if (n >= 0)
+    return n;
+  int err = (int)-n;
+  close_all(k, dev);
+  /* the config may be gone with the device: resolve it again */
+  if (!dev->config_added)
+    dev->metric_id = 0;
+  return failed(dev, p, "read", err, now_ns);
+}
+
+void i915_device_stop(const struct kernel_ops *k, struct i915_device *dev,
+                      const struct i915_device_params *p) {
+  i915_stream_close(k, &dev->stream);
+  if (dev->config_added) {
+    int fd = dev->fd >= 0 ? dev->fd : k->open(dev->node.path, O_RDWR, 0);
+    int rc = fd >= 0 ? i915_flex_remove_config(k, fd, dev->metric_id) : -errno;
+    if (rc < 0 && rc != -ENOENT)
+      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object,
+              "DRM_IOCTL_I915_PERF_REMOVE_CONFIG", "%s",
+              i915_perf_open_strerror(-rc));
+    if (fd >= 0 && fd != dev->fd)
+      k->close(fd);
+    dev->config_added = false;
+    dev->metric_id = 0;
+  }
+  if (dev->fd >= 0)
+    k->close(dev->fd);
+  dev->fd = -1;
+  i915_stream_fini(k, &dev->stream);
+}

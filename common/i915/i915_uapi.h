@@ -1,0 +1,70 @@
+/*
+ * i915_uapi.h: the i915 perf uAPI as this project uses it.
+ *
+ * Struct layouts come from libdrm's copy of the kernel header
+ * (<i915_drm.h>); the sizes the kernel ABI fixes (reference sheet §2, §3,
+ * §6, §13) are checked here at compile time. libdrm's copy predates a few
+ * constants (OA timestamp frequency, engine class/instance properties,
+ * the DG2/MTL formats, ENOTSUPP): they are defined below with the values
+ * of the kernel's include/uapi/drm/i915_drm.h (perf revision 7).
+ */
+#ifndef COMMON_I915_I915_UAPI_H
+#define COMMON_I915_I915_UAPI_H
+
+#include <i915_drm.h>
+
+/* GETPARAM ids newer than libdrm's header */
+#define I915_UAPI_PARAM_OA_TIMESTAMP_FREQUENCY 57
+
+/* PERF_OPEN property ids (libdrm stops at POLL_OA_PERIOD = 8) */
+#define I915_UAPI_PROP_SAMPLE_OA 2
+#define I915_UAPI_PROP_OA_METRICS_SET 3
+#define I915_UAPI_PROP_OA_FORMAT 4
+#define I915_UAPI_PROP_OA_EXPONENT 5
+#define I915_UAPI_PROP_POLL_OA_PERIOD 8
+#define I915_UAPI_PROP_OA_ENGINE_CLASS 9
+#define I915_UAPI_PROP_OA_ENGINE_INSTANCE 10
+#define I915_UAPI_PROP_MAX 11 /* non-ABI: first invalid id */
+
+/* OA formats (drm_i915_oa_format) */
+#define I915_UAPI_FORMAT_A45_B8_C8 5
+#define I915_UAPI_FORMAT_A32u40_A4u32_B8_C8 10
+#define I915_UAPI_FORMAT_OAR_A32u40_A4u32_B8_C8 11
+#define I915_UAPI_FORMAT_A24u40_A14u32_B8_C8 12
+#define I915_UAPI_FORMAT_OAM_MPEC8u64_B8_C8 13
+#define I915_UAPI_FORMAT_OAM_MPEC8u32_B8_C8 14
+#define I915_UAPI_FORMAT_MAX 15 /* non-ABI: first invalid value */
+
+/* Record types of a stream read (§7) */
+#define I915_UAPI_RECORD_SAMPLE 1
+#define I915_UAPI_RECORD_OA_REPORT_LOST 2
+#define I915_UAPI_RECORD_OA_BUFFER_LOST 3
+
+/* The kernel-internal "operation not supported" errno i915 perf returns
+ * when it is not initialised; userspace has no name for it. */
+#define I915_UAPI_ENOTSUPP 524
+
+/* The OA buffer the kernel allocates per stream (fixed on i915). */
+#define I915_UAPI_OA_BUFFER_SIZE (16u << 20)
+
+/* Minimum POLL_OA_PERIOD the kernel accepts, and its default (ns). */
+#define I915_UAPI_POLL_PERIOD_MIN_NS 100000u
+#define I915_UAPI_POLL_PERIOD_DEFAULT_NS 5000000u
+
+/* The length of a metrics-set uuid, without terminator. */
+#define I915_UAPI_UUID_LEN 36
+
+_Static_assert(sizeof(struct drm_i915_perf_open_param) == 16, "§3");
+_Static_assert(sizeof(struct drm_i915_perf_oa_config) == 72, "§6");
+_Static_assert(sizeof(struct drm_i915_getparam) == 16, "§2");
+_Static_assert(sizeof(struct drm_i915_query) == 16, "§13");
+_Static_assert(sizeof(struct drm_i915_query_item) == 24, "§13");
+_Static_assert(sizeof(struct drm_i915_query_topology_info) == 16, "§13");
+_Static_assert(sizeof(struct drm_i915_perf_record_header) == 8, "§7");
+_Static_assert(DRM_IOCTL_I915_PERF_OPEN == 0x40106476u, "§2");
+_Static_assert(DRM_IOCTL_I915_PERF_ADD_CONFIG == 0x40486477u, "§2");
+_Static_assert(DRM_IOCTL_I915_PERF_REMOVE_CONFIG == 0x40086478u, "§2");
+_Static_assert(DRM_IOCTL_I915_GETPARAM == 0xC0106446u, "§2");
+_Static_assert(DRM_IOCTL_I915_QUERY == 0xC0106479u, "§2");
+
+#endif

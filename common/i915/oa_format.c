@@ -1,0 +1,140 @@
+/* oa_format.c: counter layouts of the OA report formats (sheet §8). */
+#include "common/i915/oa_format.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+static struct oa_format formats[OA_FORMAT_MAX_ID + 1];
+static pthread_once_t formats_once = PTHREAD_ONCE_INIT;
+
+static void add(struct oa_format *f, uint8_t kind, unsigned index,
+                unsigned width, unsigned low, unsigned high) {
+  struct oa_counter *c = &f->counters[f->n_counters++];
+  c->kind = kind;
+  c->index = (uint8_t)index;
+  c->width = (uint8_t)width;
+  c->low = (uint16_t)low;
+  c->high = (uint16_t)high;
+  if (kind == OA_MPEC)
+    snprintf(c->name, sizeof c->name, "mpec%u", index);
+  else
+    snprintf(c->name, sizeof c->name, "%c%u", kind, index);
+}
+
+/* `n` 32-bit counters of `kind` numbered from `first`, at `at` + 4i. */
+static void add32(struct oa_format *f, uint8_t kind, unsigned first, unsigned n,
+                  unsigned at) {
+  for (unsigned i = 0; i < n; i++)
+    add(f, kind, first + i, 32, at + 4 * i, 0);
+}
+
+/* 40-bit A counters first..first+n-1: low at 16 + 4i, high at 160 + i
+ * (both A..u40 layouts place them by their index). */
+static void add40(struct oa_format *f, unsigned first, unsigned n) {
+  for (unsigned i = first; i < first + n; i++)
+    add(f, OA_A, i, 40, 16 + 4 * i, 160 + i);
+}
+
+static void b8_c8(struct oa_format *f, unsigned at) {
+  add32(f, OA_B, 0, 8, at);
+  add32(f, OA_C, 0, 8, at + 32);
+}
+
+static struct oa_format *define(uint32_t id, const char *name, unsigned size,
+                                bool header64, bool has_clock) {
+  struct oa_format *f = &formats[id];
+  f->id = id;
+  f->name = name;
+  f->size = (uint16_t)size;
+  f->header64 = header64;
+  f->has_clock = has_clock;
+  return f;
+}
+
+static void build(void) {
+  struct oa_format *f;
+  /* Haswell: 32-bit header of three dwords (id, timestamp, context);
+   * only A45_B8_C8's layout is in the sheet (A0..A44 at 12 + 4i). */
+  define(1, "A13", 64, false, false);
+  define(2, "A29", 128, false, false);
+  define(3, "A13_B8_C8", 128, false, false);
+  define(4, "B4_C8", 64, false, false);
+  f = define(5, "A45_B8_C8", 256, false, false);
+  add32(f, OA_A, 0, 45, 12);
+  b8_c8(f, 192);
+  define(6, "B4_C8_A16", 128, false, false);
+  define(7, "C4_B8", 64, false, false);
+  /* Gen8+: id, timestamp, context, GPU clock ticks, then counters */
+  f = define(8, "A12", 64, false, true);
+  add32(f, OA_A, 0, 12, 16);
+  f = define(9, "A12_B8_C8", 128, false, true);
+  add32(f, OA_A, 0, 12, 16);
+  b8_c8(f, 64);
+  f = define(10, "A32u40_A4u32_B8_C8", 256, false, true);
+  add40(f, 0, 32);
+  add32(f, OA_A, 32, 4, 144);
+  b8_c8(f, 192);
+  f = define(11, "OAR_A32u40_A4u32_B8_C8", 256, false, true);
+  add40(f, 0, 32);
+  add32(f, OA_A, 32, 4, 144);
+  b8_c8(f, 192);
+  f = define(12, "A24u40_A14u32_B8_C8", 256, false, true);
+  add32(f, OA_A, 0, 4, 16);
+  add40(f, 4, 20);
+  add32(f, OA_A, 24, 4, 112);
+  add40(f, 28, 4);
+  add32(f, OA_A, 32, 5, 144);
+  add32(f, OA_A, 37, 1, 184);
+  b8_c8(f, 192);
+  /* MTL media OAM: 64-bit header (id, timestamp, context, clock) */
+  f = define(13, "OAM_MPEC8u64_B8_C8", 192, true, true);
+  for (unsigned i = 0; i < 8; i++)
+    add(f, OA_MPEC, i, 64, 32 + 8 * i, 0);
+  b8_c8(f, 96);
+  f = define(14, "OAM_MPEC8u32_B8_C8", 128, true, true);
+  add32(f, OA_MPEC, 0, 8, 32);
+  b8_c8(f, 64);
+}
+
+const struct oa_format *oa_format_get(uint32_t id) {
+  if (id == 0 || id > OA_FORMAT_MAX_ID)
+    return NULL;
+  pthread_once(&formats_once, build);
+  return &formats[id];
+}
+
+const struct oa_format *oa_format_parse(const char *name) {
+  char *end;
+  unsigned long id = strtoul(name, &end, 10);
+  if (end != name && *end == '\0')
+    return id <= OA_FORMAT_MAX_ID ? oa_format_get((uint32_t)id) : NULL;
+  for (uint32_t i = 1; i <= OA_FORMAT_MAX_ID; i++) {
+    const struct oa_format *f = oa_format_get(i);
+    if (strcasecmp(f->name, name) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+const char *oa_reason_name(unsigned bit) {
+  static const char *const names[OA_REASONS] = {
+      "timer",         "internal_trigger1",  "internal_trigger2", "ctx_switch",
+      "go_transition", "clock_ratio_change", "mmio_trigger",
+  };
+  return bit < OA_REASONS ? names[bit] : NULL;
+}
+
+const char *oa_reason_field(unsigned bit) {
+  static const char *const fields[OA_REASONS] = {
+      "reason_timer",
+      "reason_internal_trigger1",
+      "reason_internal_trigger2",
+      "reason_ctx_switch",
+      "reason_go_transition",
+      "reason_clock_ratio_change",
+      "reason_mmio_trigger",
+  };
+  return bit < OA_REASONS ? fields[bit] : NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * oa_format.h: the i915 OA report formats (reference sheet i915-perf.md
+ * §4, §8): size, header kind and where every counter of a report lives.
+ *
+ * A counter is 32 bits, 40 bits (low 32 bits at one offset, high byte at
+ * another) or 64 bits. Formats whose counter layout the sheet does not give
+ * (HSW's A13, A29, A13_B8_C8, B4_C8, B4_C8_A16 and C4_B8) are known by
+ * size and header only: their reports are walked and counted, and only the
+ * header fields (timestamp, clock ticks, reason) are accumulated.
+ */
+#ifndef COMMON_I915_OA_FORMAT_H
+#define COMMON_I915_OA_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OA_FORMAT_MAX_ID 14
+#define OA_MAX_COUNTERS 64 /* A45_B8_C8 has 61 */
+#define OA_REPORT_MAX 256
+#define OA_REASONS 7
+
+enum oa_counter_kind { OA_A = 'a', OA_B = 'b', OA_C = 'c', OA_MPEC = 'm' };
+
+struct oa_counter {
+  uint8_t kind;  /* enum oa_counter_kind */
+  uint8_t index; /* A<index>, B<index>, ... */
+  uint8_t width; /* 32, 40 or 64 */
+  uint16_t low;  /* byte offset of the low 32 (or all 64) bits */
+  uint16_t high; /* 40-bit counters: byte offset of bits 39:32 */
+  char name[8];  /* "a0", "b7", "mpec3": the field name */
+};
+
+struct oa_format {
+  uint32_t id;         /* drm_i915_oa_format value */
+  const char *name;    /* "A32u40_A4u32_B8_C8" */
+  uint16_t size;       /* report bytes */
+  bool header64;       /* OAM: 64-bit id, timestamp and clock fields */
+  bool has_clock;      /* header carries GPU clock ticks (not HSW) */
+  unsigned n_counters; /* entries of counters[] */
+  struct oa_counter counters[OA_MAX_COUNTERS];
+};
+
+/* The format with drm_i915_oa_format value `id` (1..14), or NULL. The
+ * table is built on first use (thread-safe) and never changes. */
+const struct oa_format *oa_format_get(uint32_t id);
+
+/* The format named `name` (case-insensitive, e.g. "A24u40_A14u32_B8_C8"
+ * or "OAM_MPEC8u64_B8_C8") or given as its decimal value, or NULL. */
+const struct oa_format *oa_format_parse(const char *name);
+
+/* Field names of the report reasons, by bit (sheet §8): "timer",
+ * "internal_trigger1", "internal_trigger2", "ctx_switch", "go_transition",
+ * "clock_ratio_change", "mmio_trigger". */
+const char *oa_reason_name(unsigned bit);
+/* The same as i915_oa_stream field names: "reason_timer", ... (static). */
+const char *oa_reason_field(unsigned bit);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * oa_platform.h: Intel GPU platform from the PCI device id (GETPARAM
+ * CHIPSET_ID), with what the OA plugin needs of it: graphics version,
+ * default report format, reason width, EU threads and EU metric family.
+ *
+ * The table matches device ids by their high bits, the way the id blocks
+ * of the kernel's include/drm/i915_pciids.h are laid out per platform
+ * (exact ids first where blocks share a prefix, e.g. Broxton's 0x0A84
+ * inside Haswell's 0x0Axx). An id outside every block is "unknown": its
+ * streams are still read, with the format given by `Format`.
+ */
+#ifndef COMMON_I915_OA_PLATFORM_H
+#define COMMON_I915_OA_PLATFORM_H
+
+#include "common/i915/oa_metrics.h"
+
+#include <stdint.h>
+
+struct oa_platform {
+  const char *name;        /* "TGL", "unknown" */
+  unsigned gfx_ver;        /* graphics version x 100: 750 HSW, 800, 900, 1100,
+                            * 1200, 1255 DG2, 1270 MTL; 0 unknown */
+  uint32_t default_format; /* drm_i915_oa_format; 0 unknown */
+  int gen12;               /* 7-bit reason field */
+  uint32_t eu_threads;     /* EuThreadsCount */
+  enum oa_eu_family eu_family;
+};
+
+/* The platform of PCI device id `devid` (never NULL). */
+const struct oa_platform *oa_platform_lookup(uint32_t devid);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * i915_oa.h: the i915_oa plugin core: one OA stream per i915 device,
+ * drained at every read (and by the host's drain hook between reads),
+ * every report accumulated into 64-bit totals (common/i915/oa_accum), and
+ * records built from that state (oa_report.c). README "i915_oa" lists the
+ * options and records.
+ */
+#ifndef PLUGINS_I915_OA_I915_OA_H
+#define PLUGINS_I915_OA_I915_OA_H
+
+#include "common/core/cfg.h"
+#include "common/core/log.h"
+#include "common/core/metric.h"
+#include "common/core/plugin.h"
+#include "common/i915/i915_device.h"
+#include "common/i915/i915_flex.h"
+#include "common/i915/oa_accum.h"
+#include "common/i915/oa_platform.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define OA_PLUGIN "i915_oa"
+#define OA_MAX_DEVICES 16
+#define OA_DEFAULT_PERIOD_NS UINT64_C(10000000) /* 10 ms: 100 reports/s */
+
+struct oa_flex_cfg {
+  char name[32]; /* field name, e.g. "eu_active" */
+  struct i915_flex_event event;
+};
+
+struct oa_config {
+  char *devices[OA_MAX_DEVICES]; /* node paths or PCI addresses */
+  size_t n_devices;
+  char *metric_set; /* uuid or decimal id; NULL: the FlexEvent config */
+  uint32_t format;  /* drm_i915_oa_format; 0: the platform's default */
+  uint64_t period_ns;
+  int engine_class, engine_instance; /* -1: the kernel's default */
+  struct oa_flex_cfg flex[I915_FLEX_COUNTERS];
+  size_t n_flex;
+  bool eu_metrics; /* the set is the platform's Render Basic */
+  char *sysfs_root, *dev_root, *proc_root;
+};
+
+/* One device's stream and what has been accumulated from it. */
+struct oa_dev {
+  struct i915_device dev;
+  struct i915_device_params params; /* per device: format, exponent */
+  const struct oa_platform *platform;
+  const struct oa_format *fmt;
+  struct oa_accum acc;
+  bool acc_ready;
+  struct oa_totals prev; /* totals at the previous read */
+  bool have_prev;
+  char device_tag[DRM_NODE_PCI_MAX + 16];
+  char metric_set_tag[48];
+  uint64_t malformed; /* buffers with a malformed record */
+  struct log_complaint malformed_complaint;
+  struct oa_instance *inst; /* back pointer, for on_identity */
+};
+
+struct oa_instance {
+  struct oa_config cfg;
+  const struct plugin_host *host;
+  struct oa_dev *devs;
+  size_t n_devs;
+  uint32_t flex_pairs[2 * I915_FLEX_REGS];
+  size_t n_flex_regs;
+  unsigned flex_counter[I915_FLEX_COUNTERS]; /* event i -> A counter */
+  uint64_t max_rate_hz; /* dev.i915.oa_max_sample_rate; 0 unknown */
+  bool privileged;      /* CAP_PERFMON or CAP_SYS_ADMIN */
+};
+
+extern const struct plugin_ops i915_oa_ops;
+
+/* oa_config.c */
+void oa_config_defaults(struct oa_config *cfg);
+void oa_config_fini(struct oa_config *cfg);
+int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item);
+
+/* oa_report.c: the records of one device from its state; 0 or the first
+ * negative errno of the sink. */
+int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
+                     uint64_t time_ns, struct metric_sink *sink);
+
+/* oa_period.c: the smallest exponent (0..31) whose period
+ * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (sheet §9); 31 when
+ * none is, 0 when hz is 0. Pure. */
+int oa_exponent_for_period(uint64_t period_ns, uint64_t hz);
+
+/* Whether the process holds CAP_PERFMON or CAP_SYS_ADMIN (CapEff of
+ * `<proc_root>/self/status`). */
+bool oa_privileged(const char *proc_root);
+
+#endif

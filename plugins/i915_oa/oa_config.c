@@ -1,0 +1,250 @@
+/*
+ * oa_config.c: the i915_oa options (README "i915_oa options"). Config
+ * never touches a device; devices, metric sets and formats are resolved
+ * at init, against the identity each device reports.
+ */
+#include "common/core/cfg.h"
+#include "common/i915/oa_format.h"
+#include "plugins/i915_oa/i915_oa.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void oa_config_defaults(struct oa_config *cfg) {
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->period_ns = OA_DEFAULT_PERIOD_NS;
+  cfg->engine_class = -1;
+  cfg->engine_instance = -1;
+}
+
+void oa_config_fini(struct oa_config *cfg) {
+  for (size_t i = 0; i < cfg->n_devices; i++)
+    free(cfg->devices[i]);
+  free(cfg->metric_set);
+  free(cfg->sysfs_root);
+  free(cfg->dev_root);
+  free(cfg->proc_root);
+  memset(cfg, 0, sizeof(*cfg));
+}
+
+static int oa_config_fail(const struct cfg_item *item, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int oa_config_fail(const struct cfg_item *item, const char *fmt, ...) {
+  char detail[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof(detail), fmt, ap);
+  va_end(ap);
+  log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", item->key, "%s", detail);
+  return -EINVAL;
+}
+
+static int oa_config_string(const struct cfg_item *item, char **slot) {
+  const char *value;
+  int rc = cfg_get_string(OA_PLUGIN, item, &value);
+  if (rc < 0)
+    return rc;
+  if (value[0] == '\0')
+    return oa_config_fail(item, "expected a value, got \"\"");
+  char *copy = strdup(value);
+  if (copy == NULL)
+    return -ENOMEM;
+  free(*slot);
+  *slot = copy;
+  return 0;
+}
+
+static int oa_config_device(struct oa_config *cfg,
+                            const struct cfg_item *item) {
+  const char *value;
+  int rc = cfg_get_string(OA_PLUGIN, item, &value);
+  if (rc < 0)
+    return rc;
+  if (value[0] == '\0')
+    return oa_config_fail(item, "expected a node path or a PCI address");
+  for (size_t i = 0; i < cfg->n_devices; i++)
+    if (strcmp(cfg->devices[i], value) == 0)
+      return oa_config_fail(item, "\"%s\" given twice", value);
+  if (cfg->n_devices == OA_MAX_DEVICES)
+    return oa_config_fail(item, "\"%s\": at most %d devices", value,
+                          OA_MAX_DEVICES);
+  if ((cfg->devices[cfg->n_devices] = strdup(value)) == NULL)
+    return -ENOMEM;
+  cfg->n_devices++;
+  return 0;
+}
+
+static int oa_config_metric_set(struct oa_config *cfg,
+                                const struct cfg_item *item) {
+  const char *value;
+  int rc = cfg_get_string(OA_PLUGIN, item, &value);
+  if (rc < 0)
+    return rc;
+  uint64_t id;
+  if (!i915_flex_uuid_valid(value) &&
+      (cfg_parse_u64(value, &id) < 0 || id == 0))
+    return oa_config_fail(item,
+                          "expected a metric set uuid (8-4-4-4-12 hex) or a "
+                          "non-zero id, got \"%s\"",
+                          value);
+  return oa_config_string(item, &cfg->metric_set);
+}
+
+static int oa_config_engine(struct oa_config *cfg,
+                            const struct cfg_item *item) {
+  static const char *const classes[] = {"render", "copy", "video",
+                                        "video-enhance", "compute"};
+  const char *value;
+  int rc = cfg_get_string(OA_PLUGIN, item, &value);
+  if (rc < 0)
+    return rc;
+  const char *colon = strchr(value, ':');
+  size_t len = colon ? (size_t)(colon - value) : strlen(value);
+  uint64_t instance = 0;
+  if (colon != NULL &&
+      (cfg_parse_u64(colon + 1, &instance) < 0 || instance > 255))
+    colon = NULL, len = 0; /* falls through to the error below */
+  for (int c = 0; c < 5; c++)
+    if (len == strlen(classes[c]) && strncasecmp(value, classes[c], len) == 0) {
+      cfg->engine_class = c;
+      cfg->engine_instance = (int)instance;
+      return 0;
+    }
+  return oa_config_fail(item,
+                        "expected CLASS[:INSTANCE] with CLASS render, copy, "
+                        "video, video-enhance or compute, got \"%s\"",
+                        value);
+}
+
+/* One number of a FlexEvent: a CFG_NUMBER or a string, exact. */
+static int flex_number(const struct cfg_value *v, uint64_t max, uint64_t *out) {
+  if (v->type == CFG_NUMBER) {
+    if (v->number < 0 || v->number > (double)max ||
+        v->number != (double)(uint64_t)v->number)
+      return -EINVAL;
+    *out = (uint64_t)v->number;
+    return 0;
+  }
+  if (v->type != CFG_STRING || cfg_parse_u64(v->string, out) < 0 || *out > max)
+    return -EINVAL;
+  return 0;
+}
+
+/* The exec host passes one string ("--FlexEvent=eu_active 4"): split it
+ * on spaces into the values collectd would have given. */
+static int oa_config_flex_words(struct oa_config *cfg,
+                                const struct cfg_item *item);
+
+/* FlexEvent "NAME" EVENT [SHADER [ROW]]   or   FlexEvent "NAME" "raw:0x.." */
+static int oa_config_flex(struct oa_config *cfg, const struct cfg_item *item) {
+  if (item->n_values == 1 && item->values[0].type == CFG_STRING &&
+      strchr(item->values[0].string, ' ') != NULL)
+    return oa_config_flex_words(cfg, item);
+  const char *usage = "expected \"NAME\" EVENT [SHADER [ROW]] (each 0..15) "
+                      "or \"NAME\" \"raw:VALUE\"";
+  if (item->n_values < 2 || item->n_values > 4 ||
+      item->values[0].type != CFG_STRING)
+    return oa_config_fail(item, "%s", usage);
+  const char *name = item->values[0].string;
+  size_t len = strlen(name);
+  if (len == 0 || len >= sizeof(cfg->flex[0].name) ||
+      strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+    return oa_config_fail(item,
+                          "NAME \"%s\": 1 to 31 of a-z, 0-9 and _ (it becomes "
+                          "a field name)",
+                          name);
+  for (size_t i = 0; i < cfg->n_flex; i++)
+    if (strcmp(cfg->flex[i].name, name) == 0)
+      return oa_config_fail(item, "\"%s\" given twice", name);
+  if (cfg->n_flex == I915_FLEX_COUNTERS)
+    return oa_config_fail(item, "\"%s\": at most %d flex events", name,
+                          I915_FLEX_COUNTERS);
+  struct oa_flex_cfg *f = &cfg->flex[cfg->n_flex];
+  memset(f, 0, sizeof(*f));
+  const struct cfg_value *v1 = &item->values[1];
+  if (v1->type == CFG_STRING && strncasecmp(v1->string, "raw:", 4) == 0) {
+    uint64_t raw;
+    if (item->n_values != 2 || cfg_parse_u64(v1->string + 4, &raw) < 0 ||
+        raw > UINT32_MAX)
+      return oa_config_fail(item, "%s; \"%s\" is not a 32-bit value", usage,
+                            v1->string);
+    f->event.raw = 1;
+    f->event.value = (uint32_t)raw;
+  } else {
+    uint64_t field[3] = {0, 0, 0};
+    for (size_t i = 1; i < item->n_values; i++)
+      if (flex_number(&item->values[i], 15, &field[i - 1]) < 0)
+        return oa_config_fail(item, "%s", usage);
+    int32_t sel = i915_flex_selector((unsigned)field[0], (unsigned)field[1],
+                                     (unsigned)field[2]);
+    if (sel < 0)
+      return oa_config_fail(item, "%s", usage);
+    f->event.value = (uint32_t)sel;
+  }
+  snprintf(f->name, sizeof(f->name), "%s", name);
+  cfg->n_flex++;
+  return 0;
+}
+
+static int oa_config_flex_words(struct oa_config *cfg,
+                                const struct cfg_item *item) {
+  char text[128];
+  snprintf(text, sizeof(text), "%s", item->values[0].string);
+  struct cfg_value words[5];
+  size_t n = 0;
+  for (char *save = NULL, *w = strtok_r(text, " ", &save); w != NULL;
+       w = strtok_r(NULL, " ", &save)) {
+    if (n == 5)
+      break;
+    words[n++] = (struct cfg_value){.type = CFG_STRING, .string = w};
+  }
+  struct cfg_item split = *item;
+  split.values = words;
+  split.n_values = n;
+  if (n < 2) /* a name alone: the usage message */
+    split.n_values = 0;
+  return oa_config_flex(cfg, &split);
+}
+
+int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item) {
+  if (cfg_key_is(item, "Device"))
+    return oa_config_device(cfg, item);
+  if (cfg_key_is(item, "MetricSet"))
+    return oa_config_metric_set(cfg, item);
+  if (cfg_key_is(item, "Format")) {
+    const char *value;
+    int rc = cfg_get_string(OA_PLUGIN, item, &value);
+    if (rc < 0)
+      return rc;
+    const struct oa_format *f = oa_format_parse(value);
+    if (f == NULL)
+      return oa_config_fail(
+          item, "\"%s\": not an OA format name or number (1..14)", value);
+    cfg->format = f->id;
+    return 0;
+  }
+  if (cfg_key_is(item, "Period")) {
+    double s;
+    int rc = cfg_get_double(OA_PLUGIN, item, 1e-7, 60.0, &s);
+    if (rc == 0)
+      cfg->period_ns = (uint64_t)(s * 1e9 + 0.5);
+    return rc;
+  }
+  if (cfg_key_is(item, "Engine"))
+    return oa_config_engine(cfg, item);
+  if (cfg_key_is(item, "FlexEvent"))
+    return oa_config_flex(cfg, item);
+  if (cfg_key_is(item, "EuMetrics"))
+    return cfg_get_bool(OA_PLUGIN, item, &cfg->eu_metrics);
+  if (cfg_key_is(item, "SysfsRoot"))
+    return oa_config_string(item, &cfg->sysfs_root);
+  if (cfg_key_is(item, "DevRoot"))
+    return oa_config_string(item, &cfg->dev_root);
+  if (cfg_key_is(item, "ProcRoot"))
+    return oa_config_string(item, &cfg->proc_root);
+  return cfg_unknown(OA_PLUGIN, item);
+}
