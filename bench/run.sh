@@ -2,7 +2,10 @@
 # make bench: run every benchmark program in $BUILD/bench one after another
 # (bench_scan: drm_fdinfo's scan cost against the syscall floor on the real
 # /proc and on a synthetic tree; bench_t410: tegra410_uncore's read path;
-# bench_pp: panthor_perf's sample walk against memcpy, and its allocations).
+# bench_pp: panthor_perf's sample walk against memcpy, and its allocations;
+# bench_oa: i915_oa's record walk and accumulation against memcpy, and the
+# allocations of its read path; bench_i915_live: its live drain through the
+# in-process shim).
 # Environment knobs are listed at the top of each bench/*.c.
 # A benchmark that forks helpers (bench_scan) releases them when it exits or
 # dies; on Ctrl-C or failure the trap below stops the running benchmark by

@@ -14,24 +14,87 @@ static uint64_t delta(uint64_t now, uint64_t before, unsigned width) {
   return width >= 64 ? d : d & ((UINT64_C(1) << width) - 1);
 }
 
+/* Little-endian loads; the hot loop below reads every counter once. */
+static inline uint32_t ld32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap32(v);
+#endif
+  return v;
+}
+
+static inline uint64_t ld64(const uint8_t *p) {
+  return (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
+}
+
+/* One counter's current value (oa_report_decode's rule, inlined). */
+static inline uint64_t counter_value(const struct oa_counter *c,
+                                     const uint8_t *raw) {
+  if (c->width == 32)
+    return ld32(raw + c->low);
+  if (c->width == 40)
+    return ld32(raw + c->low) | (uint64_t)raw[c->high] << 32;
+  return ld64(raw + c->low);
+}
+
+/* Add one run's differences; branch-free inner loops per width. */
+static inline void accum_run(const struct oa_run *run, const uint8_t *raw,
+                             uint64_t *last, uint64_t *total) {
+  const uint8_t *lo = raw + run->low;
+  uint64_t *l = last + run->first, *t = total + run->first;
+  unsigned n = run->n;
+  if (run->width == 32) {
+    for (unsigned k = 0; k < n; k++) {
+      uint32_t v = ld32(lo + 4 * k);
+      t[k] += (uint32_t)(v - (uint32_t)l[k]);
+      l[k] = v;
+    }
+  } else if (run->width == 40) {
+    const uint8_t *hi = raw + run->high;
+    for (unsigned k = 0; k < n; k++) {
+      uint64_t v = ld32(lo + 4 * k) | (uint64_t)hi[k] << 32;
+      t[k] += (v - l[k]) & ((UINT64_C(1) << 40) - 1);
+      l[k] = v;
+    }
+  } else {
+    for (unsigned k = 0; k < n; k++) {
+      uint64_t v = ld64(lo + 8 * k);
+      t[k] += v - l[k];
+      l[k] = v;
+    }
+  }
+}
+
 void oa_accum_report(struct oa_accum *a, const uint8_t *raw) {
   const struct oa_format *f = a->fmt;
-  struct oa_report r;
-  oa_report_decode(f, a->gen12, raw, &r);
-  a->reports++;
-  for (unsigned bit = 0; bit < OA_REASONS; bit++)
-    if (r.reason & (1u << bit))
-      a->reasons[bit]++;
-  if (a->have_base) {
-    unsigned ts_width = f->header64 ? 56 : 32;
-    unsigned clk_width = f->header64 ? 64 : 32;
-    a->totals.ticks += delta(r.timestamp, a->last.timestamp, ts_width);
-    a->totals.clocks += delta(r.clock, a->last.clock, clk_width);
-    for (unsigned i = 0; i < f->n_counters; i++)
-      a->totals.counters[i] +=
-          delta(r.values[i], a->last.values[i], f->counters[i].width);
+  struct oa_report *last = &a->last;
+  uint64_t id, ts, clk;
+  if (f->header64) {
+    id = ld64(raw);
+    ts = ld64(raw + 8);
+    clk = ld64(raw + 24);
+  } else {
+    id = ld32(raw);
+    ts = ld32(raw + 4);
+    clk = f->has_clock ? ld32(raw + 12) : 0;
   }
-  a->last = r;
+  uint32_t reason = (uint32_t)(id >> 19) & (a->gen12 ? 0x7F : 0x3F);
+  a->reports++;
+  for (uint32_t bits = reason; bits != 0; bits &= bits - 1)
+    a->reasons[__builtin_ctz(bits)]++;
+  if (a->have_base) {
+    a->totals.ticks += delta(ts, last->timestamp, f->header64 ? 56 : 32);
+    a->totals.clocks += delta(clk, last->clock, f->header64 ? 64 : 32);
+    for (unsigned r = 0; r < f->n_runs; r++)
+      accum_run(&f->runs[r], raw, last->values, a->totals.counters);
+  } else {
+    for (unsigned i = 0; i < f->n_counters; i++)
+      last->values[i] = counter_value(&f->counters[i], raw);
+  }
+  last->reason = reason;
+  last->timestamp = ts;
+  last->clock = clk;
   a->have_base = true;
 }
 

@@ -17,6 +17,20 @@ static void add(struct oa_format *f, uint8_t kind, unsigned index,
   c->width = (uint8_t)width;
   c->low = (uint16_t)low;
   c->high = (uint16_t)high;
+  c->mask = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+  /* extend the last run when this counter continues it */
+  struct oa_run *run = f->n_runs ? &f->runs[f->n_runs - 1] : NULL;
+  unsigned stride = width == 64 ? 8 : 4;
+  unsigned k = run ? run->n : 0;
+  if (run != NULL && run->width == width &&
+      run->first + k == f->n_counters - 1 && run->low + stride * k == low &&
+      (width != 40 || run->high + k == high)) {
+    run->n++;
+  } else {
+    run = &f->runs[f->n_runs++];
+    *run = (struct oa_run){(uint8_t)width, (uint8_t)(f->n_counters - 1), 1,
+                           (uint16_t)low, (uint16_t)high};
+  }
   if (kind == OA_MPEC)
     snprintf(c->name, sizeof c->name, "mpec%u", index);
   else

@@ -28,8 +28,19 @@ struct oa_counter {
   uint8_t width; /* 32, 40 or 64 */
   uint16_t low;  /* byte offset of the low 32 (or all 64) bits */
   uint16_t high; /* 40-bit counters: byte offset of bits 39:32 */
+  uint64_t mask; /* 2^width - 1: differences are taken modulo 2^width */
   char name[8];  /* "a0", "b7", "mpec3": the field name */
 };
+
+/* Consecutive counters of one width laid out at a fixed stride (4 bytes
+ * for the low/whole 32 bits, 8 for 64-bit, 1 for the 40-bit high bytes):
+ * the accumulator's inner loops run over these without a branch. */
+struct oa_run {
+  uint8_t width, first, n; /* counters[first .. first + n - 1] */
+  uint16_t low, high;      /* offsets of the first counter's parts */
+};
+
+#define OA_MAX_RUNS 16
 
 struct oa_format {
   uint32_t id;         /* drm_i915_oa_format value */
@@ -39,6 +50,8 @@ struct oa_format {
   bool has_clock;      /* header carries GPU clock ticks (not HSW) */
   unsigned n_counters; /* entries of counters[] */
   struct oa_counter counters[OA_MAX_COUNTERS];
+  unsigned n_runs;
+  struct oa_run runs[OA_MAX_RUNS];
 };
 
 /* The format with drm_i915_oa_format value `id` (1..14), or NULL. The

@@ -38,7 +38,9 @@ struct oa_config {
   int engine_class, engine_instance; /* -1: the kernel's default */
   struct oa_flex_cfg flex[I915_FLEX_COUNTERS];
   size_t n_flex;
-  bool eu_metrics; /* the set is the platform's Render Basic */
+  bool eu_metrics;        /* the set is the platform's Render Basic */
+  char *replay;           /* a recorder file: replay it instead of devices */
+  double replay_interval; /* seconds of recording per batch; 0: per report */
   char *sysfs_root, *dev_root, *proc_root;
 };
 
@@ -69,6 +71,7 @@ struct oa_instance {
   unsigned flex_counter[I915_FLEX_COUNTERS]; /* event i -> A counter */
   uint64_t max_rate_hz; /* dev.i915.oa_max_sample_rate; 0 unknown */
   bool privileged;      /* CAP_PERFMON or CAP_SYS_ADMIN */
+  uint64_t reads;       /* read() calls (Replay prints at the second) */
 };
 
 extern const struct plugin_ops i915_oa_ops;
@@ -82,6 +85,11 @@ int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item);
  * negative errno of the sink. */
 int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
                      uint64_t time_ns, struct metric_sink *sink);
+
+/* oa_replay.c: replay cfg.replay into `sink`, one begin/end per batch
+ * (the host began the first and ends the last). 0, or a negative errno
+ * (-EPROTO for a malformed file, after what came before was written). */
+int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink);
 
 /* oa_period.c: the smallest exponent (0..31) whose period
  * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (sheet §9); 31 when

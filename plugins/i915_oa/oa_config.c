@@ -28,6 +28,7 @@ void oa_config_fini(struct oa_config *cfg) {
   free(cfg->sysfs_root);
   free(cfg->dev_root);
   free(cfg->proc_root);
+  free(cfg->replay);
   memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -240,6 +241,10 @@ int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item) {
     return oa_config_flex(cfg, item);
   if (cfg_key_is(item, "EuMetrics"))
     return cfg_get_bool(OA_PLUGIN, item, &cfg->eu_metrics);
+  if (cfg_key_is(item, "Replay"))
+    return oa_config_string(item, &cfg->replay);
+  if (cfg_key_is(item, "ReplayInterval"))
+    return cfg_get_double(OA_PLUGIN, item, 0, 86400, &cfg->replay_interval);
   if (cfg_key_is(item, "SysfsRoot"))
     return oa_config_string(item, &cfg->sysfs_root);
   if (cfg_key_is(item, "DevRoot"))

@@ -71,6 +71,14 @@ static void layouts_follow_the_sheet(void **state) {
   assert_int_equal(f->counters[0].low, 12);
   assert_int_equal(f->counters[44].low, 188);
 
+  /* runs of same-width counters at a fixed stride, for the hot loop */
+  assert_int_equal(oa_format_get(10)->n_runs, 3); /* A0-31, A32-35, B+C */
+  assert_int_equal(oa_format_get(12)->n_runs, 7);
+  assert_int_equal(oa_format_get(5)->n_runs, 1); /* A0-44 then B, C: 12..255 */
+  assert_int_equal(oa_format_get(13)->n_runs, 2);
+  assert_int_equal(oa_format_get(12)->runs[1].width, 40);
+  assert_int_equal(oa_format_get(12)->runs[1].n, 20);
+  assert_int_equal(oa_format_get(12)->runs[1].high, 164);
   assert_null(oa_format_get(0));
   assert_null(oa_format_get(15));
   assert_ptr_equal(oa_format_parse("a24U40_a14u32_b8_c8"), oa_format_get(12));

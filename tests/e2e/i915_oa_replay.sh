@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# i915_oa --Replay: igt i915-perf-recorder files (version 1) written with
+# known contents by tests/tools/oa_recording (TGL A32u40_A4u32_B8_C8, SKL,
+# BDW's A12_B8_C8-sized...) and replayed; every value checked against the
+# true sums, also past 2^32 clocks and across 32- and 40-bit wraps, batch
+# times from the correlation points, and malformed files: an error with
+# the byte offset after everything before it was printed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+source tests/lib/lineproto.sh
+B=${BUILD:-build}
+BIN=$B/i915_oa
+REC=$B/tests/oa_recording
+T=$(mktemp -d "${TMPDIR:-/tmp}/i915-replay.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+replay() { # file, extra args...
+  local f=$1
+  shift
+  timeout 120 "$BIN" --Replay="$f" "$@"
+}
+last() { # field measurement <<<influx: the value in the last such line
+  lp_get "$1" --measurement "$2" | tail -n 1
+}
+
+# Five reports, a correlation point every two: four batches (report i to
+# i + 1), each at the CPU time of its last report (1 ms apart from 1 s).
+"$REC" "$T/a.rec" reports=5 corr_every=2
+out=$(replay "$T/a.rec" --format=influx 2>"$T/err")
+tap_is 0 $? "replay: exit 0"
+tap_is "" "$(cat "$T/err")" "replay: nothing on stderr"
+tap_is 4 "$(lp_count --measurement i915_oa <<<"$out")" "one batch per report interval"
+tap_is "1001000000 1002000000 1003000000 1004000000" \
+  "$(lp_json <<<"$out" | python3 -c 'import json,sys
+print(" ".join(str(json.loads(l)["time"]) for l in sys.stdin if json.loads(l)["measurement"] == "i915_oa"))')" \
+  "batch times: the CPU time of each batch's last report"
+tap_is 4000000 "$(last gpu_core_clocks i915_oa <<<"$out")" "gpu_core_clocks"
+tap_is 4000000 "$(last gpu_time_ns i915_oa <<<"$out")" "gpu_time_ns"
+tap_is 50.0 "$(lp_get gpu_busy_percent --measurement i915_oa <<<"$out" | sed -n 1p)" \
+  "the first batch has its floats (report 0 to 1)"
+tap_is 5 "$(last reports i915_oa_stream <<<"$out")" "reports, the first included"
+tap_is 8086:9a49 "$(lp_get device --measurement i915_oa <<<"$out" | sed -n 1p)" \
+  "device tag: the recording's PCI id"
+
+out=$(replay "$T/a.rec" --format=json 2>/dev/null)
+tap_check "json: one array per batch" python3 -c 'import json,sys
+dec = json.JSONDecoder(); s = sys.stdin.read().strip(); n = 0; i = 0
+while i < len(s):
+    obj, i = dec.raw_decode(s, i); n += 1
+    while i < len(s) and s[i].isspace(): i += 1
+    assert isinstance(obj, list) and len(obj) == 2
+sys.exit(n != 4)' <<<"$out"
+
+# Without correlation points: GPU time since the first report.
+"$REC" "$T/b.rec" reports=3
+out=$(replay "$T/b.rec" 2>/dev/null)
+tap_is "1000000 2000000" "$(lp_json <<<"$out" | python3 -c 'import json,sys
+print(" ".join(str(json.loads(l)["time"]) for l in sys.stdin if json.loads(l)["measurement"] == "i915_oa"))')" \
+  "no correlation points: GPU time from the first report"
+
+# Long: 6000 reports of 1e6 clocks (past 2^32), the 32-bit timestamp and
+# clocks starting near their wrap, 40-bit A counters near theirs; one
+# batch per second of recording.
+"$REC" "$T/c.rec" reports=6000 corr_every=500 ts_start=0xffff0000 \
+  clk_start=0xfff00000 a_start=0xfffffff000
+out=$(replay "$T/c.rec" --ReplayInterval=1 --format=influx 2>"$T/err")
+tap_is 0 $? "long replay: exit 0"
+tap_is 5999000000 "$(last gpu_core_clocks i915_oa <<<"$out")" \
+  "gpu_core_clocks: 5999 x 1e6, exact past 2^32 and across the wrap"
+tap_is 5999000000 "$(last gpu_time_ns i915_oa <<<"$out")" "gpu_time_ns exact"
+tap_is "$((5999 * 8000))" "$(last a7 i915_oa <<<"$out")" "a7 across its 40-bit wrap"
+tap_is "$((5999 * 33000))" "$(last a32 i915_oa <<<"$out")" "a32 (u32)"
+tap_is 6000 "$(last reports i915_oa_stream <<<"$out")" "every report counted"
+n=$(lp_count --measurement i915_oa <<<"$out")
+tap_check "ReplayInterval=1: a batch per second of recording ($n for 6 s)" \
+  test "$n" -ge 5 -a "$n" -le 6
+
+# Status records and context switches, counted in their batch.
+"$REC" "$T/d.rec" reports=6 lost_at=3 buffer_lost_at=4 ctx_every=2
+out=$(replay "$T/d.rec" 2>/dev/null)
+tap_is "0 0 1 2 2" "$(
+  lp_json <<<"$out" | python3 -c 'import json,sys
+r=[json.loads(l) for l in sys.stdin]
+print(" ".join(str(x["fields"]["report_lost"] + x["fields"]["buffer_lost"]) for x in r if x["measurement"] == "i915_oa_stream"))')" \
+  "lost records counted in the batch they fall in"
+tap_is 3 "$(last reason_ctx_switch i915_oa_stream <<<"$out")" "context switches (reports 0, 2, 4)"
+
+# Malformed files: the error and its offset, what came before printed.
+# Header records: VERSION 16 + DEVICE_INFO 344 + DEVICE_TOPOLOGY 40 = 400.
+"$REC" "$T/e.rec" reports=5 truncate=5
+out=$(replay "$T/e.rec" 2>"$T/err")
+tap_is 3 "$(lp_count --measurement i915_oa <<<"$out")" "truncated: the 3 whole batches printed"
+tap_check "truncated: said with the offset (400 + 4 x 264)" \
+  grep -q 'e.rec: Replay: byte 1456: truncated record (259 of its bytes before the end)' "$T/err"
+"$REC" "$T/f.rec" reports=5 bad_type_at=2
+out=$(replay "$T/f.rec" 2>"$T/err")
+tap_is 1 "$(lp_count --measurement i915_oa <<<"$out")" "unknown type: the batch before it printed"
+tap_check "unknown type: said with the offset (400 + 2 x 264)" \
+  grep -q 'f.rec: Replay: byte 928: unknown record type 0x77' "$T/err"
+"$REC" "$T/g.rec" version=2
+replay "$T/g.rec" >/dev/null 2>"$T/err"
+tap_is 1 $? "version 2: exit 1 (nothing to print)"
+tap_check "version 2: said" grep -q 'byte 0: recorder file version 2 (only version 1 is read)' "$T/err"
+replay "$T/none.rec" >/dev/null 2>"$T/err"
+tap_is 1 $? "a missing file: exit 1"
+tap_check "a missing file: named with the errno text" grep -q 'none.rec: Replay: No such file or directory' "$T/err"
+replay "$T/a.rec" --ReplayInterval=-1 >/dev/null 2>"$T/err"
+tap_is 2 $? "a negative ReplayInterval: exit 2"
+tap_done
