@@ -12,6 +12,8 @@
 # 3. For DEMO_SECONDS (20) the latest values of the csv files collectd
 #    writes are shown, refreshed every second.
 # 4. The same machine through the Telegraf executable's table view.
+# 5. panthor_perf and i915_oa through the kernel emulation (tests/shim):
+#    an emulated Mali-G720 and an emulated Intel TGL GPU, table views.
 # 5. panthor_perf through the shim's emulated Mali-G720 (table view).
 # Everything started here is stopped by PID and removed on exit.
 # Needs root: the simulated device nodes are made with mknod.
@@ -185,3 +187,20 @@ SHIM_DRIVERS=panthor SHIM_PANTHOR_PATH="$pp_dir/renderD128" \
   "$BUILD/panthor_perf" --format=table --window=1 \
   --Device="$pp_dir/renderD128" || echo "demo: $BUILD/panthor_perf failed" >&2
 rm -rf "$pp_dir"
+
+# i915_oa: an Intel TGL GPU's OA stream through the shim's i915 device,
+# with the flex events of the shipped snippet (EU active, EU stall).
+echo
+echo "i915_oa against an emulated Intel TGL GPU (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=i915):"
+echo "  $BUILD/i915_oa --format=table --window=1 --FlexEvent='eu_active 4' --FlexEvent='eu_stall 5'"
+echo
+oa_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-i915.XXXXXX")
+(
+  source tests/lib/i915_tree.sh
+  i915_tree "$oa_dir" 0000:00:02.0
+  SHIM_I915_SCENARIO=$(i915_scenario "$oa_dir" reports=50,ctx_every=7) \
+    LD_PRELOAD="$PWD/$BUILD/tests/shim.so" "$BUILD/i915_oa" --format=table \
+    --window=1 --DevRoot="$oa_dir/dev/dri" --SysfsRoot="$oa_dir/sys" \
+    --FlexEvent="eu_active 4" --FlexEvent="eu_stall 5"
+) || echo "demo: $BUILD/i915_oa failed" >&2
+rm -rf "$oa_dir"

@@ -6,7 +6,7 @@ set -euo pipefail
 build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev collectd-dev)
 test_pkgs=("${build_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev
   collectd-core collectd-utils valgrind linux-perf procps util-linux locales
-  python3 jq influxdb curl graphite-carbon python3-whisper prometheus
+  python3 jq influxdb curl intel-gpu-tools graphite-carbon python3-whisper prometheus
   libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian)
 
 case "${1:-}" in

@@ -110,6 +110,9 @@ static void oa_dev_setup(struct oa_instance *inst, struct oa_dev *d,
       .flex = cfg->n_flex ? inst->flex_pairs : NULL,
       .n_flex = inst->n_flex_regs,
       .exponent = -1,
+      /* the kernel's hrtimer that checks for new reports (revision 5+):
+       * no faster than the reports come, and at least its 100 us */
+      .poll_period_ns = cfg->period_ns > 100000 ? cfg->period_ns : 100000,
       .engine_class = cfg->engine_class,
       .engine_instance = cfg->engine_instance,
       .on_identity = oa_on_identity,

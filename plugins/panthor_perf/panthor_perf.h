@@ -87,10 +87,11 @@ int pp_session_start(struct pp_session *s,
  * stream->reopens (calling `restart(ctx)` after one). 0 or a negative
  * errno after logging (the device failed this read).
  * Shared session: each sample's counters are deltas since the previous
- * sample, so every instance on the device must see every sample; a read
- * by one instance also delivers to the (fn, ctx) every other handle passed
- * at its latest read, in the same order (and sequence numbers are the
- * session's, so no instance sees false gaps).
+ * sample, so every instance on the device must see every sample: a read
+ * by one instance delivers to its own `fn` at once and queues the samples
+ * for every other handle, which receives them, in order, at its own next
+ * read (so one instance's totals are never touched from another thread;
+ * sequence numbers are the session's, so no instance sees false gaps).
  */
 int pp_session_read(struct pp_session *s, pp_sample_fn fn,
                     void (*restart)(void *ctx), void *ctx,

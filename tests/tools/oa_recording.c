@@ -8,7 +8,7 @@
  *     a_start=0 (every 40-bit A counter starts here) ctx_every=0
  *     lost_at=0 (a REPORT_LOST before report n) buffer_lost_at=0
  *     corr_every=0 (a TIMESTAMP_CORRELATION every n reports; 0: none)
- *     cpu_start=1000000000 (ns at the first report) eus=96
+ *     cpu_start=1000000000 (ns at the first report) eus=64 (at most)
  *     version=1 truncate=0 (cut the last n bytes) bad_type_at=0
  *
  * Report r (from 0) has timestamp ts_start + r*ts_step, clock ticks
@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
                    .clk_step = 1000000,
                    .a0_step = 500000,
                    .cpu_start = 1000000000,
-                   .eus = 96,
+                   .eus = 64,
                    .version = 1};
   if (argc < 2) {
     fprintf(stderr, "usage: oa_recording OUT [key=value ...]\n");
@@ -169,7 +169,7 @@ int main(int argc, char **argv) {
     put(rep, size);
   }
   if (o.corr_every)
-    correlation(&o, o.reports - 1);
+    correlation(&o, o.reports); /* after the last report, as igt asks */
   if (fclose(out) != 0) {
     perror(argv[1]);
     return 1;
