@@ -38,25 +38,52 @@ static inline uint64_t counter_value(const struct oa_counter *c,
   return ld64(raw + c->low);
 }
 
-/* Add one run's differences; branch-free inner loops per width. */
+/* The inner loops, one per width, written for the compiler to unroll and
+ * vectorise when `n` is a constant (see accum_run). */
+static inline void acc32(const uint8_t *lo, uint64_t *restrict l,
+                         uint64_t *restrict t, unsigned n) {
+  for (unsigned k = 0; k < n; k++) {
+    uint32_t v = ld32(lo + 4 * k);
+    t[k] += (uint32_t)(v - (uint32_t)l[k]);
+    l[k] = v;
+  }
+}
+
+static inline void acc40(const uint8_t *lo, const uint8_t *hi,
+                         uint64_t *restrict l, uint64_t *restrict t,
+                         unsigned n) {
+  for (unsigned k = 0; k < n; k++) {
+    uint64_t v = ld32(lo + 4 * k) | (uint64_t)hi[k] << 32;
+    t[k] += (v - l[k]) & ((UINT64_C(1) << 40) - 1);
+    l[k] = v;
+  }
+}
+
+/* Add one run's differences. The run lengths of the usual formats
+ * (A32u40: 32 + 4 + 16; A24u40: 4 + 20 + 4 + 4 + 5 + 1 + 16) get loops of
+ * constant length. */
 static inline void accum_run(const struct oa_run *run, const uint8_t *raw,
                              uint64_t *last, uint64_t *total) {
   const uint8_t *lo = raw + run->low;
   uint64_t *l = last + run->first, *t = total + run->first;
   unsigned n = run->n;
   if (run->width == 32) {
-    for (unsigned k = 0; k < n; k++) {
-      uint32_t v = ld32(lo + 4 * k);
-      t[k] += (uint32_t)(v - (uint32_t)l[k]);
-      l[k] = v;
-    }
+    if (n == 16)
+      acc32(lo, l, t, 16);
+    else if (n == 4)
+      acc32(lo, l, t, 4);
+    else
+      acc32(lo, l, t, n);
   } else if (run->width == 40) {
     const uint8_t *hi = raw + run->high;
-    for (unsigned k = 0; k < n; k++) {
-      uint64_t v = ld32(lo + 4 * k) | (uint64_t)hi[k] << 32;
-      t[k] += (v - l[k]) & ((UINT64_C(1) << 40) - 1);
-      l[k] = v;
-    }
+    if (n == 32)
+      acc40(lo, hi, l, t, 32);
+    else if (n == 20)
+      acc40(lo, hi, l, t, 20);
+    else if (n == 4)
+      acc40(lo, hi, l, t, 4);
+    else
+      acc40(lo, hi, l, t, n);
   } else {
     for (unsigned k = 0; k < n; k++) {
       uint64_t v = ld64(lo + 8 * k);
