@@ -3,8 +3,9 @@
 
   generate.py [OUT_DIR]     (default: this directory)
 
-Four dashboards, each for an InfluxDB 1.x data source chosen at import
-(__inputs DS_INFLUXDB): drm_fdinfo and tegra410_uncore, in the collectd
+Eight dashboards, each for an InfluxDB 1.x data source chosen at import
+(__inputs DS_INFLUXDB): drm_fdinfo, tegra410_uncore, i915_oa and
+panthor_perf, in the collectd
 schema (InfluxDB's [[collectd]] listener: measurement <plugin>_value, tags
 host, instance = plugin_instance, type, type_instance; database "collectd")
 and in the Telegraf schema (the executables' Influx lines through
@@ -180,6 +181,77 @@ T410_TELEGRAF = [
      "short", "$tag_host $tag_pmu $tag_event $tag_cpu"),
 ]
 
+def collectd_field(plugin, field, unit, title):
+    return (title, collectd_query(plugin, f"\"type_instance\" = '{field}'"), unit,
+            "$tag_host $tag_instance")
+
+
+I915_COLLECTD = [
+    collectd_field("i915_oa", "i915_oa_gpu_busy_percent", "percent", "GPU busy"),
+    collectd_field("i915_oa", "i915_oa_avg_gpu_core_frequency_hz", "hertz",
+                   "Average GPU core frequency"),
+    collectd_field("i915_oa", "i915_oa_eu_active_percent", "percent",
+                   "EU active (Render Basic set, EuMetrics true)"),
+    collectd_field("i915_oa", "i915_oa_eu_stall_percent", "percent",
+                   "EU stall (Render Basic set, EuMetrics true)"),
+    ("OA reports per second", collectd_query(
+        "i915_oa", "\"type_instance\" = 'i915_oa_stream_reports'"),
+     "short", "$tag_host $tag_instance"),
+    ("Lost OA reports and buffers (should stay 0)", collectd_query(
+        "i915_oa", "\"type_instance\" =~ /^i915_oa_stream_(report|buffer)_lost$/",
+        "\"host\", \"instance\", \"type_instance\""),
+     "short", "$tag_host $tag_instance $tag_type_instance"),
+]
+
+I915_TELEGRAF = [
+    ("GPU busy", telegraf_query("gpu_busy_percent", "i915_oa", "",
+                                "\"host\", \"device\", \"engine\""),
+     "percent", "$tag_host $tag_device $tag_engine"),
+    ("Average GPU core frequency", telegraf_query(
+        "avg_gpu_core_frequency_hz", "i915_oa", "", "\"host\", \"device\""),
+     "hertz", "$tag_host $tag_device"),
+    ("EU active (Render Basic set, EuMetrics true)", telegraf_query(
+        "eu_active_percent", "i915_oa", "", "\"host\", \"device\""),
+     "percent", "$tag_host $tag_device"),
+    ("EU stall (Render Basic set, EuMetrics true)", telegraf_query(
+        "eu_stall_percent", "i915_oa", "", "\"host\", \"device\""),
+     "percent", "$tag_host $tag_device"),
+    ("OA reports (cumulative)", telegraf_query(
+        "reports", "i915_oa_stream", "", "\"host\", \"device\", \"metric_set\""),
+     "short", "$tag_host $tag_device $tag_metric_set"),
+    ("Lost OA buffers (cumulative, should stay 0)", telegraf_query(
+        "buffer_lost", "i915_oa_stream", "", "\"host\", \"device\""),
+     "short", "$tag_host $tag_device"),
+]
+
+PP_COLLECTD = [
+    collectd_field("panthor_perf", "panthor_perf_fragment_utilization_percent", "percent",
+                   "Fragment utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_compute_utilization_percent", "percent",
+                   "Compute utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_tiler_utilization_percent", "percent",
+                   "Tiler utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_fragment_queue_utilization_percent",
+                   "percent", "Fragment queue utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_ext_read_bandwidth", "Bps",
+                   "External read bandwidth"),
+    collectd_field("panthor_perf", "panthor_perf_ext_write_bandwidth", "Bps",
+                   "External write bandwidth"),
+]
+
+PP_TELEGRAF = [
+    (title, telegraf_query(field, "panthor_perf", "", "\"host\", \"device\", \"gpu\""),
+     unit, "$tag_host $tag_device $tag_gpu")
+    for title, field, unit in [
+        ("Fragment utilisation", "fragment_utilization_percent", "percent"),
+        ("Compute utilisation", "compute_utilization_percent", "percent"),
+        ("Tiler utilisation", "tiler_utilization_percent", "percent"),
+        ("Fragment queue utilisation", "fragment_queue_utilization_percent", "percent"),
+        ("External read bandwidth", "ext_read_bandwidth", "Bps"),
+        ("External write bandwidth", "ext_write_bandwidth", "Bps"),
+    ]
+]
+
 DASHBOARDS = {
     "drm_fdinfo-collectd.json": ("gpu-drm-fdinfo-collectd", "GPU clients (drm_fdinfo, collectd)",
                                  "collectd", DRM_COLLECTD),
@@ -189,6 +261,16 @@ DASHBOARDS = {
                                       "Tegra410 uncore (collectd)", "collectd", T410_COLLECTD),
     "tegra410_uncore-telegraf.json": ("tegra410-uncore-telegraf",
                                       "Tegra410 uncore (Telegraf)", "telegraf", T410_TELEGRAF),
+    "i915_oa-collectd.json": ("gpu-i915-oa-collectd", "Intel GPU OA (i915_oa, collectd)",
+                              "collectd", I915_COLLECTD),
+    "i915_oa-telegraf.json": ("gpu-i915-oa-telegraf", "Intel GPU OA (i915_oa, Telegraf)",
+                              "telegraf", I915_TELEGRAF),
+    "panthor_perf-collectd.json": ("gpu-panthor-perf-collectd",
+                                   "Mali GPU counters (panthor_perf, collectd)", "collectd",
+                                   PP_COLLECTD),
+    "panthor_perf-telegraf.json": ("gpu-panthor-perf-telegraf",
+                                   "Mali GPU counters (panthor_perf, Telegraf)", "telegraf",
+                                   PP_TELEGRAF),
 }
 
 if __name__ == "__main__":

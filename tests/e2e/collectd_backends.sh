@@ -21,6 +21,7 @@ source tests/lib/tap.sh
 source tests/lib/collectd.sh
 source tests/lib/fakeproc.sh
 source tests/lib/tegra410_tree.sh
+source tests/lib/i915_tree.sh
 source tests/lib/backends.sh
 source tests/lib/require.sh
 NAME="collectd to InfluxDB, Graphite and Prometheus"
@@ -86,6 +87,13 @@ t410_tree "$T"
 echo 0.5 >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.scale"
 echo bytes >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.unit"
 
+# i915_oa and panthor_perf through the shim's i915 and panthor devices
+i915_tree "$T/i915" 0000:00:02.0
+export SHIM_I915_SCENARIO=$(i915_scenario "$T/i915")
+mkdir -p "$T/pp"
+export SHIM_PANTHOR_PATH=$T/pp/renderD128 SHIM_PANTHOR_LAYOUT=v6 SHIM_PANTHOR_GPU=g720
+export SHIM_DRIVERS=perf,i915,panthor
+
 mkdir -p "$T/types"
 cp /usr/share/collectd/types.db "$T/types/types.db"
 cp types.db "$T/types/types.gpu.db"
@@ -137,6 +145,23 @@ LoadPlugin tegra410_uncore
     Event \"nvidia_pcie_pmu_0_rc_1/rd_bytes/\"
     SysfsRoot \"$T/sys\"
   </Instance>
+</Plugin>
+LoadPlugin i915_oa
+<Plugin i915_oa>
+  <Instance \"gpu\">
+    Interval 1
+    DevRoot \"$T/i915/dev/dri\"
+    SysfsRoot \"$T/i915/sys\"
+    MetricSet \"$I915_UUID\"
+    EuMetrics true
+  </Instance>
+</Plugin>
+LoadPlugin panthor_perf
+<Plugin panthor_perf>
+  <Instance \"mali\">
+    Interval 1
+    Device \"$T/pp/renderD128\"
+  </Instance>
 </Plugin>"
 COLLECTD_PRELOAD=$SHIM collectd_start "$backends
 $plugins"
@@ -146,12 +171,12 @@ tap_check "csv: drm_fdinfo and tegra410_uncore series appear" \
 sleep 2.5
 tap_check "collectd: write_prometheus listens" \
   curl -sf -o "$T/metrics.txt" "http://127.0.0.1:$pport/metrics"
-python3 "$CHECK" series "$CD_CSV" e2e drm_fdinfo tegra410_uncore >"$T/series"
+python3 "$CHECK" series "$CD_CSV" e2e drm_fdinfo tegra410_uncore i915_oa panthor_perf >"$T/series"
 # Until both stores hold as many series as collectd wrote (the listener's
 # 200 ms batches, carbon's writer), at most 30 s.
 nseries=$(wc -l <"$T/series")
 influx_series() {
-  influx_query collectd 'SHOW SERIES FROM /^(drm_fdinfo|tegra410_uncore)_value$/' |
+  influx_query collectd 'SHOW SERIES FROM /^(drm_fdinfo|tegra410_uncore|i915_oa|panthor_perf)_value$/' |
     python3 -c 'import json,sys; r=json.load(sys.stdin)["results"][0]; print(sum(len(s["values"]) for s in r.get("series", [])))'
 }
 deadline=$((SECONDS + 30))
@@ -175,15 +200,19 @@ drm_scan_unknown_keys drm_scan_unreadable tegra410_frequency tegra410_read_bandw
 tegra410_read_latency_cycles tegra410_read_latency_seconds tegra410_read_request_rate
 tegra410_write_bandwidth tegra410_write_latency_cycles tegra410_write_latency_seconds
 tegra410_write_request_rate uncore_event_count uncore_event_enabled_ns uncore_event_rate
-uncore_event_running_ns uncore_event_value"
+uncore_event_running_ns uncore_event_value i915_oa_gpu_core_clocks i915_oa_gpu_time_ns
+i915_oa_a0 i915_oa_c7 i915_oa_gpu_busy_percent i915_oa_avg_gpu_core_frequency_hz
+i915_oa_eu_active_percent i915_oa_stream_reports i915_oa_stream_reason_timer
+panthor_perf_gpu_active_cycles panthor_perf_ext_read_bytes panthor_perf_ext_read_bandwidth
+panthor_perf_tiler_utilization_percent panthor_perf_stream_samples"
 tap_is "" "$(comm -23 <(tr ' ' '\n' <<<"$want" | grep . | sort) "$T/tinst" | tr '\n' ' ')" \
-  "csv: every field of both plugins was dispatched ($(wc -l <"$T/series") series)"
+  "csv: every field of every plugin was dispatched ($(wc -l <"$T/series") series)"
 for scope in device process client cgroup; do
   tap_check "csv: scope=$scope series" grep -q "+scope=$scope+" "$T/series"
 done
 
 # InfluxDB: every series, a value each, the listener's counters.
-influx_query collectd 'SELECT last("value") FROM /^(drm_fdinfo|tegra410_uncore)_value$/ GROUP BY *' \
+influx_query collectd 'SELECT last("value") FROM /^(drm_fdinfo|tegra410_uncore|i915_oa|panthor_perf)_value$/ GROUP BY *' \
   >"$T/influx.json"
 influx_query '' "SHOW STATS FOR 'collectd'" >"$T/stats.json"
 python3 "$CHECK" influx "$T/series" "$T/influx.json" "$T/stats.json" | verdicts
@@ -226,10 +255,15 @@ curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATA
     --ReportBy=Client --ReportBy=Cgroup --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys"
   LD_PRELOAD=$EXEC_PRELOAD "$B/tegra410_uncore" --format=influx --once --window=0.3 \
     --SysfsRoot="$T/sys"
+  LD_PRELOAD=$EXEC_PRELOAD "$B/i915_oa" --format=influx --once --window=0 \
+    --DevRoot="$T/i915/dev/dri" --SysfsRoot="$T/i915/sys" --MetricSet="$I915_UUID" \
+    --EuMetrics=true
+  LD_PRELOAD=$EXEC_PRELOAD "$B/panthor_perf" --format=influx --once --window=0 \
+    --Device="$T/pp/renderD128"
 } >"$T/telegraf.lp" 2>"$T/exec.err"
 code=$(curl -s -o "$T/write.out" -w '%{http_code}' -XPOST \
   "$INFLUX_URL/write?db=telegraf&precision=ns" --data-binary @"$T/telegraf.lp")
-tap_is 204 "$code" "InfluxDB /write takes both executables' lines ($(cat "$T/write.out"))"
+tap_is 204 "$code" "InfluxDB /write takes every executable's lines ($(cat "$T/write.out"))"
 v=$(influx_query telegraf 'SHOW TAG VALUES FROM "drm_engine" WITH KEY = "comm" WHERE "pid" = '"'201'" |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
 tap_is 'evil?name' "$v" "a newline inside a process name reads back as '?', the name whole"

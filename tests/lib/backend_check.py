@@ -150,7 +150,8 @@ def cmd_prometheus(series_file, metrics_txt, host):
             missing.append(f"{name}{labels}")
     say(not missing, f"Prometheus: all {len(series)} series scraped with their labels",
         f"missing {len(missing)}: {missing[:3]!r}")
-    ours = [k for k in got if k[0].startswith(("collectd_drm_fdinfo_", "collectd_tegra410_uncore_"))]
+    ours = [k for k in got if k[0].startswith(("collectd_drm_fdinfo_", "collectd_tegra410_uncore_",
+                                               "collectd_i915_oa_", "collectd_panthor_perf_"))]
     say(len(ours) == len(series), f"Prometheus: {len(series)} series, {len(ours)} samples")
 
 
