@@ -240,7 +240,9 @@ cat >"$T/checks.json" <<'EOF'
 [["count(gpu:drm_engine_utilization:percent{label=\"gpu\",driver=\"i915\",device=\"0000%3A00%3A02%2E0\",engine=\"render\"})", "{}", 1],
  ["sum(gpu:drm_memory_resident_bytes:process{pid=\"200\",comm=\"blender%2Fx%20y\",device=\"0000%3A03%3A00%2E0\"})", "{}", 8388608],
  ["count(tegra410:bandwidth:bytes_per_second{pmu=\"nvidia_pcie_pmu_0_rc_1\"})", "{}", 2],
- ["count(tegra410:latency:seconds{pmu=\"nvidia_cmem_latency_pmu_0\",type=\"tegra410_read_latency_seconds\"})", "{}", 1]]
+ ["count(tegra410:latency:seconds{pmu=\"nvidia_cmem_latency_pmu_0\",type=\"tegra410_read_latency_seconds\"})", "{}", 1],
+ ["sum(gpu:i915_oa_busy:percent{device=\"0000%3A00%3A02%2E0\",engine=\"render0\"})", "{}", 50],
+ ["count(gpu:panthor_ext_read:bytes_per_second{device=\"renderD128\",gpu=\"Mali-G720\"})", "{}", 1]]
 EOF
 python3 "$CHECK" promrules "$T/metrics.txt" "$RULES" "$T/checks.json" >"$T/rules-test.yml"
 promtool test rules "$T/rules-test.yml" >"$T/rules-test.out" 2>&1

@@ -130,6 +130,11 @@ def unescape_label(v):
     return re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), v)
 
 
+# write_prometheus names of every plugin of this project
+OUR_PREFIXES = ("collectd_drm_fdinfo_", "collectd_tegra410_uncore_", "collectd_i915_oa_",
+                "collectd_panthor_perf_")
+
+
 def cmd_prometheus(series_file, metrics_txt, host):
     series = read_series(series_file)
     got = {}
@@ -150,8 +155,7 @@ def cmd_prometheus(series_file, metrics_txt, host):
             missing.append(f"{name}{labels}")
     say(not missing, f"Prometheus: all {len(series)} series scraped with their labels",
         f"missing {len(missing)}: {missing[:3]!r}")
-    ours = [k for k in got if k[0].startswith(("collectd_drm_fdinfo_", "collectd_tegra410_uncore_",
-                                               "collectd_i915_oa_", "collectd_panthor_perf_"))]
+    ours = [k for k in got if k[0].startswith(OUR_PREFIXES)]
     say(len(ours) == len(series), f"Prometheus: {len(series)} series, {len(ours)} samples")
 
 
@@ -162,8 +166,7 @@ def cmd_promrules(metrics_txt, rules, checks):
     series = []
     for line in open(metrics_txt, encoding="utf-8", errors="surrogateescape"):
         m = LINE.match(line.rstrip("\n"))
-        if (m and m.group(1).startswith(("collectd_drm_fdinfo_", "collectd_tegra410_uncore_"))
-                and m.group(3).lower() != "nan"):
+        if (m and m.group(1).startswith(OUR_PREFIXES) and m.group(3).lower() != "nan"):
             series.append({"series": f"{m.group(1)}{{{m.group(2)}}}",
                            "values": f"{float(m.group(3))!r}x10"})
     tests = [{"expr": e, "eval_time": "5m", "exp_samples": [{"labels": l, "value": v}]}
