@@ -5,13 +5,14 @@
  * to a driver; one driver file per kernel interface emulates it
  * (shim_perf.c: perf_event_open on fake PMUs; shim_demo.c: a character
  * device with a stream and a buffer, for the shim's own tests;
- * shim_i915.c: an i915 DRM device with perf OA streams). Two ways
+ * shim_i915*.c: an i915 DRM device with perf OA streams; shim_panthor*.c:
+ * a panthor node with the perf uAPI). Two ways
  * to use it:
  *   - in-process: link $(BUILD)/libshim.a, register drivers
  *     (shim_perf_register(), shim_device_add(), shim_demo_register()) and
  *     pass &shim_kernel as the plugin host's kernel;
  *   - LD_PRELOAD $(BUILD)/tests/shim.so: libc interposers (shim_preload.c)
- *     route the same calls; SHIM_DRIVERS=perf,demo,i915 picks the drivers
+ *     route the same calls; SHIM_DRIVERS=perf,demo,i915,panthor picks
  *     (default "perf").
  * Every fake fd is a real eventfd, so close(), dup() and poll() behave;
  * a driver makes a file readable for poll with shim_file_set_ready().
