@@ -12,8 +12,8 @@
  *     (shim_perf_register(), shim_device_add(), shim_demo_register()) and
  *     pass &shim_kernel as the plugin host's kernel;
  *   - LD_PRELOAD $(BUILD)/tests/shim.so: libc interposers (shim_preload.c)
- *     route the same calls; SHIM_DRIVERS=perf,demo,i915,panthor picks
- *     (default "perf").
+ *     route the same calls; SHIM_DRIVERS=perf,demo,i915,panthor picks the
+ *     drivers (default "perf").
  * Every fake fd is a real eventfd, so close(), dup() and poll() behave;
  * a driver makes a file readable for poll with shim_file_set_ready().
  * Calls on other fds and paths reach the real system. Errors as the
