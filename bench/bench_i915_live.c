@@ -5,6 +5,7 @@
  * a warm-up that sizes every buffer) and the time per drain.
  * Environment: BENCH_I915_READS (default 20000).
  */
+#include "bench/bench_util.h"
 #include "common/i915/i915_device.h"
 #include "tests/shim/shim.h"
 #include "tests/shim/shim_i915.h"
@@ -14,34 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-void *__libc_malloc(size_t n);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t n);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void *realloc(void *p, size_t n);
-static long allocations;
-void *malloc(size_t n) {
-  allocations++;
-  return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t size) {
-  allocations++;
-  return __libc_calloc(n, size);
-}
-void *realloc(void *p, size_t n) {
-  allocations++;
-  return __libc_realloc(p, n);
-}
-
 #define DEV "/bench/dri/renderD128"
 #define UUID "01234567-89ab-cdef-0123-456789abcdef"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static uint64_t bytes;
 static void discard(void *ctx, const uint8_t *data, size_t len) {
@@ -82,11 +57,11 @@ int main(void) {
     i915_device_drain(&shim_kernel, &dev, &p, 0, discard, NULL);
   long before = allocations;
   bytes = 0;
-  double t0 = now_s();
+  double t0 = bench_now_s();
   for (long i = 0; i < reads; i++)
     if (i915_device_drain(&shim_kernel, &dev, &p, 0, discard, NULL) < 0)
       return 1;
-  double dt = now_s() - t0;
+  double dt = bench_now_s() - t0;
   long allocs = allocations - before;
   printf("i915 live drain: %ld drains of 64 reports, %.2f allocations per "
          "read, %.2f us per drain, %.0f MB/s through the shim\n",

@@ -14,6 +14,7 @@
  *    100k rounds of what a read does with the drained bytes (walk,
  *    accumulate, derived metrics, both records to a discarding sink).
  */
+#include "bench/bench_util.h"
 #include "common/i915/oa_accum.h"
 #include "common/i915/oa_format.h"
 #include "plugins/i915_oa/i915_oa.h"
@@ -25,43 +26,6 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
-
-void *__libc_malloc(size_t n);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t n);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void *realloc(void *p, size_t n);
-static long allocations;
-void *malloc(size_t n) {
-  allocations++;
-  return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t size) {
-  allocations++;
-  return __libc_calloc(n, size);
-}
-void *realloc(void *p, size_t n) {
-  allocations++;
-  return __libc_realloc(p, n);
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int nop(struct metric_sink *s) {
-  (void)s;
-  return 0;
-}
-static int discard(struct metric_sink *s, const struct metric *m) {
-  (void)s;
-  (void)m;
-  return 0;
-}
-static struct metric_sink sink = {nop, discard, nop};
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
@@ -130,8 +94,6 @@ static int write_recording(const char *path, size_t mb, const uint8_t *buf,
   return close(fd);
 }
 
-static int nop_sink_begin(struct metric_sink *s) { return nop(s); }
-
 int main(void) {
   const size_t n = (32u << 20) / 264, len = n * 264;
   uint8_t *buf = __libc_malloc(len), *dst = __libc_malloc(len);
@@ -144,17 +106,17 @@ int main(void) {
   for (int r = 0; r < 5; r++) {
     oa_accum_init(&a, fmt, 1);
     struct oa_walk_result res;
-    double t = now_s();
+    double t = bench_now_s();
     oa_accum_records(&a, buf, len, &res);
-    t = now_s() - t;
+    t = bench_now_s() - t;
     if (res.error != NULL || a.reports != n)
       return 1;
     if (t < walk)
       walk = t;
-    t = now_s();
+    t = bench_now_s();
     memcpy(dst, buf, len);
     __asm__ volatile("" : : "r"(dst) : "memory");
-    t = now_s() - t;
+    t = bench_now_s() - t;
     if (t < copy)
       copy = t;
   }
@@ -178,12 +140,12 @@ int main(void) {
     oa_config_defaults(&rinst.cfg);
     rinst.cfg.replay = path;
     rinst.cfg.replay_interval = 1.0;
-    struct metric_sink rsink = {nop_sink_begin, discard, nop};
+    struct metric_sink rsink = *bench_discard_sink();
     struct rusage before, after;
     getrusage(RUSAGE_SELF, &before);
-    double t = now_s();
+    double t = bench_now_s();
     int rc = oa_replay_run(&rinst, &rsink);
-    t = now_s() - t;
+    t = bench_now_s() - t;
     getrusage(RUSAGE_SELF, &after);
     unlink(path);
     if (rc < 0)
@@ -215,7 +177,7 @@ int main(void) {
     struct oa_walk_result res;
     size_t at = (size_t)i * per_read % (n - per_read);
     oa_accum_records(&d.acc, buf + at * 264, per_read * 264, &res);
-    oa_report_device(&inst, &d, 1, &sink);
+    oa_report_device(&inst, &d, 1, bench_discard_sink());
   }
   printf("allocations during %ld reads of %zu reports (walk, accumulate, "
          "metrics, records): %ld\n",

@@ -13,6 +13,7 @@
  *    during 100k rounds of what a read does after the session delivered
  *    its sample (fold, metrics, records to a discarding sink).
  */
+#include "bench/bench_util.h"
 #include "common/panthor/pp_accum.h"
 #include "plugins/panthor_perf/panthor_perf.h"
 #include "tests/lib/pp_build.h"
@@ -21,44 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* Count allocations by interposing the allocator (glibc's __libc_*). */
-void *__libc_malloc(size_t n);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t n);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void *realloc(void *p, size_t n);
-static long allocations;
-void *malloc(size_t n) {
-  allocations++;
-  return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t size) {
-  allocations++;
-  return __libc_calloc(n, size);
-}
-void *realloc(void *p, size_t n) {
-  allocations++;
-  return __libc_realloc(p, n);
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int nop(struct metric_sink *s) {
-  (void)s;
-  return 0;
-}
-static int discard(struct metric_sink *s, const struct metric *m) {
-  (void)s;
-  (void)m;
-  return 0;
-}
-static struct metric_sink sink = {nop, discard, nop};
 
 static uint64_t value(void *ctx, enum pp_block t, uint32_t idx, uint32_t k) {
   (void)ctx;
@@ -108,18 +71,18 @@ int main(void) {
   const long n = 200000;
   double walk = 1e9, copy = 1e9;
   for (int r = 0; r < 5; r++) {
-    double t = now_s();
+    double t = bench_now_s();
     for (long i = 0; i < n; i++)
       pp_accum_add(&d.acc, &info, ring + (size_t)(i % SLOTS) * len, len, NULL);
-    t = now_s() - t;
+    t = bench_now_s() - t;
     if (t < walk)
       walk = t;
-    t = now_s();
+    t = bench_now_s();
     for (long i = 0; i < n; i++) {
       memcpy(dst, ring + (size_t)(i % SLOTS) * len, len);
       __asm__ volatile("" : : "r"(dst) : "memory");
     }
-    t = now_s() - t;
+    t = bench_now_s() - t;
     if (t < copy)
       copy = t;
   }
@@ -136,7 +99,7 @@ int main(void) {
   for (long i = 0; i < reads; i++) {
     pp_accum_add(&d.acc, &info, ring + (size_t)(i % SLOTS) * len, len, NULL);
     pp_accum_metrics(&d.acc, &m);
-    pp_report(&p, &d, &m, &sink, 1);
+    pp_report(&p, &d, &m, bench_discard_sink(), 1);
   }
   printf("allocations during %ld reads (fold, metrics, records): %ld\n", reads,
          allocations);

@@ -10,6 +10,7 @@
  *    12 PCIE + 12 PCIE-TGT + UCF + CMEM + 3 C2C PMUs, against a stand-in
  *    kernel that accepts every open (discovery, parsing, encoding, opens).
  */
+#include "bench/bench_util.h"
 #include "plugins/tegra410_uncore/t410.h"
 #include "tests/lib/fakeproc.h"
 #include "tests/lib/test_host.h"
@@ -20,44 +21,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Count allocations by interposing the allocator (glibc's __libc_*). */
-void *__libc_malloc(size_t n);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t n);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void *realloc(void *p, size_t n);
-static long allocations;
-void *malloc(size_t n) {
-  allocations++;
-  return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t size) {
-  allocations++;
-  return __libc_calloc(n, size);
-}
-void *realloc(void *p, size_t n) {
-  allocations++;
-  return __libc_realloc(p, n);
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int nop(struct metric_sink *s) {
-  (void)s;
-  return 0;
-}
-static int discard(struct metric_sink *s, const struct metric *m) {
-  (void)s;
-  (void)m;
-  return 0;
-}
-static struct metric_sink sink = {nop, discard, nop};
 
 static void set(void *inst, const char *key, const char *value) {
   struct cfg_value v = {.type = CFG_STRING, .string = value};
@@ -142,10 +105,10 @@ static void setup_bench(void) {
     void *inst = tegra410_uncore_ops.instance_new("bench");
     set(inst, "SysfsRoot", fp.sys);
     long before = allocations;
-    double t = now_s();
+    double t = bench_now_s();
     if (tegra410_uncore_ops.init(inst, &host) < 0)
       exit(1);
-    t = now_s() - t;
+    t = bench_now_s() - t;
     if (r == 0) /* shows the counter works: setup does allocate */
       printf("allocations during one preset setup: %ld\n",
              allocations - before);
@@ -173,18 +136,18 @@ int main(void) {
     uint64_t buf[3 + 2 * PMU_MAX_GROUP];
     size_t words = 3 + 2 * g->n_events;
     for (int r = 0; r < 5; r++) {
-      double t = now_s();
+      double t = bench_now_s();
       for (long i = 0; i < reads; i++)
         pmu_group_read(g);
-      t = now_s() - t;
+      t = bench_now_s() - t;
       if (t < engine)
         engine = t;
-      t = now_s();
+      t = bench_now_s();
       for (long i = 0; i < reads; i++)
         for (size_t c = 0; c < g->n_cpus; c++)
           if (read(g->fds[c * g->n_events], buf, words * 8) < 0)
             exit(1);
-      t = now_s() - t;
+      t = bench_now_s() - t;
       if (t < bare)
         bare = t;
     }
@@ -192,10 +155,11 @@ int main(void) {
            "read() %.3f us per group read; ratio %.3f\n",
            g->n_events, g->n_cpus, engine / reads * 1e6, bare / reads * 1e6,
            engine / bare);
-    tegra410_uncore_ops.read(inst, &sink); /* first read: sets baselines */
+    tegra410_uncore_ops.read(
+        inst, bench_discard_sink()); /* first read: sets baselines */
     allocations = 0;
     for (long i = 0; i < reads; i++)
-      tegra410_uncore_ops.read(inst, &sink);
+      tegra410_uncore_ops.read(inst, bench_discard_sink());
     printf("allocations during %ld plugin reads: %ld\n", reads, allocations);
   }
   tegra410_uncore_ops.instance_free(inst);
