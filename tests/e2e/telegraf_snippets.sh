@@ -18,49 +18,14 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 source tests/lib/require.sh
-source tests/lib/i915_tree.sh
-source tests/lib/tegra410_tree.sh
+source tests/lib/emulated.sh
 require_cmd "Telegraf snippets" python3
 B=${BUILD:-build}
-SHIM=$PWD/$B/tests/shim.so
-PRELOAD=$SHIM
-if [[ ${SANITIZE:-} == 1 ]]; then
-  PRELOAD="$(${CC:-cc} -print-file-name=libasan.so):$(${CC:-cc} -print-file-name=libubsan.so):$SHIM"
-fi
 SNIP=tests/lib/telegraf_snippet.py
 T=$(mktemp -d "${TMPDIR:-/tmp}/telegraf-snippets.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-# The emulated devices: one i915 GPU, one Mali-G720 (panthor), the
-# Tegra410 PMUs and, as on an x86 machine, an msr PMU with tsc.
-i915_tree "$T/i915" 0000:00:02.0
-I915_ENV=(SHIM_DRIVERS=i915 "SHIM_I915_PATH=$SHIM_I915_PATH"
-  "SHIM_I915_SCENARIO_0=$SHIM_I915_SCENARIO_0"
-  "SHIM_I915_SCENARIO=$(i915_scenario "$T/i915")")
-mkdir -p "$T/panthor/dri"
-: >"$T/panthor/dri/renderD128"
-PP_ENV=(SHIM_DRIVERS=panthor "SHIM_PANTHOR_PATH=$T/panthor/dri/renderD128"
-  SHIM_PANTHOR_GPU=g720)
-t410_tree "$T/t410"
-t410_pmu "$T/t410" msr 4100 event=config:0-63 -- tsc=0x0
-
-emulated() { # plugin -> the environment and options, one per line
-  case $1 in
-  drm_fdinfo) ;;
-  i915_oa)
-    printf 'env:%s\n' "${I915_ENV[@]}" "LD_PRELOAD=$PRELOAD"
-    printf 'opt:%s\n' "--DevRoot=$T/i915/dev/dri" "--SysfsRoot=$T/i915/sys"
-    ;;
-  panthor_perf)
-    printf 'env:%s\n' "${PP_ENV[@]}" "LD_PRELOAD=$PRELOAD"
-    printf 'opt:%s\n' "--DevRoot=$T/panthor"
-    ;;
-  tegra410_uncore)
-    printf 'env:%s\n' SHIM_DRIVERS=perf "LD_PRELOAD=$PRELOAD"
-    printf 'opt:%s\n' "--SysfsRoot=$T/t410/sys"
-    ;;
-  esac
-}
+emu_setup "$T"
 
 # Fields that count from the run's first read (README "Telegraf"), by plugin.
 restarting() {
@@ -103,7 +68,7 @@ for conf in conf.d/telegraf-*.conf; do
     env:*) envs+=("${l#env:}") ;;
     opt:*) opts+=("${l#opt:}") ;;
     esac
-  done < <(emulated "$plugin")
+  done < <(emu_args "$plugin")
   cmd=(env "${envs[@]}" "$B/$plugin" "${argv[@]:1}" "${opts[@]}")
   if [[ $kind == exec ]]; then
     timeout "$limit" "${cmd[@]}" >"$T/out" 2>"$T/err" </dev/null
