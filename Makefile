@@ -53,6 +53,11 @@ $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -MMD -MP -c $< -o $@
 
+# The executables' --version: the package version, from debian/changelog.
+VERSION      := $(shell sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
+$(BUILD)/obj/common/host/host_exec.o: ALL_CFLAGS += -DHOST_EXEC_VERSION='"$(VERSION)"'
+$(BUILD)/obj/common/host/host_exec.o: debian/changelog
+
 $(BUILD)/obj/common/host/host_collectd.o: common/host/host_collectd.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@

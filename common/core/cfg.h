@@ -32,6 +32,16 @@ struct cfg_item {
   size_t n_children;
 };
 
+/* One key a plugin's configure() accepts, for the executables' --help and
+ * for tests/e2e/exec_options.sh, which checks the table against the keys
+ * the configure function matches. Tables end with a NULL key. A key inside
+ * a nested block is spelled "Block.Key", as on the command line. */
+struct cfg_option {
+  const char *key;  /* as in the README, e.g. "FullScanInterval" */
+  const char *def;  /* the default, in words ("30", "none", "all") */
+  const char *help; /* one short line: what it takes */
+};
+
 /* Case-insensitive key match. */
 bool cfg_key_is(const struct cfg_item *item, const char *key);
 

@@ -19,6 +19,10 @@
 struct plugin_ops {
   const char *name; /* LoadPlugin name, also the exec binary name */
 
+  /* The keys configure() accepts with their defaults (cfg.h), ending with
+   * a NULL key; listed by the executable's --help. NULL: none listed. */
+  const struct cfg_option *options;
+
   /* Allocate an instance with defaults; NULL on ENOMEM. `instance` is the
    * collectd <Instance> name or the plugin name, borrowed. */
   void *(*instance_new)(const char *instance);

@@ -14,6 +14,7 @@
 #include "common/sink/sink_table.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -145,22 +146,27 @@ static int host_exec_choice(struct host_exec_args *a, const char *flag,
   return -EINVAL;
 }
 
-/* One of our own flags (exact, lower case); 1 when `name` is not ours. */
+/* One of our own flags (exact, lower case; "interval" in any case, since
+ * Interval is also the collectd key of the same meaning); 1 when `name` is
+ * not ours. */
 static int host_exec_flag(struct host_exec_args *a, const char *name,
                           size_t len, const char *value, const char *arg,
                           bool *mode_set) {
-  static const char *const flags[] = {
-      "help", "once", "execd", "interval", "window", "format", "log-level"};
+  static const char *const flags[] = {"help",      "once",   "execd",
+                                      "interval",  "window", "format",
+                                      "log-level", "version"};
   static const char *const formats[] = {"influx", "json", "table"};
   static const char *const levels[] = {"error", "warning", "info", "debug"};
   static const enum log_level level_values[] = {
       LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG};
   size_t f = 0;
-  while (f < 7 && !(strlen(flags[f]) == len && !strncmp(flags[f], name, len)))
+  while (f < 8 && !(strlen(flags[f]) == len &&
+                    (f == 3 ? !strncasecmp(flags[f], name, len)
+                            : !strncmp(flags[f], name, len))))
     f++;
-  if (f == 7)
+  if (f == 8)
     return 1;
-  bool wants_value = f >= 3;
+  bool wants_value = f >= 3 && f <= 6;
   if (wants_value && value == NULL)
     return host_exec_fail(a, "%s needs a value: --flag=<value>", arg);
   if (!wants_value && value != NULL)
@@ -194,6 +200,9 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
     if ((rc = host_exec_choice(a, "--format", value, formats, 3, &k)) == 0)
       a->format = (enum host_exec_format)k;
     break;
+  case 7:
+    a->version = true;
+    break;
   default:
     if ((rc = host_exec_choice(a, "--log-level", value, levels, 4, &k)) == 0)
       a->log_level = level_values[k];
@@ -212,6 +221,10 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
   int rc = 0;
   for (int i = 1; i < argc && rc == 0; i++) {
     const char *arg = argv[i];
+    if (strcmp(arg, "-h") == 0) {
+      a->help = true;
+      continue;
+    }
     if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0' || arg[2] == '=') {
       rc = host_exec_fail(a, "unexpected argument \"%.64s\"", arg);
       break;
@@ -240,13 +253,14 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
   return rc;
 }
 
-static void host_exec_help(const char *name) {
+static void host_exec_help(const struct plugin_ops *ops) {
+  const char *name = ops->name;
   printf(
       "usage: %s [--format=json|influx|table] [--once | --execd | "
       "--interval=SECONDS]\n"
       "       %*s [--window=SECONDS] [--log-level=LEVEL] [--<Key>=<value> "
       "...]\n"
-      "       %s --help\n"
+      "       %s --help | -h | --version\n"
       "\n"
       "Collects like the collectd plugin %s and prints the records on "
       "stdout.\n"
@@ -256,14 +270,18 @@ static void host_exec_help(const char *name) {
       "                   one object per line with --execd) or table\n"
       "  --once           read, read again after --window seconds, print the "
       "second\n"
-      "                   read, exit (default; Telegraf inputs.exec)\n"
+      "                   read, exit (default; Telegraf inputs.exec). Counters "
+      "start\n"
+      "                   at the first read: they cover the window only\n"
       "  --execd          read once at start, then print one batch per line "
       "read on\n"
       "                   stdin; exit 0 on EOF (inputs.execd, signal = "
       "\"STDIN\")\n"
       "  --interval=N     print a batch every N seconds until SIGTERM or "
       "SIGINT\n"
-      "                   (inputs.execd, signal = \"none\")\n"
+      "                   (inputs.execd, signal = \"none\"); also spelled "
+      "--Interval=N,\n"
+      "                   as the collectd key\n"
       "  --window=S       seconds between the two reads of --once (default "
       "1; 0 reads\n"
       "                   twice back to back; rates need two reads)\n"
@@ -271,24 +289,36 @@ static void host_exec_help(const char *name) {
       "go to\n"
       "                   stderr as \"error: ...\", or \"E! \", \"W! \", "
       "\"I! \", \"D! \" with --execd\n"
-      "  --<Key>=<value>  a collectd option of the plugin: case-insensitive, "
-      "repeatable,\n"
-      "                   applied in order; --Key value (no '=') is not "
-      "accepted\n"
+      "  --<Key>=<value>  a collectd option of the plugin (below): "
+      "case-insensitive,\n"
+      "                   repeatable, applied in order; --Key value (no '=') "
+      "is not\n"
+      "                   accepted\n"
       "  --<Block>.<Key>=<value>\n"
       "                   a key inside a nested collectd block: added to the "
       "most\n"
       "                   recent --<Block>=<value> (or to a new value-less "
       "Block), so\n"
-      "                   <Event \"a\"> Scale 2 </Event> is --Event=a "
-      "--Event.Scale=2\n"
-      "\n"
-      "Exit status: 0 ok (also when stopped by SIGTERM, SIGINT or SIGHUP), "
-      "1 init\n"
-      "or read failure, 2 usage or configuration error (one wrong Key or "
-      "Event is\n"
-      "enough, whatever else is valid: nothing is collected).\n",
+      "                   <Filter \"f\"> PMU \"pcie\" </Filter> is "
+      "--Filter=f --Filter.PMU=pcie\n"
+      "  --help, -h       this text; --version: the version\n",
       name, (int)strlen(name), "", name, name);
+  if (ops->options != NULL) {
+    printf("\nOptions of %s, as --Key=<value> (the keys of its collectd "
+           "block):\n",
+           name);
+    printf("  --%-18s %s; default: %s\n", "Interval",
+           "same as --interval=N (the host's key)", "none, --once");
+    for (const struct cfg_option *o = ops->options; o->key != NULL; o++)
+      printf("  --%-18s %s; default: %s\n", o->key, o->help, o->def);
+  }
+  printf("\n"
+         "Exit status: 0 ok (also when stopped by SIGTERM, SIGINT or SIGHUP), "
+         "1 init\n"
+         "or read failure (or stdout closed), 2 usage or configuration error "
+         "(one wrong\n"
+         "Key or Event is enough, whatever else is valid: nothing is "
+         "collected).\n");
 }
 
 /* ---- running ---- */
@@ -581,15 +611,51 @@ static int host_exec_run(const struct plugin_ops *ops,
   return status;
 }
 
+/* Make sure fds 0, 1 and 2 are open before anything else is: a closed one
+ * would be the number the next open() returns (a device node, an eventfd),
+ * and stdin reads or metric writes would then go to that file. A closed
+ * stdin or stderr is reopened on /dev/null (stdin then reads as EOF: --execd
+ * ends at once, as when Telegraf closes it); a closed stdout is refused,
+ * since metrics written to /dev/null would be lost without a word. Returns
+ * 0, or 1 after saying why on stderr. */
+static int host_exec_stdio(const char *plugin) {
+  bool out_closed = false;
+  for (int fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+      continue;
+    out_closed |= fd == STDOUT_FILENO;
+    /* the lowest free number: fd itself, the lower ones being open */
+    int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (null != fd) {
+      if (null >= 0)
+        close(null);
+      return 1; /* nothing sane to say it on */
+    }
+  }
+  if (out_closed) {
+    fprintf(stderr,
+            "%s: stdout: closed: the metrics would go nowhere (open it on a "
+            "pipe or a file)\n",
+            plugin);
+    return 1;
+  }
+  return 0;
+}
+
 int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
+  if (host_exec_stdio(ops->name) != 0)
+    return 1;
   struct host_exec_args args;
   if (host_exec_parse_args(argc, argv, &args) < 0) {
     fprintf(stderr, "%s: usage: %s (see %s --help)\n", ops->name, args.error,
             ops->name);
     return 2;
   }
-  if (args.help) {
-    host_exec_help(ops->name);
+  if (args.help || args.version) {
+    if (args.help)
+      host_exec_help(ops);
+    else
+      printf("%s %s\n", ops->name, HOST_EXEC_VERSION);
     host_exec_args_fini(&args);
     return fflush(stdout) == 0 ? 0 : 1;
   }

@@ -3,14 +3,21 @@
  * for Telegraf's inputs.exec and inputs.execd:
  *
  *   <plugin> [--format=json|influx|table] [--once | --execd | --interval=S]
- *            [--window=S] [--log-level=L] [--<Key>=<value> ...] | --help
+ *            [--window=S] [--log-level=L] [--<Key>=<value> ...]
+ *   <plugin> --help | -h | --version
  *
  * --<Key>=<value> are the plugin's collectd keys (case-insensitive,
  * repeatable, passed to configure() in command-line order, each as one
- * item with one string value). A nested collectd block is spelled flat:
- * --Block.Key=<value> adds Key=<value> to the children of the most recent
- * item named Block (creating a value-less Block item when there is none),
- * so <Event "a"> Scale 2 </Event> is --Event=a --Event.Scale=2.
+ * item with one string value); --help lists them from plugin_ops.options.
+ * The collectd key Interval is --interval (any case). A nested collectd
+ * block is spelled flat: --Block.Key=<value> adds Key=<value> to the
+ * children of the most recent item named Block (creating a value-less Block
+ * item when there is none), so <Filter "f"> PMU "pcie" </Filter> is
+ * --Filter=f --Filter.PMU=pcie.
+ *
+ * File descriptors 0, 1 and 2 are checked first: a closed stdin or stderr
+ * is reopened on /dev/null (so no device fd can take its number), a closed
+ * stdout is refused (exit 1, said on stderr): metrics would go nowhere.
  *
  * stdout carries only metrics and is flushed after every batch; messages go
  * to stderr as "error: ..." lines, or with Telegraf's "E! "/"W! "/"I! "/"D! "
@@ -27,6 +34,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* What --version prints after the name; the build may set it. */
+#ifndef HOST_EXEC_VERSION
+#define HOST_EXEC_VERSION "0.1.0"
+#endif
+
 /* Upper bound of --interval and --window, in seconds (11.6 days). */
 #define HOST_EXEC_MAX_SECONDS 1e6
 
@@ -39,7 +51,8 @@ struct host_exec_args {
   double interval_s;            /* --interval=S, > 0 (HOST_EXEC_INTERVAL) */
   double window_s;              /* --window=S, >= 0, default 1 */
   enum log_level log_level;     /* --log-level, default warning */
-  bool help;                    /* --help */
+  bool help;                    /* --help or -h */
+  bool version;                 /* --version */
   struct cfg_item *items;       /* owned tree: keys, values, children */
   size_t n_items;
   char error[256]; /* why parsing failed, e.g. "--window: expected ..." */

@@ -216,10 +216,10 @@ I915_TELEGRAF = [
     ("EU stall (Render Basic set, EuMetrics true)", telegraf_query(
         "eu_stall_percent", "i915_oa", "", "\"host\", \"device\""),
      "percent", "$tag_host $tag_device"),
-    ("OA reports (cumulative)", telegraf_query(
+    ("OA reports (cumulative: the execd snippets)", telegraf_query(
         "reports", "i915_oa_stream", "", "\"host\", \"device\", \"metric_set\""),
      "short", "$tag_host $tag_device $tag_metric_set"),
-    ("Lost OA buffers (cumulative, should stay 0)", telegraf_query(
+    ("Lost OA buffers (cumulative: execd; should stay 0)", telegraf_query(
         "buffer_lost", "i915_oa_stream", "", "\"host\", \"device\""),
      "short", "$tag_host $tag_device"),
 ]

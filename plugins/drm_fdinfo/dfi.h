@@ -133,6 +133,8 @@ struct dfi {
 void dfi_config_defaults(struct dfi_config *cfg);
 void dfi_config_fini(struct dfi_config *cfg);
 int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item);
+/* The keys dfi_config_apply() takes (cfg.h), for --help. */
+extern const struct cfg_option dfi_options[];
 bool dfi_config_driver_ok(const struct dfi_config *cfg, const char *driver);
 bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
                           const char *minor);

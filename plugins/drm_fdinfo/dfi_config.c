@@ -11,6 +11,25 @@
 #include <string.h>
 #include <strings.h>
 
+/* Every key dfi_config_apply() takes, with dfi_config_defaults()' values. */
+const struct cfg_option dfi_options[] = {
+    {"ReportBy", "Device Process",
+     "Device, Process, Client or Cgroup; repeatable"},
+    {"ProcessMatch", "all", "extended regex on the process name (comm)"},
+    {"Driver", "all", "only this drm-driver name; repeatable"},
+    {"Device", "all", "only this device (PCI address, platform or minor name)"},
+    {"MaxClients", "4096", "clients tracked, 1 to 1000000"},
+    {"MaxProcesses", "256", "process series per device, 1 to 1000000"},
+    {"FullScanInterval", "30", "seconds over which every process is walked"},
+    {"FdCount", "auto", "auto, true or false: st_size of /proc/PID/fd counts"},
+    {"UseDebugfs", "true", "find new clients through debugfs (root)"},
+    {"WakeSuspended", "false", "read runtime-suspended xe devices"},
+    {"EnableProfiling", "false", "set the panfrost/panthor profiling switch"},
+    {"ProcRoot", "/proc", "where /proc is"},
+    {"SysfsRoot", "/sys", "where /sys is"},
+    {"DebugfsRoot", "/sys/kernel/debug", "where debugfs is"},
+    {NULL, NULL, NULL}};
+
 void dfi_config_defaults(struct dfi_config *cfg) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->max_clients = 4096;

@@ -142,6 +142,7 @@ static void dfi_free(void *inst) {
 
 const struct plugin_ops drm_fdinfo_ops = {
     .name = DFI_PLUGIN,
+    .options = dfi_options,
     .instance_new = dfi_new,
     .configure = dfi_configure,
     .init = dfi_init,

@@ -268,6 +268,7 @@ static void oa_free(void *p) {
 
 const struct plugin_ops i915_oa_ops = {
     .name = OA_PLUGIN,
+    .options = oa_options,
     .instance_new = oa_new,
     .configure = oa_configure,
     .init = oa_init,

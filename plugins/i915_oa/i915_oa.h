@@ -80,6 +80,8 @@ extern const struct plugin_ops i915_oa_ops;
 void oa_config_defaults(struct oa_config *cfg);
 void oa_config_fini(struct oa_config *cfg);
 int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item);
+/* The keys oa_config_apply() takes (cfg.h), for --help. */
+extern const struct cfg_option oa_options[];
 
 /* oa_report.c: the records of one device from its state; 0 or the first
  * negative errno of the sink. */

@@ -14,6 +14,24 @@
 #include <string.h>
 #include <strings.h>
 
+/* Every key oa_config_apply() takes, with oa_config_defaults()' values. */
+const struct cfg_option oa_options[] = {
+    {"Device", "every i915 node",
+     "render node path or PCI address; repeatable"},
+    {"MetricSet", "none", "metric set uuid or id (or FlexEvent)"},
+    {"FlexEvent", "none",
+     "\"NAME EVENT [SHADER [ROW]]\" or \"NAME raw:VALUE\""},
+    {"EuMetrics", "false", "true when MetricSet is Render Basic"},
+    {"Format", "the platform's", "OA report format name or number (1..14)"},
+    {"Period", "0.01", "seconds between OA reports"},
+    {"Engine", "render:0", "CLASS[:INSTANCE]: render, copy, video, ..."},
+    {"Replay", "none", "an i915-perf-recorder file to replay"},
+    {"ReplayInterval", "0", "seconds of recording per batch (0: per report)"},
+    {"DevRoot", "/dev/dri", "where the render nodes are"},
+    {"SysfsRoot", "/sys", "where /sys is"},
+    {"ProcRoot", "/proc", "where /proc is"},
+    {NULL, NULL, NULL}};
+
 void oa_config_defaults(struct oa_config *cfg) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->period_ns = OA_DEFAULT_PERIOD_NS;
@@ -193,8 +211,10 @@ static int oa_config_flex(struct oa_config *cfg, const struct cfg_item *item) {
 
 static int oa_config_flex_words(struct oa_config *cfg,
                                 const struct cfg_item *item) {
-  char text[128];
-  snprintf(text, sizeof(text), "%s", item->values[0].string);
+  /* a copy to cut, as long as the value: no length limit but the NAME's */
+  char *text = strdup(item->values[0].string);
+  if (text == NULL)
+    return -ENOMEM;
   struct cfg_value words[5];
   size_t n = 0;
   for (char *save = NULL, *w = strtok_r(text, " ", &save); w != NULL;
@@ -208,7 +228,9 @@ static int oa_config_flex_words(struct oa_config *cfg,
   split.n_values = n;
   if (n < 2) /* a name alone: the usage message */
     split.n_values = 0;
-  return oa_config_flex(cfg, &split);
+  int rc = oa_config_flex(cfg, &split);
+  free(text);
+  return rc;
 }
 
 int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item) {

@@ -193,6 +193,7 @@ static void pp_free(void *inst) {
 
 const struct plugin_ops panthor_perf_ops = {
     .name = PP_PLUGIN,
+    .options = pp_options,
     .instance_new = pp_new,
     .configure = pp_configure,
     .init = pp_init,

@@ -130,6 +130,8 @@ struct pp {
  * RingSlots 32, Timeout 100 ms), one option, release. */
 void pp_config_defaults(struct pp_config *cfg);
 int pp_config_apply(struct pp_config *cfg, const struct cfg_item *item);
+/* The keys pp_config_apply() takes (cfg.h), for --help. */
+extern const struct cfg_option pp_options[];
 void pp_config_fini(struct pp_config *cfg);
 
 /* pp_report.c: the records of one device at Unix time `time_ns`; `m` are

@@ -13,6 +13,22 @@
 #include <string.h>
 #include <strings.h>
 
+/* Every key pp_config_apply() takes, with pp_config_defaults()' values. */
+#define PP_STRINGIFY(x) #x
+#define PP_STR(x) PP_STRINGIFY(x)
+const struct cfg_option pp_options[] = {
+    {"Device", "every panthor node", "render node path; repeatable"},
+    {"DevRoot", "/dev", "where discovery looks for dri/renderD*"},
+    {"UAPI", "auto", "auto, rfc-v2 or v6"},
+    {"CounterSet", "primary", "primary, secondary or tertiary"},
+    {"RingSlots", PP_STR(PP_DEFAULT_SLOTS),
+     "samples the ring holds, a power of two"},
+    {"Timeout", PP_STR(PP_DEFAULT_TIMEOUT_MS),
+     "milliseconds a read waits for its sample"},
+    {"Counter", "none", "BLOCK:INDEX or a counter name; repeatable"},
+    {"PerCore", "false", "one series per shader core for shader Counters"},
+    {NULL, NULL, NULL}};
+
 void pp_config_defaults(struct pp_config *cfg) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->layout = PP_LAYOUT_NONE;

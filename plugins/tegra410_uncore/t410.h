@@ -76,6 +76,8 @@ struct t410 {
 
 /* t410_config.c */
 int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item);
+/* The keys t410_config_apply() takes (cfg.h), for --help. */
+extern const struct cfg_option t410_options[];
 void t410_config_fini(struct t410_config *cfg);
 
 /* t410_state.c: fold the engine's `r` (n events) into `s` at monotonic

@@ -11,6 +11,16 @@
 #include <string.h>
 #include <strings.h>
 
+/* Every key t410_config_apply() takes, nested Filter keys included. */
+const struct cfg_option t410_options[] = {
+    {"Preset", "Tegra410 without Event", "Tegra410: the preset next to Events"},
+    {"Event", "none", "perf-syntax event string; repeatable"},
+    {"SysfsRoot", "/sys", "where /sys is"},
+    {"Filter", "none", "a filtered copy of the preset, by this name"},
+    {"Filter.PMU", "none", "ucf, pcie, pcie_tgt or c2c"},
+    {"Filter.Terms", "none", "format terms to add: t=v,..."},
+    {NULL, NULL, NULL}};
+
 static int t410_filter_fail(const struct cfg_item *item, const char *name,
                             const char *why) {
   log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "config", item->key, "\"%s\": %s", name,
@@ -29,10 +39,12 @@ static const struct pmu_term *t410_term(const struct pmu_event_spec *e,
 /*
  * <Filter "name"> PMU "ucf|pcie|pcie_tgt|c2c"; Terms "t=v,..." </Filter>
  * The rules the hardware imposes, checked here so a bad combination is a
- * config error and not an EINVAL at open time (reference sheet, format
- * terms): a PCIE filter is a root-port mask or a BDF, never both; a BDF
+ * config error and not an EINVAL at open time (the kernel's
+ * Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst, "PCIE PMU"
+ * filters): a PCIE filter is a root-port mask or a BDF, never both; a BDF
  * needs src_bdf_en=1; a PCIE PMU has one BDF filter for all its counters,
- * so all PCIE filters share one BDF at most; PCIE-TGT has 8 address slots.
+ * so all PCIE filters share one BDF at most; PCIE-TGT has 8 address slots
+ * (drivers/perf/arm_cspmu/nvidia_cspmu.c: NV_PCIE_TGT_ADDR_COUNT).
  */
 static int t410_config_filter(struct t410_config *cfg,
                               const struct cfg_item *item) {

@@ -317,6 +317,7 @@ static void t410_free(void *inst) {
 
 const struct plugin_ops tegra410_uncore_ops = {
     .name = T410_PLUGIN,
+    .options = t410_options,
     .instance_new = t410_new,
     .configure = t410_configure,
     .init = t410_init,

@@ -161,16 +161,39 @@ tap_check "interval: closed stdout: instance freed" \
 tap_is "error: fake_plugin: stdout: write: Broken pipe" "$(cat "$T/pipe.err")" \
   "interval: closed stdout: says why"
 
+# ---- --Interval, the collectd key: the same as --interval ----
+"$BIN" --Interval=0.2 --Step=3 >"$T/Interval.out" 2>"$T/Interval.err" &
+pid=$!
+pids+=("$pid")
+for _ in $(seq 100); do
+  [[ $(grep -c . "$T/Interval.out") -ge 2 ]] && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+wait_exit "$pid" 10
+tap_is "0|6 9" "$rc|$(head -n 2 "$T/Interval.out" | lp_get counter | paste -sd' ')" \
+  "--Interval=0.2: stays running, batches every 0.2 s, exit 0 on SIGTERM"
+
 # ---- --help ----
 out=$("$BIN" --help 2>"$T/err")
 tap_is 0 $? "help: exit 0"
 tap_is "usage: fake_plugin [--format=json|influx|table] [--once | --execd | --interval=SECONDS]" \
   "$(head -n 1 <<<"$out")" "help: usage on stdout"
 tap_check "help: documents the dotted block spelling" \
-  grep -qF -- '<Event "a"> Scale 2 </Event> is --Event=a --Event.Scale=2' <<<"$out"
+  grep -qF -- '<Filter "f"> PMU "pcie" </Filter> is --Filter=f --Filter.PMU=pcie' <<<"$out"
+tap_is "$out" "$("$BIN" -h 2>&1)" "help: -h is --help"
+tap_is "  --Step               the counter's step per read; default: 1" \
+  "$(grep -F -- '--Step ' <<<"$out")" "help: lists the plugin's keys with defaults"
+tap_is "  --Field.Value        the field's value; default: none" \
+  "$(grep -F -- '--Field.Value ' <<<"$out")" "help: lists nested keys as Block.Key"
+tap_check "help: lists Interval, the collectd key the host takes" \
+  grep -q -- '^  --Interval  *same as --interval=N' <<<"$out"
 tap_check "help: documents --log-level and its default" \
   grep -qF -- 'error, warning (default), info or debug' <<<"$out"
 tap_is "" "$(cat "$T/err")" "help: nothing on stderr"
+out=$("$BIN" --version 2>"$T/err")
+tap_is "0|fake_plugin $(sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)|" \
+  "$?|$out|$(cat "$T/err")" "version: the name and debian/changelog's version"
 
 # ---- usage errors: exit 2, one line on stderr, nothing on stdout ----
 usage() { # expected message, args...

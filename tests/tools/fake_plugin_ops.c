@@ -259,8 +259,26 @@ static void fk_instance_free(void *inst) {
   free(fk);
 }
 
+/* The keys fk_configure() takes, for --help (tests/e2e/exec_host.sh). */
+static const struct cfg_option fk_options[] = {
+    {"Step", "1", "the counter's step per read"},
+    {"Tag", "none", "the tag's value"},
+    {"FreeMarker", "none", "file instance_free appends to"},
+    {"FailInit", "false", "init fails"},
+    {"FailRead", "false", "every read fails"},
+    {"BadTypes", "false", "add fields of unknown collectd types"},
+    {"NoTags", "false", "records without tags"},
+    {"Field", "none", "an extra field, by name"},
+    {"Field.Value", "none", "the field's value"},
+    {"Field.Type", "none", "the field's collectd type"},
+    {"ReportHost", "false", "add interval_ns"},
+    {"DrainInterval", "none", "seconds between drains"},
+    {"ExtraFields", "0", "fields x0, x1, ... past the capacity"},
+    {NULL, NULL, NULL}};
+
 const struct plugin_ops fake_plugin_ops = {
     .name = FK_PLUGIN,
+    .options = fk_options,
     .instance_new = fk_instance_new,
     .configure = fk_configure,
     .init = fk_init,

@@ -128,6 +128,33 @@ static const struct valid_case valid_cases[] = {
      LOG_LEVEL_WARNING,
      false,
      ""},
+    {"-h is --help",
+     {"-h"},
+     HOST_EXEC_INFLUX,
+     HOST_EXEC_ONCE,
+     0,
+     1,
+     LOG_LEVEL_WARNING,
+     true,
+     ""},
+    {"the collectd key Interval is --interval, any case",
+     {"--Interval=5"},
+     HOST_EXEC_INFLUX,
+     HOST_EXEC_INTERVAL,
+     5,
+     1,
+     LOG_LEVEL_WARNING,
+     false,
+     ""},
+    {"INTERVAL",
+     {"--INTERVAL=0.5", "--Step=1"},
+     HOST_EXEC_INFLUX,
+     HOST_EXEC_INTERVAL,
+     0.5,
+     1,
+     LOG_LEVEL_WARNING,
+     false,
+     "Step=1"},
     {"interval fractional",
      {"--interval=0.2"},
      HOST_EXEC_INFLUX,
@@ -260,12 +287,12 @@ static void check_valid(void) {
     dump(a.items, a.n_items, items, sizeof(items));
     if (a.format != c->format || a.mode != c->mode ||
         a.interval_s != c->interval_s || a.window_s != c->window_s ||
-        a.log_level != c->log_level || a.help != c->help ||
+        a.log_level != c->log_level || a.help != c->help || a.version ||
         strcmp(items, c->items) != 0)
       fail_msg("%s: format %d mode %d interval %g window %g level %d help "
-               "%d items \"%s\"",
+               "%d version %d items \"%s\"",
                c->name, a.format, a.mode, a.interval_s, a.window_s, a.log_level,
-               a.help, items);
+               a.help, a.version, items);
     host_exec_args_fini(&a);
     host_exec_args_fini(&a); /* twice is harmless */
     assert_null(a.items);
@@ -275,6 +302,16 @@ static void check_valid(void) {
 static void host_exec_parse_args__valid(void **state) {
   (void)state;
   check_valid();
+}
+
+static void host_exec_parse_args__version(void **state) {
+  (void)state;
+  struct host_exec_args a;
+  const char *args[MAX_ARGS + 1] = {"--version", "--Step=1"};
+  assert_int_equal(parse(args, &a), 0);
+  assert_true(a.version);
+  assert_false(a.help);
+  host_exec_args_fini(&a);
 }
 
 /* Numbers are parsed in the C locale whatever LC_NUMERIC says. */
@@ -311,6 +348,11 @@ static const struct error_case error_cases[] = {
     {{"--once=1"}, "\"--once=1\": this flag takes no value"},
     {{"--execd=yes"}, "\"--execd=yes\": this flag takes no value"},
     {{"--help=yes"}, "\"--help=yes\": this flag takes no value"},
+    {{"--version=1"}, "\"--version=1\": this flag takes no value"},
+    {{"--Interval"}, "--Interval needs a value: --flag=<value>"},
+    {{"--once", "--Interval=5"},
+     "\"--Interval=5\": choose one of --once, --execd and --interval"},
+    {{"-x", "-h"}, "unexpected argument \"-x\""},
     {{"--once", "--execd"},
      "\"--execd\": choose one of --once, --execd and --interval"},
     {{"--interval=1", "--once"},
@@ -428,6 +470,7 @@ static void host_exec_parse_args__long_values(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(host_exec_parse_args__valid),
+      cmocka_unit_test(host_exec_parse_args__version),
       cmocka_unit_test(host_exec_parse_args__valid_in_comma_locale),
       cmocka_unit_test(host_exec_parse_args__errors),
       cmocka_unit_test(host_exec_parse_args__errors_in_comma_locale),
