@@ -21,7 +21,9 @@ FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -Wall -Wextra -Werror \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-BENCH_SRCS   := $(wildcard bench/*.c)
+# bench/bench_*.c are programs; bench/alloc_count.c is the allocation
+# counter of bench_util.h, linked into the programs that include it.
+BENCH_SRCS   := $(wildcard bench/bench_*.c)
 BENCH_BINS   := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: tests-build fuzz-build bench-build
@@ -64,6 +66,8 @@ BENCH_LIB_OBJS := $(filter-out %/dfi_fixture.o,$(TEST_LIB_OBJS))
 $(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(BENCH_LIB_OBJS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+$(foreach b,$(shell grep -l '"bench/bench_util.h"' $(BENCH_SRCS)),$(b:bench/%.c=$(BUILD)/bench/%)): \
+    $(BUILD)/obj/bench/alloc_count.o
 # i915_oa's live path reads the shim's i915 device in-process.
 $(BUILD)/bench/bench_i915_live: $(SHIM_LIB)
 
