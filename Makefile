@@ -100,15 +100,21 @@ include tests/tests.mk
 
 deps-build:
 	@tools/deps.sh build
+deps-demo:
+	@tools/deps.sh demo
 deps-test:
 	@tools/deps.sh test
 
 test: deps-test
+	@echo "make test: building the plugins, executables and test programs (about 60 s on 2 cores)"
 	@$(MAKE) --no-print-directory all tests-build
+	@echo "make test: running every test layer (about 15 min; a line per test program)"
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
 
-demo: deps-test
-	@$(MAKE) --no-print-directory all tests-build
+# The demo needs the plugins, the simulated machine and the shim only.
+demo: deps-demo
+	@echo "make demo: building the plugins and the simulated machine (about 30 s on 2 cores)"
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(SHIM_SO)
 	@BUILD=$(BUILD) tools/demo.sh
 
 bench: deps-build
