@@ -2,7 +2,8 @@
 # Run every test layer and end with one line: "N passed, N failed".
 # Each layer speaks TAP ("ok", "not ok", "# SKIP"); this script only counts.
 # Each program's line gives its time; a program still running after 20 s
-# says so every 20 s with its results so far, so no step is silent long.
+# says so every 20 s (TEST_PROGRESS_SECONDS) with its results so far, so no
+# step is silent long.
 # Environment: BUILD (build dir), SANITIZE=1 (ASan+UBSan build),
 # TEST_FILTER (substring of the test program names to run).
 set -uo pipefail
@@ -14,16 +15,16 @@ trap 'rm -rf "$log_dir"' EXIT
 passed=0 failed=0 skipped=0
 exec 3>&1 # the terminal, for progress lines while a step's output is captured
 
-# ticker LABEL FILE: every 20 s, "... LABEL: N s, K results so far" (the
+# ticker LABEL FILE: every TEST_PROGRESS_SECONDS (20) s, "... LABEL: N s, K results so far" (the
 # ok/not ok lines in FILE); stopped with kill by the caller.
 ticker() {
-  local s=0 k pid=
+  local s=0 k pid= every=${TEST_PROGRESS_SECONDS:-20}
   trap '[[ -n $pid ]] && kill "$pid" 2>/dev/null; exit 0' TERM
   while :; do
-    sleep 20 &
+    sleep "$every" &
     pid=$!
     wait "$pid"
-    s=$((s + 20))
+    s=$((s + every))
     k=$(grep -cE '^(not )?ok ' "$2" 2>/dev/null)
     printf '    ... %s: %d s, %d results so far\n' "$1" "$s" "${k:-0}" >&3
   done

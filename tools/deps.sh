@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages a make target needs, only those missing.
-# Usage: tools/deps.sh build|demo|test
+# Usage: tools/deps.sh [--list] build|demo|test  (--list: print the set)
 #   build: compiler and headers (make, make bench, make install)
 #   demo:  build + the collectd daemon (make demo)
 #   test:  demo + the whole test toolchain (make test, make fuzz): clang,
@@ -15,6 +15,11 @@ test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev
   python3 jq influxdb curl intel-gpu-tools graphite-carbon python3-whisper prometheus
   libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian)
 
+list=0
+if [[ ${1:-} == --list ]]; then
+  list=1
+  shift
+fi
 case "${1:-}" in
 build) want=("${build_pkgs[@]}") ;;
 demo) want=("${demo_pkgs[@]}") ;;
@@ -24,6 +29,11 @@ test) want=("${test_pkgs[@]}") ;;
   exit 2
   ;;
 esac
+
+if [[ $list -eq 1 ]]; then
+  printf '%s\n' "${want[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${want[@]}"; do
