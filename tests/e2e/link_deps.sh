@@ -6,8 +6,22 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
 B=${BUILD:-build}
+# every unit test's and bench_scan's link command, from one make -n
+srcs=(tests/unit/test_*.c bench/bench_scan.c)
+progs=()
+ws=()
+for src in "${srcs[@]}"; do
+  case $src in
+  bench/*) progs+=("$B/bench/$(basename "$src" .c)") ;;
+  *) progs+=("$B/tests/$(basename "$src" .c)") ;;
+  esac
+  ws+=(-W "$src")
+done
+make --no-print-directory -n V=1 BUILD="$B" "${ws[@]}" "${progs[@]}" >"${TMPDIR:-/tmp}/link_deps.$$" 2>/dev/null
+lines=$(grep -E -- ' -o ' "${TMPDIR:-/tmp}/link_deps.$$")
+rm -f "${TMPDIR:-/tmp}/link_deps.$$"
 link_line() { # program path, its source
-  make --no-print-directory -n V=1 BUILD="$B" -W "$2" "$1" 2>/dev/null | grep -E -- "-o $1( |$)"
+  grep -E -- "-o $1( |$)" <<<"$lines"
 }
 plugins_in() { grep -oE 'obj/plugins/[a-z0-9_]+/' <<<"$1" | sort -u | cut -d/ -f3 | tr '\n' ' ' | sed 's/ $//'; }
 
