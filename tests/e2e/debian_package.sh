@@ -28,7 +28,7 @@ require_collectd "$NAME"
 require_cmd "$NAME" dpkg-buildpackage dh lintian
 require_not_sanitize "$NAME" "the packages are the release build"
 require_that "$NAME" "the stock config's rrdtool writer needs librrd8" \
-  bash -c "ldd /usr/lib/collectd/rrdtool.so | grep -vq 'not found'"
+  bash -c "! ldd /usr/lib/collectd/rrdtool.so | grep -q 'not found'"
 PKGS=(collectd-gpu-plugins gpu-telemetry-tools)
 for p in "${PKGS[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)

@@ -21,7 +21,7 @@ require_root "$NAME" "installs into /usr/local and /etc: run as root (CI does)"
 require_collectd "$NAME"
 require_not_sanitize "$NAME" "the stock daemon loads the release build"
 require_that "$NAME" "the stock config's rrdtool writer needs librrd8" \
-  bash -c "ldd /usr/lib/collectd/rrdtool.so | grep -vq 'not found'"
+  bash -c "! ldd /usr/lib/collectd/rrdtool.so | grep -q 'not found'"
 plugins=$(make --no-print-directory -s --eval='print-plugins: ; @echo $(PLUGINS)' print-plugins)
 for p in $plugins gpu-types; do
   for f in "$PREFIX/lib/collectd/$p.so" "$CONF/$p.conf" "/usr/lib/collectd/$p.so"; do
