@@ -19,6 +19,8 @@
 # collectd.conf.d it made is removed. Needs root (dpkg -i).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# make's output is read: flags of a calling make (-s) must not reach it
+unset MAKEFLAGS MFLAGS MAKELEVEL
 source tests/lib/tap.sh
 source tests/lib/require.sh
 source tests/lib/stock_collectd.sh

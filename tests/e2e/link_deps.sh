@@ -4,6 +4,8 @@
 # commands make would run (make -n, the source marked new).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# make's output is read: flags of a calling make (-s) must not reach it
+unset MAKEFLAGS MFLAGS MAKELEVEL
 source tests/lib/tap.sh
 B=${BUILD:-build}
 # every unit test's and bench_scan's link command, from one make -n

@@ -6,6 +6,8 @@
 # tests/run.sh prints a progress line while a program runs and its time.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# make's output is read: flags of a calling make (-s) must not reach it
+unset MAKEFLAGS MFLAGS MAKELEVEL
 source tests/lib/tap.sh
 T=$(mktemp -d "${TMPDIR:-/tmp}/make-progress.XXXXXX")
 trap 'rm -rf "$T"' EXIT
