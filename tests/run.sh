@@ -19,6 +19,7 @@ exec 3>&1 # the terminal, for progress lines while a step's output is captured
 # ok/not ok lines in FILE); stopped with kill by the caller.
 ticker() {
   local s=0 k pid= every=${TEST_PROGRESS_SECONDS:-20}
+  trap - EXIT # the log dir is the caller's to remove
   trap '[[ -n $pid ]] && kill "$pid" 2>/dev/null; exit 0' TERM
   while :; do
     sleep "$every" &
