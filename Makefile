@@ -10,6 +10,12 @@ PLUGIN_DIR   ?= $(PREFIX)/lib/collectd
 SHARE_DIR    ?= $(PREFIX)/share/collectd
 CONF_DIR     ?= /etc/collectd/collectd.conf.d
 BIN_DIR      ?= $(PREFIX)/bin
+MAN_DIR      ?= $(PREFIX)/share/man
+DOC_DIR      ?= $(PREFIX)/share/doc/collectd-gpu-plugins
+# collectd's compiled-in plugin directory (Debian's). When PLUGIN_DIR is
+# another, each installed snippet sets PluginDir around its LoadPlugin and
+# sets this one back, so plugins loaded after it are found where they were.
+COLLECTD_PLUGIN_DIR ?= /usr/lib/collectd
 # collectd's own types, which it stops reading once any TypesDB line exists
 COLLECTD_TYPES_DB ?= /usr/share/collectd/types.db
 
@@ -31,11 +37,26 @@ CFLAGS       ?= -O2 -g -gdwarf-4
 # plugins/*/module.c); tests/e2e/symbols.sh checks it. Static links (the
 # executables, tests, bench) are unaffected.
 VISIBILITY   := -fvisibility=hidden
-ALL_CFLAGS   := -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC $(VISIBILITY) $(SAN_FLAGS) $(CFLAGS)
+# CPPFLAGS: Debian's build flags put -D_FORTIFY_SOURCE=2 there.
+ALL_CFLAGS   := $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC $(VISIBILITY) $(SAN_FLAGS) $(CFLAGS)
 DRM_CFLAGS   := $(shell pkg-config --cflags libdrm 2>/dev/null)
 YAJL_LIBS    := -lyajl
 LDLIBS_ALL   := -lm -pthread
 COLLECTD_CFLAGS := -DHAVE_CONFIG_H -I/usr/include/collectd
+
+# Build lines: one short line per step ("CC common/core/metric.c"); V=1
+# prints the whole command; make -s prints neither.
+ifeq ($(V),1)
+Q            :=
+quiet         =
+else
+Q            := @
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+quiet         =
+else
+quiet         = printf '  %-6s %s\n' $(1) $(2);
+endif
+endif
 
 COMMON_SRCS  := $(filter-out common/host/host_collectd.c,$(wildcard common/*/*.c))
 COMMON_OBJS  := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -45,13 +66,13 @@ LIBCOMMON    := $(BUILD)/libcommon.a
 core_srcs     = $(filter-out plugins/$(1)/module.c plugins/$(1)/main.c,$(wildcard plugins/$(1)/*.c))
 core_objs     = $(call core_srcs,$(1):%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test demo bench fuzz install check clean deps-build deps-test unit
+.PHONY: all test demo bench fuzz install uninstall check clean deps-build deps-test deps-demo unit
 all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p))
 
 # Objects depend on the Makefile: a flag change (VISIBILITY) rebuilds them.
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -MMD -MP -c $< -o $@
 
 # The executables' --version: the package version, from debian/changelog.
 VERSION      := $(shell sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
@@ -60,18 +81,18 @@ $(BUILD)/obj/common/host/host_exec.o: debian/changelog
 
 $(BUILD)/obj/common/host/host_collectd.o: common/host/host_collectd.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBCOMMON): $(COMMON_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call quiet,AR,$@)ar rcs $@ $^
 
 define plugin_rules
 $(1)_CORE := $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call core_srcs,$(1)))
 $(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
-	$(CC) $(SAN_FLAGS) $(LDFLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
+	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
 $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
-	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(LDLIBS_ALL)
 endef
 $(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
 
@@ -84,15 +105,21 @@ include tests/tests.mk
 
 deps-build:
 	@tools/deps.sh build
+deps-demo:
+	@tools/deps.sh demo
 deps-test:
 	@tools/deps.sh test
 
 test: deps-test
+	@echo "make test: building the plugins, executables and test programs (about 60 s on 2 cores)"
 	@$(MAKE) --no-print-directory all tests-build
+	@echo "make test: running every test layer (about 15 min; a line per test program)"
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
 
-demo: deps-test
-	@$(MAKE) --no-print-directory all tests-build
+# The demo needs the plugins, the simulated machine and the shim only.
+demo: deps-demo
+	@echo "make demo: building the plugins and the simulated machine (about 30 s on 2 cores)"
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(SHIM_SO)
 	@BUILD=$(BUILD) tools/demo.sh
 
 bench: deps-build
@@ -102,17 +129,46 @@ bench: deps-build
 check:
 	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
 
+# The snippets go where collectd reads them (CONF_DIR). With a PLUGIN_DIR
+# other than collectd's own, "LoadPlugin <p>" becomes PluginDir PLUGIN_DIR,
+# LoadPlugin <p>, PluginDir COLLECTD_PLUGIN_DIR, so any PREFIX gives a
+# daemon that starts (tests/e2e/install_collectd.sh, install_prefix.sh).
+INSTALLED_SNIPPETS = $(foreach p,$(PLUGINS),$(CONF_DIR)/$(p).conf) $(CONF_DIR)/gpu-types.conf
 install: all
-	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR)
+	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR) \
+	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR) $(DESTDIR)$(SHARE_DIR)/telegraf
 	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
+	install -m 0644 $(foreach p,$(PLUGINS),plugins/$(p)/$(p).1) $(DESTDIR)$(MAN_DIR)/man1/
+	install -m 0644 README.md $(DESTDIR)$(DOC_DIR)/
 	install -m 0644 types.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
-	install -m 0644 $(foreach p,$(PLUGINS),conf.d/$(p).conf) $(DESTDIR)$(CONF_DIR)/
+	@set -e; for p in $(PLUGINS); do \
+	  grep -qx "LoadPlugin $$p" conf.d/$$p.conf || { echo "conf.d/$$p.conf: no line \"LoadPlugin $$p\"" >&2; exit 1; }; \
+	  if [ "$(PLUGIN_DIR)" = "$(COLLECTD_PLUGIN_DIR)" ]; then \
+	    echo "install -m 0644 conf.d/$$p.conf $(DESTDIR)$(CONF_DIR)/"; \
+	    install -m 0644 conf.d/$$p.conf $(DESTDIR)$(CONF_DIR)/; \
+	  else \
+	    echo "conf.d/$$p.conf -> $(DESTDIR)$(CONF_DIR)/$$p.conf (PluginDir $(PLUGIN_DIR))"; \
+	    sed 's|^LoadPlugin '"$$p"'$$|PluginDir "$(PLUGIN_DIR)"\nLoadPlugin '"$$p"'\nPluginDir "$(COLLECTD_PLUGIN_DIR)"|' \
+	      conf.d/$$p.conf >$(DESTDIR)$(CONF_DIR)/$$p.conf; \
+	    chmod 0644 $(DESTDIR)$(CONF_DIR)/$$p.conf; \
+	  fi; \
+	done
 	sed 's|@DEFAULT_TYPES_DB@|$(COLLECTD_TYPES_DB)|; s|@GPU_TYPES_DB@|$(SHARE_DIR)/types.gpu.db|' \
 	  conf.d/gpu-types.conf.in >$(DESTDIR)$(CONF_DIR)/gpu-types.conf
 	chmod 0644 $(DESTDIR)$(CONF_DIR)/gpu-types.conf
-	install -d $(DESTDIR)$(SHARE_DIR)/telegraf
 	install -m 0644 conf.d/telegraf-*.conf $(DESTDIR)$(SHARE_DIR)/telegraf/
+
+# Removes what install put there, snippets first (a local edit of one goes
+# too); the directories stay, collectd's conf dir among them (its Include
+# fails on a missing directory).
+uninstall:
+	rm -f $(foreach f,$(INSTALLED_SNIPPETS),$(DESTDIR)$(f))
+	rm -f $(foreach p,$(PLUGINS),$(DESTDIR)$(PLUGIN_DIR)/$(p).so $(DESTDIR)$(BIN_DIR)/$(p) \
+	  $(DESTDIR)$(MAN_DIR)/man1/$(p).1)
+	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(DESTDIR)$(DOC_DIR)/README.md
+	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(wildcard conf.d/telegraf-*.conf)))
+	-rmdir $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
 
 clean:
 	rm -rf build

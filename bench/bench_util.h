@@ -1,10 +1,9 @@
 /*
- * bench_util.h: what every benchmark program shares (each bench program is one
- * executable, so the allocator interposers below are defined once each).
+ * bench_util.h: what every benchmark program shares.
  *
- *  - `allocations`: malloc/calloc/realloc calls, counted by interposing
- *    the allocator (glibc's __libc_* underneath); zero it, run the path,
- *    read it.
+ *  - `allocations`: malloc/calloc/realloc calls, counted by the allocator
+ *    interposers of bench/alloc_count.c, which every benchmark links; zero
+ *    it, run the path, read it.
  *  - bench_now_s(): CLOCK_MONOTONIC in seconds.
  *  - bench_discard_sink(): a metric sink that drops every record.
  */
@@ -16,27 +15,14 @@
 #include <stddef.h>
 #include <time.h>
 
+/* malloc, calloc and realloc calls since the program started (or since
+ * the benchmark last set it to 0). */
+extern long allocations;
+/* glibc's allocator underneath: what a benchmark sets up with these is not
+ * counted. */
 void *__libc_malloc(size_t n);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t n);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void *realloc(void *p, size_t n);
-
-static long allocations;
-
-void *malloc(size_t n) {
-  allocations++;
-  return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t size) {
-  allocations++;
-  return __libc_calloc(n, size);
-}
-void *realloc(void *p, size_t n) {
-  allocations++;
-  return __libc_realloc(p, n);
-}
 
 static inline double bench_now_s(void) {
   struct timespec ts;

@@ -3,7 +3,26 @@
 CMOCKA_LIBS  := -lcmocka
 UNIT_SRCS    := $(wildcard tests/unit/test_*.c)
 UNIT_BINS    := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-ALL_CORE_OBJS = $(foreach p,$(PLUGINS),$($(p)_CORE))
+# What a test, tool or benchmark links is read from the #include lines of
+# its source and of the tests/lib files it uses (their headers and sources,
+# three levels deep): plugins/<p>/... -> that plugin's core objects;
+# tests/lib/<x>.h -> tests/lib/<x>.o; tests/shim/... -> libshim.a;
+# libcommon.a (an archive: only the members used) always. One grep reads
+# every file.
+LINK_INCLUDES := $(shell grep -Ho '^.include "\(plugins\|tests\)/[^"]*"' \
+                   tests/unit/*.c tests/lib/*.[ch] tests/tools/*.c bench/*.c 2>/dev/null | \
+                   sed 's/:.include "/:/; s/"$$//')
+incs_of      = $(patsubst $(1):%,%,$(filter $(1):%,$(LINK_INCLUDES)))
+# the tests/lib files one file pulls in: each header it includes and its .c
+lib_step     = $(foreach h,$(filter tests/lib/%.h,$(call incs_of,$(1))),$(h) $(wildcard $(h:.h=.c)))
+lib_closure  = $(sort $(1) $(foreach f,$(1),$(call lib_step,$(f))))
+link_files_of = $(call lib_closure,$(call lib_closure,$(call lib_closure,$(1))))
+link_incs_of = $(foreach f,$(call link_files_of,$(1)),$(call incs_of,$(f)))
+# link_deps_of SOURCE: the objects and archives its program links besides
+# the source itself
+link_deps_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(1),$(filter %.c,$(call link_files_of,$(1))))) \
+  $(foreach p,$(sort $(foreach i,$(filter plugins/%,$(call link_incs_of,$(1))),$(word 2,$(subst /, ,$(i))))),$($(p)_CORE)) \
+  $(if $(filter tests/shim/%,$(call link_incs_of,$(1))),$(SHIM_LIB)) $(LIBCOMMON)
 TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
 TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 # The shim (rules below): its core without the libc table and interposers.
@@ -21,19 +40,23 @@ FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -Wall -Wextra -Werror \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-BENCH_SRCS   := $(wildcard bench/*.c)
+# bench/bench_*.c are programs; bench/alloc_count.c is the allocation
+# counter of bench_util.h, linked into the programs that include it.
+BENCH_SRCS   := $(wildcard bench/bench_*.c)
 BENCH_BINS   := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: tests-build fuzz-build bench-build
 tests-build: $(UNIT_BINS) $(TOOL_BINS) $(TOOL_SOS)
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(ALL_CORE_OBJS) $(TEST_LIB_OBJS) $(SHIM_LIB) $(LIBCOMMON)
+$(foreach t,$(UNIT_SRCS),$(eval $(t:tests/unit/%.c=$(BUILD)/tests/%): $(call link_deps_of,$(t))))
+$(BUILD)/tests/test_%: tests/unit/test_%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(YAJL_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(YAJL_LIBS) $(LDLIBS_ALL)
 
-$(BUILD)/tests/%: tests/tools/%.c $(ALL_CORE_OBJS) $(LIBCOMMON)
+$(foreach t,$(TOOL_SRCS),$(eval $(t:tests/tools/%.c=$(BUILD)/tests/%): $(call link_deps_of,$(t))))
+$(BUILD)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
 
 # The simulated machine of make demo builds its tree with tests/lib/fakeproc.
 $(BUILD)/tests/demo_tree: $(BUILD)/obj/tests/lib/fakeproc.o
@@ -44,7 +67,7 @@ $(BUILD)/tests/fake_plugin.so: $(BUILD)/obj/tests/tools/fake_plugin_ops.o \
     $(BUILD)/obj/tests/tools/fake_plugin_module.o \
     $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LDLIBS_ALL) -lc
+	$(Q)$(call quiet,LD,$@)$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LDLIBS_ALL) -lc
 
 # libFuzzer targets always build with clang, from sources, into build/fuzz.
 fuzz-build: $(FUZZ_BINS)
@@ -52,18 +75,19 @@ fuzz-build: $(FUZZ_BINS)
 # host is left out too. Headers are prerequisites only.
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
+	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
 
 fuzz: deps-test
 	@$(MAKE) --no-print-directory fuzz-build
 	@tests/fuzz/run.sh 60
 
 bench-build: $(BENCH_BINS)
-# Benchmarks link no cmocka: leave out the test fixtures that assert.
-BENCH_LIB_OBJS := $(filter-out %/dfi_fixture.o,$(TEST_LIB_OBJS))
-$(BUILD)/bench/%: bench/%.c $(ALL_CORE_OBJS) $(BENCH_LIB_OBJS) $(LIBCOMMON)
+$(foreach b,$(BENCH_SRCS),$(eval $(b:bench/%.c=$(BUILD)/bench/%): $(call link_deps_of,$(b))))
+$(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(LDLIBS_ALL)
+$(foreach b,$(shell grep -l '"bench/bench_util.h"' $(BENCH_SRCS)),$(b:bench/%.c=$(BUILD)/bench/%)): \
+    $(BUILD)/obj/bench/alloc_count.o
 # i915_oa's live path reads the shim's i915 device in-process.
 $(BUILD)/bench/bench_i915_live: $(SHIM_LIB)
 
@@ -73,8 +97,8 @@ $(BUILD)/bench/bench_i915_live: $(SHIM_LIB)
 tests-build: $(SHIM_SO)
 $(SHIM_LIB): $(SHIM_CORE_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/shim/shim_libc.o
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call quiet,AR,$@)ar rcs $@ $^
 $(SHIM_SO): $(SHIM_CORE_SRCS) tests/shim/shim_preload.c $(wildcard tests/shim/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC -shared -fvisibility=hidden \
+	$(Q)$(call quiet,CC,$@)$(CC) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC -shared -fvisibility=hidden \
 	  $(SAN_FLAGS) $(CFLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) -ldl -pthread

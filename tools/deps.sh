@@ -1,22 +1,39 @@
 #!/usr/bin/env bash
 # Install the Debian packages a make target needs, only those missing.
-# Usage: tools/deps.sh build|test
+# Usage: tools/deps.sh [--list] build|demo|test  (--list: print the set)
+#   build: compiler and headers (make, make bench, make install)
+#   demo:  build + the collectd daemon (make demo)
+#   test:  demo + the whole test toolchain (make test, make fuzz): clang,
+#          cmocka, valgrind, perf, InfluxDB, carbon, Prometheus, the Debian
+#          packaging tools, librrd8 (the stock collectd.conf's rrdtool writer)
 set -euo pipefail
 
 build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev collectd-dev)
-test_pkgs=("${build_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev
-  collectd-core collectd-utils valgrind linux-perf procps util-linux locales
+demo_pkgs=("${build_pkgs[@]}" collectd-core util-linux)
+test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev
+  collectd-utils librrd8 valgrind linux-perf procps util-linux locales
   python3 jq influxdb curl intel-gpu-tools graphite-carbon python3-whisper prometheus
   libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian)
 
+list=0
+if [[ ${1:-} == --list ]]; then
+  list=1
+  shift
+fi
 case "${1:-}" in
 build) want=("${build_pkgs[@]}") ;;
+demo) want=("${demo_pkgs[@]}") ;;
 test) want=("${test_pkgs[@]}") ;;
 *)
-  echo "usage: $0 build|test" >&2
+  echo "usage: $0 build|demo|test" >&2
   exit 2
   ;;
 esac
+
+if [[ $list -eq 1 ]]; then
+  printf '%s\n' "${want[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${want[@]}"; do

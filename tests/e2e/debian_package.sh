@@ -1,149 +1,234 @@
 #!/usr/bin/env bash
-# The Debian packages: `dpkg-buildpackage -us -uc -b` in a temp copy of the
-# tree builds collectd-gpu-plugins and gpu-telemetry-tools, lintian finds
-# no error, every plugin of the Makefile's PLUGINS is in them (debian/ takes
-# them by glob), `dpkg -i` installs them into this system, and the stock
-# collectd daemon, with the Include block of Debian's own collectd.conf and
-# no TypesDB line, loads every plugin and resolves every type of the
-# installed types.gpu.db. Packages this test installed are purged at the end.
+# The Debian packages through their whole life with the real dpkg and the
+# stock collectd (tests/lib/stock_collectd.sh: Debian's default
+# collectd.conf, unchanged, on this machine without GPU or Tegra410):
+# - dpkg-buildpackage in a temp copy of the tree; Debian's hardening flags
+#   (fortify among them) on every compile and link line of the build log;
+#   lintian --pedantic finds no error and no warning; every plugin of
+#   PLUGINS is in the packages with its snippet, executable and man page.
+# - install: the snippets are linked into collectd.conf.d; the daemon runs,
+#   logs no error, and drm_fdinfo values arrive.
+# - remove: the links go, the conffiles stay; the daemon starts again.
+# - reinstall after remove: the links come back, values arrive.
+# - upgrade: a link the admin removed stays removed, a local edit of a
+#   snippet stays; values arrive.
+# - purge: nothing of ours is left in /etc; the daemon starts.
+# - upgrade from 0.1.0, whose snippets were conffiles in collectd.conf.d:
+#   they move, a local edit with them, and are linked.
+# The machine is left as found: packages this test installed are purged, a
+# collectd.conf.d it made is removed. Needs root (dpkg -i).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# make's output is read: flags of a calling make (-s) must not reach it
+unset MAKEFLAGS MFLAGS MAKELEVEL
 source tests/lib/tap.sh
 source tests/lib/require.sh
-source tests/lib/types_fields.sh
+source tests/lib/stock_collectd.sh
 NAME="Debian packages"
 require_root "$NAME" "dpkg -i installs into this system: run as root (CI does)"
 require_collectd "$NAME"
 require_cmd "$NAME" dpkg-buildpackage dh lintian
 require_not_sanitize "$NAME" "the packages are the release build"
-B=${BUILD:-build}
-COLLECTD=${COLLECTD:-/usr/sbin/collectd}
+require_that "$NAME" "the stock config's rrdtool writer needs librrd8" \
+  bash -c "! ldd /usr/lib/collectd/rrdtool.so | grep -q 'not found'"
 PKGS=(collectd-gpu-plugins gpu-telemetry-tools)
+for p in "${PKGS[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+  [[ $status == [ir][ic]* ]] &&
+    require_skip "$NAME" "$p is installed ($status) on this machine: this test would remove it"
+done
+ENABLED=/etc/collectd/collectd.conf.d
+AVAILABLE=/etc/collectd/gpu-plugins
+STATE=/var/lib/collectd-gpu-plugins
+VALUES='*/drm_fdinfo-*/*.rrd'
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/debian-package.XXXXXX")
-PID=
-installed_here=()
+enabled_existed=0
+[[ -d $ENABLED ]] && enabled_existed=1
 cleanup() {
-  [[ -n $PID ]] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
-  if [[ ${#installed_here[@]} -gt 0 ]]; then
-    for _ in $(seq 1 30); do
-      dpkg -P "${installed_here[@]}" >/dev/null 2>&1 && break
-      sleep 1
-    done
-  fi
+  # dpkg does not wait for its lock (another apt may be running)
+  for _ in $(seq 1 30); do
+    dpkg -P "${PKGS[@]}" >/dev/null 2>&1 && break
+    sleep 1
+  done
+  [[ $enabled_existed == 0 ]] && rmdir "$ENABLED" 2>/dev/null
   rm -rf "$T"
 }
 trap cleanup EXIT
-for p in "${PKGS[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
-  [[ $status == ii* ]] || installed_here+=("$p")
-done
+
+dpkg_do() { # dpkg arguments...; retries while another dpkg holds the lock
+  local rc
+  for _ in $(seq 1 60); do
+    dpkg --force-confold "$@" >"$T/dpkg.log" 2>&1
+    rc=$?
+    [[ $rc -ne 0 ]] && grep -q 'lock' "$T/dpkg.log" || break
+    sleep 1
+  done
+  [[ $rc -eq 0 ]] || sed 's/^/# /' "$T/dpkg.log" | tail -10
+  return $rc
+}
 
 # A clean copy: the tracked and new files, no build output.
 mkdir -p "$T/src"
-if git rev-parse --git-dir >/dev/null 2>&1; then
-  git ls-files -z --cached --others --exclude-standard |
-    xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"' |
-    tar --null -T - -cf - | tar -xf - -C "$T/src"
-else
-  tar --exclude=./build -cf - . | tar -xf - -C "$T/src"
-fi
+git ls-files -z --cached --others --exclude-standard |
+  xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"' |
+  tar --null -T - -cf - | tar -xf - -C "$T/src"
 (cd "$T/src" && dpkg-buildpackage -us -uc -b) >"$T/build.log" 2>&1
 tap_is 0 $? "dpkg-buildpackage -us -uc -b ($(grep -m1 -E 'error|Error' "$T/build.log"))"
 ver=$(dpkg-parsechangelog -l debian/changelog -S Version)
 arch=$(dpkg --print-architecture)
+deb() { echo "$T/${1}_${ver}_$arch.deb"; }
 for p in "${PKGS[@]}"; do
-  tap_check "built ${p}_${ver}_$arch.deb" test -s "$T/${p}_${ver}_$arch.deb"
+  tap_check "built ${p}_${ver}_$arch.deb" test -s "$(deb "$p")"
 done
-lintian --fail-on error "$T"/*.changes >"$T/lintian.log" 2>&1
-tap_is 0 $? "lintian: no error ($(grep -c '^E:' "$T/lintian.log") E: lines)"
-grep '^E:' "$T/lintian.log" | head -5 | sed 's/^/# /'
+
+# Debian's hardening flags: every compile line has fortify and the stack
+# protector, every link line relro and now.
+cc_lines=$(grep -E '^cc .* -c ' "$T/build.log")
+ld_lines=$(grep -E '^cc .* -o build/deb/[a-z0-9_]+(\.so)? ' "$T/build.log")
+tap_check "the build log shows the compile lines" test -n "$cc_lines"
+tap_is "" "$(grep -vE -- '-D_FORTIFY_SOURCE=2 .*-O2 .*-fstack-protector-strong' <<<"$cc_lines" | head -3)" \
+  "every compile line has -D_FORTIFY_SOURCE=2, -O2 and -fstack-protector-strong"
+tap_is 8 "$(grep -c . <<<"$ld_lines")" "the build log shows the 8 link lines"
+tap_is "" "$(grep -vE -- '-Wl,-z,relro -Wl,-z,now' <<<"$ld_lines" | head -3)" \
+  "every link line has -Wl,-z,relro -Wl,-z,now"
+
+lintian --pedantic --fail-on error,warning "$T"/*.changes >"$T/lintian.log" 2>&1
+tap_is 0 $? "lintian --pedantic: $(grep -c '^E:' "$T/lintian.log") E, $(grep -c '^W:' "$T/lintian.log") W"
+grep -E '^[EW]:' "$T/lintian.log" | head -10 | sed 's/^/# /'
 
 plugins=$(make --no-print-directory -s --eval='print-plugins: ; @echo $(PLUGINS)' print-plugins)
-dpkg -c "$T/collectd-gpu-plugins_${ver}_$arch.deb" | awk '{ print $6 }' >"$T/plugins.list"
-dpkg -c "$T/gpu-telemetry-tools_${ver}_$arch.deb" | awk '{ print $6 }' >"$T/tools.list"
+dpkg -c "$(deb collectd-gpu-plugins)" | awk '{ print $6 }' >"$T/plugins.list"
+dpkg -c "$(deb gpu-telemetry-tools)" | awk '{ print $6 }' >"$T/tools.list"
+dpkg-deb -f "$(deb collectd-gpu-plugins)" Description >"$T/description"
+dpkg-deb -I "$(deb collectd-gpu-plugins)" conffiles >"$T/conffiles"
 for p in $plugins; do
-  tap_check "collectd-gpu-plugins has $p.so and its snippet" \
+  tap_check "collectd-gpu-plugins has $p.so and its snippet as a conffile in $AVAILABLE" \
     bash -c "grep -qx './usr/lib/collectd/$p.so' '$T/plugins.list' &&
-      grep -qx './etc/collectd/collectd.conf.d/$p.conf' '$T/plugins.list'"
-  tap_check "gpu-telemetry-tools has /usr/bin/$p and its Telegraf examples" \
+      grep -qx '$AVAILABLE/$p.conf' '$T/conffiles'"
+  tap_check "gpu-telemetry-tools has /usr/bin/$p, its man page and its Telegraf examples" \
     bash -c "grep -qx './usr/bin/$p' '$T/tools.list' &&
+      grep -qx './usr/share/man/man1/$p.1.gz' '$T/tools.list' &&
       grep -q './etc/telegraf/telegraf.d/telegraf-$p-exec-influx.conf.example' '$T/tools.list'"
+  tap_check "the description names $p" grep -q "$p" "$T/description"
+  tap_check "the changelog names $p" bash -c "dpkg-parsechangelog -l debian/changelog -S Changes | grep -q '$p'"
+done
+tap_is "" "$(grep "^\./$ENABLED" "$T/plugins.list")" \
+  "nothing is shipped in $ENABLED (the links are made by postinst)"
+for p in "${PKGS[@]}"; do
+  tap_check "$p installs README.md" \
+    grep -qx "./usr/share/doc/$p/README.md.gz" "$T/$([[ $p == collectd-* ]] && echo plugins || echo tools).list"
 done
 tap_is "" "$(grep -E '^\./etc/telegraf/.*\.conf$' "$T/tools.list")" \
   "no Telegraf snippet is active by default (only *.conf.example)"
 
-# dpkg does not wait for its lock (another apt may be running): retry 60 s.
-for _ in $(seq 1 60); do
-  dpkg -i "$T/collectd-gpu-plugins_${ver}_$arch.deb" "$T/gpu-telemetry-tools_${ver}_$arch.deb" \
-    >"$T/dpkg.log" 2>&1
-  rc=$?
-  [[ $rc -ne 0 ]] && grep -q 'lock' "$T/dpkg.log" || break
-  sleep 1
-done
-tap_is 0 $rc "dpkg -i installs both ($(tail -1 "$T/dpkg.log"))"
+links_of() { # the snippets linked into collectd.conf.d, by name
+  local l out=()
+  for l in "$ENABLED"/*.conf; do
+    [[ -L $l && $(readlink "$l") == "../gpu-plugins/${l##*/}" ]] && out+=("${l##*/}")
+  done
+  echo "${out[*]}"
+}
+all_links=$(for p in gpu-types $plugins; do echo "$p.conf"; done | sort | tr '\n' ' ' | sed 's/ $//')
+
+# Before: the stock daemon as this machine has it (reported, not asserted:
+# a collectd.conf.d missing before the package is the machine's state).
+stock_collectd_run "$T/before" "" 0
+echo "# before install: the stock collectd $([[ $STOCK_UP == 1 ]] && echo runs || echo "does not start: $(grep -m1 -iE 'error|failed' <<<"$STOCK_LOG")")"
+
+# Install.
+dpkg_do -i "$(deb collectd-gpu-plugins)" "$(deb gpu-telemetry-tools)"
+tap_is 0 $? "dpkg -i installs both"
+tap_is "$all_links" "$(links_of | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
+  "install links every snippet into $ENABLED"
 tap_is "TypesDB \"/usr/share/collectd/types.db\" \"/usr/share/collectd/types.gpu.db\"" \
-  "$(grep -v '^#' /etc/collectd/collectd.conf.d/gpu-types.conf)" \
-  "installed gpu-types.conf: collectd's types and ours"
+  "$(grep -v '^#' "$ENABLED/gpu-types.conf")" "gpu-types.conf: collectd's types and ours"
 for p in $plugins; do
   tap_check "/usr/bin/$p --help runs" bash -c "/usr/bin/$p --help >/dev/null 2>&1"
+  tap_check "man $p renders" bash -c "man -l /usr/share/man/man1/$p.1.gz 2>&1 >/dev/null | grep -q . && exit 1; man -l /usr/share/man/man1/$p.1.gz | grep -q '$p'"
 done
-
-# Debian's collectd.conf, cut to what a test may run: no TypesDB line, our
-# csv and log, then its own Include of /etc/collectd/collectd.conf.d.
-stock=/usr/share/doc/collectd-core/examples/collectd.conf
-include=$(sed -n '/^<Include "\/etc\/collectd\/collectd.conf.d">/,/^<\/Include>/p' "$stock" 2>/dev/null)
-[[ -n $include ]] || include='<Include "/etc/collectd/collectd.conf.d">
-	Filter "*.conf"
-</Include>'
-mkdir -p "$T/var"
-cat >"$T/collectd.conf" <<CONF
-Hostname "e2e"
-FQDNLookup false
-BaseDir "$T/var"
-PIDFile "$T/collectd.pid"
-Interval 1
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel info
-  File "$T/collectd.log"
-  Timestamp false
-  PrintSeverity true
-</Plugin>
-LoadPlugin csv
-<Plugin csv>
-  DataDir "$T/csv"
-  StoreRates false
-</Plugin>
-PluginDir "$PWD/$B/tests"
-LoadPlugin fake_plugin
-<Plugin fake_plugin>
-$(types_fields /usr/share/collectd/types.gpu.db)
-</Plugin>
-PluginDir "/usr/lib/collectd"
-$include
-CONF
-"$COLLECTD" -f -C "$T/collectd.conf" >"$T/stdout" 2>&1 &
-PID=$!
-t=$(types_names /usr/share/collectd/types.gpu.db | tail -1)
-for _ in $(seq 1 100); do
-  compgen -G "$T/csv/e2e/fake_plugin-*/$t-fake_$t-*" >/dev/null &&
-    compgen -G "$T/csv/e2e/drm_fdinfo-*/objects-drm_scan_clients-*" >/dev/null && break
-  kill -0 "$PID" 2>/dev/null || break
-  sleep 0.1
-done
-exists() { compgen -G "$1" >/dev/null; }
-for t in $(types_names /usr/share/collectd/types.gpu.db); do
-  tap_check "installed type $t resolves" exists "$T/csv/e2e/fake_plugin-*/$t-fake_$t-*"
-done
-tap_check "drm_fdinfo from the package writes its scan statistics" \
-  exists "$T/csv/e2e/drm_fdinfo-*/objects-drm_scan_clients-*"
-kill "$PID" && wait "$PID" 2>/dev/null
-PID=
+stock_collectd_check "after install" "$T/install" "$VALUES"
 for p in $plugins; do
-  tap_check "the stock daemon loads $p from the package" \
-    grep -q "plugin_load: plugin \"$p\" successfully loaded" "$T/collectd.log"
+  tap_check "after install: the stock daemon loads $p" \
+    grep -q "plugin_load: plugin \"$p\" successfully loaded" <<<"$STOCK_LOG"
 done
-tap_is "" "$(grep -E 'Dataset not found|no such type|plugin_get_ds|Load plugin .* failed' "$T/collectd.log")" \
-  "no value dropped for an unknown type, no load failure"
+tap_is "" "$(grep -E 'Dataset not found|no such type|plugin_get_ds' <<<"$STOCK_LOG")" \
+  "after install: no value dropped for an unknown type"
+
+# Remove.
+dpkg_do -r collectd-gpu-plugins
+tap_is 0 $? "dpkg -r collectd-gpu-plugins"
+tap_is "" "$(links_of)" "remove unlinks every snippet"
+tap_check "remove keeps the conffiles" test -f "$AVAILABLE/drm_fdinfo.conf"
+tap_check "remove takes the plugins" test ! -e /usr/lib/collectd/drm_fdinfo.so
+stock_collectd_check "after remove" "$T/remove" ""
+
+# Reinstall after remove.
+dpkg_do -i "$(deb collectd-gpu-plugins)"
+tap_is 0 $? "dpkg -i after remove"
+tap_is "$all_links" "$(links_of | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
+  "reinstall links every snippet again"
+stock_collectd_check "after reinstall" "$T/reinstall" "$VALUES"
+
+# Upgrade to a later version (the same files, repacked): the admin's
+# choices stay.
+up=$T/up
+dpkg-deb -R "$(deb collectd-gpu-plugins)" "$up"
+sed -i "s/^Version: .*/Version: ${ver}+up1/" "$up/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$up" "$T/upgrade.deb" >/dev/null
+rm -f "$ENABLED/tegra410_uncore.conf"
+echo "# local edit" >>"$AVAILABLE/drm_fdinfo.conf"
+dpkg_do -i "$T/upgrade.deb"
+tap_is 0 $? "dpkg -i upgrades to ${ver}+up1"
+tap_is "${ver}+up1" "$(dpkg-query -W -f='${Version}' collectd-gpu-plugins)" "the upgrade is installed"
+tap_check "upgrade: a snippet the admin unlinked stays unlinked" test ! -e "$ENABLED/tegra410_uncore.conf"
+tap_check "upgrade: the other snippets stay linked" test -L "$ENABLED/drm_fdinfo.conf"
+tap_is "# local edit" "$(tail -1 "$AVAILABLE/drm_fdinfo.conf")" "upgrade: a local edit of a snippet stays"
+stock_collectd_check "after upgrade" "$T/upgrade" "$VALUES"
+
+# Purge.
+dpkg_do -P collectd-gpu-plugins
+tap_is 0 $? "dpkg -P collectd-gpu-plugins"
+tap_is "" "$(links_of)" "purge: no link left"
+tap_check "purge: the conffiles and the link state are gone" \
+  bash -c "test ! -e '$AVAILABLE' && test ! -e '$STATE'"
+stock_collectd_check "after purge" "$T/purge" ""
+
+# Install after purge: every snippet linked again, the one unlinked before
+# too (its state went with the purge).
+dpkg_do -i "$(deb collectd-gpu-plugins)"
+tap_is 0 $? "dpkg -i after purge"
+tap_is "$all_links" "$(links_of | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
+  "install after purge links every snippet"
+stock_collectd_check "after install again" "$T/install2" "$VALUES"
+dpkg_do -P collectd-gpu-plugins
+
+# From 0.1.0: the same files with the snippets as conffiles in
+# collectd.conf.d and no maintainer scripts (the package as it was).
+old=$T/old
+dpkg-deb -R "$(deb collectd-gpu-plugins)" "$old"
+mkdir -p "$old$ENABLED"
+mv "$old$AVAILABLE"/*.conf "$old$ENABLED/"
+rmdir "$old$AVAILABLE"
+rm -f "$old"/DEBIAN/{preinst,postinst,prerm,postrm}
+sed -i "s|^$AVAILABLE/|$ENABLED/|" "$old/DEBIAN/conffiles"
+sed -i "s/^Version: .*/Version: 0.1.0/" "$old/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$old" "$T/old.deb" >/dev/null
+dpkg_do -i "$T/old.deb"
+tap_is 0 $? "dpkg -i the 0.1.0 layout"
+echo "# local edit" >>"$ENABLED/drm_fdinfo.conf"
+dpkg_do -i "$(deb collectd-gpu-plugins)"
+tap_is 0 $? "dpkg -i upgrades 0.1.0 to $ver"
+tap_is "$all_links" "$(links_of | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
+  "upgrade from 0.1.0: every snippet moved and linked"
+tap_is "# local edit" "$(tail -1 "$AVAILABLE/drm_fdinfo.conf")" \
+  "upgrade from 0.1.0: a local edit moves with its snippet"
+tap_is "" "$(for p in gpu-types $plugins; do
+  [[ -f $ENABLED/$p.conf && ! -L $ENABLED/$p.conf ]] && echo "$ENABLED/$p.conf"
+done)" "upgrade from 0.1.0: no snippet is left as a file in $ENABLED"
+stock_collectd_check "after upgrade from 0.1.0" "$T/upgrade-old" "$VALUES"
+
+tap_is "" "$(pgrep -x collectd | while read -r pid; do
+  [[ $(readlink "/proc/$pid/cwd") == "$T"* ]] && echo "$pid"
+done)" "no collectd of this test is left running"
 tap_done

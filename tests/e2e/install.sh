@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make install honours PREFIX and DESTDIR and puts every file where the
-# README says.
+# README says; make uninstall removes them all.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -15,5 +15,11 @@ for f in lib/collectd/drm_fdinfo.so bin/drm_fdinfo share/collectd/types.gpu.db \
   tap_check "installed /opt/gpu/$f" test -s "$dest/opt/gpu/$f"
 done
 tap_check "the executable is executable" test -x "$dest/opt/gpu/bin/drm_fdinfo"
+tap_check "its man page and README.md" test -s "$dest/opt/gpu/share/man/man1/drm_fdinfo.1" \
+  -a -s "$dest/opt/gpu/share/doc/collectd-gpu-plugins/README.md"
+make --no-print-directory -s uninstall BUILD="${BUILD:-build}" PREFIX=/opt/gpu \
+  DESTDIR="$dest" CONF_DIR=/opt/gpu/etc/collectd.conf.d >"$dest.log" 2>&1
+tap_is 0 $? "make uninstall exits 0"
+tap_is "" "$(find "$dest" -type f)" "make uninstall removes every installed file"
 rm -f "$dest.log"
 tap_done

@@ -6,7 +6,8 @@
 # installed gpu-types.conf must make both collectd's default types and
 # ours resolve: a field of every type of types.db (fake plugin) and
 # drm_fdinfo's standard ones are written, every plugin of PLUGINS is loaded
-# by its installed snippet, and nothing is dropped for an unknown type.
+# by its installed snippet (which sets PluginDir to the prefix's plugin
+# directory itself), and nothing is dropped for an unknown type.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -55,7 +56,6 @@ LoadPlugin fake_plugin
 <Plugin fake_plugin>
 $(types_fields types.db)
 </Plugin>
-PluginDir "$T/usr/lib/collectd"
 <Include "$T/etc/collectd/collectd.conf.d">
   Filter "*.conf"
 </Include>
