@@ -63,8 +63,8 @@ const char *i915_perf_open_hint(int err) {
            "gputop, intel_gpu_top's OA mode, Mesa's perf layer "
            "(INTEL_performance_query) or another collector)";
   case EINVAL:
-    return "the kernel refused the OA format, metric set or a property on "
-           "this platform (check Format and MetricSet)";
+    return "the kernel refused the OA format, metric set, engine or a "
+           "property on this platform (check Format, MetricSet and Engine)";
   case I915_UAPI_ENOTSUPP:
   case EOPNOTSUPP:
     return "i915 perf is not initialised on this device (the kernel has no "

@@ -96,8 +96,23 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
   first_error(&rc, metric_add_int(&m, "reports", "derive", a->reports));
   first_error(&rc, metric_add_int(&m, "report_lost", "derive", a->report_lost));
   first_error(&rc, metric_add_int(&m, "buffer_lost", "derive", a->buffer_lost));
+  first_error(&rc, metric_add_int(&m, "rebases", "derive", a->rebases));
   first_error(&rc, metric_add_int(&m, "reopens", "derive", d->dev.reopens));
   first_error(&rc, metric_add_int(&m, "malformed", "derive", d->malformed));
+  if (d->inst->cfg.duty_cycle > 1 && d->inst->cfg.replay == NULL) {
+    /* DutyCycle: the stream's open time, the open window included, and
+     * its share of the time since init */
+    uint64_t now = plugin_host_monotonic_ns(d->inst->host);
+    uint64_t open = d->window_ns;
+    if (d->window_start != 0 && d->dev.stream.fd >= 0)
+      open += now - d->window_start;
+    uint64_t since = now - d->inst->init_ns;
+    first_error(&rc, metric_add_int(&m, "windows", "derive", d->windows));
+    first_error(&rc, metric_add_int(&m, "window_ns", "derive", open));
+    if (since > 0)
+      add_float(&m, &rc, "coverage_percent",
+                100.0 * (double)open / (double)since, "percent");
+  }
   for (unsigned b = 0; b < OA_REASONS; b++) /* keys are borrowed: static */
     first_error(
         &rc, metric_add_int(&m, oa_reason_field(b), "derive", a->reasons[b]));
