@@ -3,7 +3,7 @@
  * (i915_perf_open.h). Property ids and revisions follow
  * include/uapi/drm/i915_drm.h; the errno meanings follow the checks of
  * i915_perf_open_ioctl() and read_properties_unlocked() in
- * drivers/gpu/drm/i915/i915_perf.c (reference sheet §5).
+ * drivers/gpu/drm/i915/i915_perf.c.
  */
 #include "common/i915/i915_perf_open.h"
 #include "common/core/fileio.h"

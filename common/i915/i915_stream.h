@@ -1,6 +1,6 @@
 /*
- * i915_stream.h: reading an i915 perf stream fd (reference sheet §7) and
- * the reopen backoff of a failed stream.
+ * i915_stream.h: reading an i915 perf stream fd (i915_perf.c: i915_perf_read)
+ * and the reopen backoff of a failed stream.
  *
  * A drain reads the non-blocking fd until EAGAIN into one buffer that
  * holds many records; the kernel copies whole records only, so every

@@ -60,10 +60,11 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   if (media && d->platform->media_format == 0) {
     /* i915_perf.c: __oa_engine_group gives the media classes an OA unit
      * (OAM) from graphics 12.70 on only */
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
-            "%s (0x%04x) has no OA unit on its video engines (MTL's media "
-            "GT has one); use Engine render",
-            d->platform->name, (unsigned)dev->id.devid);
+    if (log_complaint_raise(&d->identity_complaint))
+      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
+              "%s (0x%04x) has no OA unit on its video engines (MTL's media "
+              "GT has one); use Engine render",
+              d->platform->name, (unsigned)dev->id.devid);
     return -EINVAL;
   }
   /* the unit decides the format family (i915_perf.c:
@@ -88,11 +89,12 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
     d->dev.id.oa_timestamp_hz = hz;
   }
   if (hz == 0) {
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "identity",
-            "the kernel gives no OA timestamp frequency (GETPARAM 57 and 51 "
-            "fail) and %s (0x%04x) has none known: the sampling exponent "
-            "cannot be chosen",
-            d->platform->name, (unsigned)dev->id.devid);
+    if (log_complaint_raise(&d->identity_complaint))
+      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "identity",
+              "the kernel gives no OA timestamp frequency (GETPARAM 57 and 51 "
+              "fail) and %s (0x%04x) has none known: the sampling exponent "
+              "cannot be chosen",
+              d->platform->name, (unsigned)dev->id.devid);
     return -EINVAL;
   }
   int e = oa_exponent_for_period(inst->cfg.period_ns, hz);

@@ -63,7 +63,8 @@ struct oa_dev {
   uint64_t window_start; /* monotonic ns the open window began; 0 none */
   uint64_t windows;      /* windows opened */
   struct log_complaint malformed_complaint;
-  struct oa_instance *inst; /* back pointer, for on_identity */
+  struct log_complaint identity_complaint; /* a device the config cannot use */
+  struct oa_instance *inst;                /* back pointer, for on_identity */
 };
 
 struct oa_instance {
