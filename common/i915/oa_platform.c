@@ -3,6 +3,8 @@
 #include "common/i915/oa_accum.h"
 
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
 
 /* drm_i915_oa_format values used as defaults (i915_drm.h) */
 enum {
@@ -82,6 +84,44 @@ static const struct id_block blocks[] = {
     {0xFF00, 0x4500, &EHL}, {0xFF00, 0x4E00, &EHL}, {0xFF00, 0x9A00, &TGL},
     {0xFF00, 0x5600, &DG2}, {0xFF00, 0x7D00, &MTL},
 };
+
+/* The "Render Metrics Basic" set of each platform with EU equations, by
+ * its hw_config_guid: the sets igt's libi915_perf (lib/i915/perf.c,
+ * intel_perf_for_devinfo, from lib/i915/perf-configs/oa-*.xml, ids
+ * registered in guids.xml) builds for the platform's GT variants, whose
+ * equations oa_metrics.c follows and i915-perf-reader checks. */
+static const struct {
+  const char *uuid;
+  const struct oa_platform *platform;
+} render_basic[] = {
+    {"b541bd57-0e0f-4154-b4c0-5858010a2bf7", &BDW},
+    {"07b25942-d9fd-4fce-bd58-e29abd66b7de", &SKL}, /* GT2 */
+    {"21fef15a-83f4-4ffa-bb81-7da6e38b8e4b", &SKL}, /* GT3 */
+    {"95322a71-bb05-4437-bc27-f7dd7b27d136", &SKL}, /* GT4 */
+    {"99c1a40e-a090-4354-86e3-4d068bb1917e", &KBL}, /* GT2 */
+    {"17b4f3e0-d578-4ae3-b7a8-98d756d1e0df", &KBL}, /* GT3 */
+    {"7fa796a4-0c7a-4201-afc6-cff0b2f528a2", &CFL}, /* GT2 */
+    {"b316bcab-212f-4228-97de-af6b5a1a2ea1", &CFL}, /* GT3 */
+    {"7fa796a4-0c7a-4201-afc6-cff0b2f528a2", &CML}, /* CFL GT2's set */
+    {"0fc397c0-4833-492c-9ccd-4929d574d5b8", &TGL}, /* GT2 */
+    {"c17af13d-3953-432b-9bd1-81346b4c2092", &TGL}, /* GT1 */
+    {"4b886bf3-61ff-4381-9994-ac9b91202fc7", &ADL}, /* and RPL */
+    {"47b237c5-ed48-465b-b869-0d7ef59a6982", &DG2}, /* ACM G10 */
+    {"f5b8f05e-c84c-4f1c-bb05-68fbea73879b", &DG2}, /* ACM G11 */
+};
+
+bool oa_platform_render_basic(const struct oa_platform *p, const char *set) {
+  if (p->eu_family == OA_EU_NONE || set == NULL)
+    return false;
+  /* a recording's metric set may be known by igt's symbol name only */
+  if (strcmp(set, "RenderBasic") == 0)
+    return true;
+  for (size_t i = 0; i < sizeof render_basic / sizeof render_basic[0]; i++)
+    if (render_basic[i].platform == p &&
+        strcasecmp(render_basic[i].uuid, set) == 0)
+      return true;
+  return false;
+}
 
 const struct oa_platform *oa_platform_lookup(uint32_t devid) {
   for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)

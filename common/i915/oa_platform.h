@@ -14,6 +14,7 @@
 
 #include "common/i915/oa_metrics.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct oa_platform {
@@ -28,6 +29,11 @@ struct oa_platform {
   uint64_t timestamp_hz; /* OA timestamp frequency of kernels without the
                           * GETPARAMs (HSW..CFL); 0 elsewhere */
 };
+
+/* Whether metric set `set` (a uuid, or igt's symbol name "RenderBasic" of
+ * a recording) is platform `p`'s Render Basic set, whose EU equations
+ * oa_metrics applies; false on platforms without EU equations. Pure. */
+bool oa_platform_render_basic(const struct oa_platform *p, const char *set);
 
 /* The platform of PCI device id `devid` (never NULL). */
 const struct oa_platform *oa_platform_lookup(uint32_t devid);

@@ -68,7 +68,12 @@ static int report_totals(const struct oa_instance *inst, struct oa_dev *d,
         .oa_hz = d->dev.id.oa_timestamp_hz,
         .eu_total = d->dev.id.eu_total,
         .eu_threads = d->platform->eu_threads,
-        .family = inst->cfg.eu_metrics ? d->platform->eu_family : OA_EU_NONE,
+        /* EuMetrics, or a metric set known as the platform's Render
+         * Basic (live and replay alike) */
+        .family = inst->cfg.eu_metrics || oa_platform_render_basic(
+                                              d->platform, d->metric_set_tag)
+                      ? d->platform->eu_family
+                      : OA_EU_NONE,
     };
     struct oa_derived x;
     oa_metrics_derive(f, &d->prev, t, &p, &x);

@@ -327,6 +327,28 @@ static void platform__rpl_ids_and_kernel_frequencies(void **state) {
   assert_int_equal(oa_platform_lookup(0x9A49)->media_format, 0);
 }
 
+#define TGL_RENDER_BASIC "0fc397c0-4833-492c-9ccd-4929d574d5b8"
+
+static void platform__render_basic_known_by_uuid(void **state) {
+  (void)state;
+  const struct oa_platform *tgl = oa_platform_lookup(0x9A49);
+  const struct oa_platform *adl = oa_platform_lookup(0xA720);
+  const struct oa_platform *mtl = oa_platform_lookup(0x7D55);
+  assert_true(oa_platform_render_basic(tgl, TGL_RENDER_BASIC));
+  assert_true(
+      oa_platform_render_basic(tgl, "0FC397C0-4833-492C-9CCD-4929D574D5B8"));
+  assert_false(oa_platform_render_basic(adl, TGL_RENDER_BASIC));
+  assert_true(
+      oa_platform_render_basic(adl, "4b886bf3-61ff-4381-9994-ac9b91202fc7"));
+  assert_true(oa_platform_render_basic(oa_platform_lookup(0x1616),
+                                       "b541bd57-0e0f-4154-b4c0-5858010a2bf7"));
+  assert_false(oa_platform_render_basic(tgl, UUID));
+  assert_false(oa_platform_render_basic(tgl, "1"));
+  assert_true(oa_platform_render_basic(tgl, "RenderBasic"));
+  assert_false(
+      oa_platform_render_basic(mtl, "RenderBasic")); /* no EU equations */
+}
+
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
 /* HSW reports have no reason field: its report-id bits count nothing. */
@@ -560,6 +582,38 @@ static void sysfs_id(const char *text) {
   fclose(f);
 }
 
+/* Render Basic by its uuid: the EU percentages without EuMetrics. */
+static void live__render_basic_set_brings_eu_metrics(void **state) {
+  (void)state;
+  struct shim_i915_scenario sc;
+  scenario(&sc); /* TGL GT2 */
+  assert_int_equal(shim_i915_add(node, &sc), 0);
+  assert_int_equal(shim_i915_add_metric(node, TGL_RENDER_BASIC, 1), 0);
+  assert_int_equal(shim_i915_add_metric(node, UUID, 2), 0);
+  for (int set = 0; set < 2; set++) {
+    void *p = instance();
+    assert_int_equal(conf(p, "MetricSet", set ? UUID : TGL_RENDER_BASIC), 0);
+    assert_int_equal(i915_oa_ops.init(p, &host), 0);
+    struct capture_sink c;
+    capture_sink_init(&c);
+    for (int i = 0; i < 2; i++) {
+      now_ns += S;
+      capture_sink_clear(&c);
+      assert_int_equal(i915_oa_ops.read(p, &c.base), 0);
+    }
+    const char *line = capture_sink_find(&c, "i915_oa,");
+    assert_non_null(line);
+    if (set == 0)
+      /* 100 x ((A7+A8+A9+A10 = 4 x 38000) UDIV 96 EUs) / 4e6 clocks */
+      assert_true(field(&c, "i915_oa,", "eu_active_percent") ==
+                  100.0 * (4 * 38000 / 96) / 4e6);
+    else
+      assert_null(strstr(line, "eu_active_percent"));
+    capture_sink_fini(&c);
+    i915_oa_ops.instance_free(p);
+  }
+}
+
 static void live__garbage_sysfs_id_names_the_file(void **state) {
   (void)state;
   struct shim_i915_scenario sc;
@@ -597,6 +651,9 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test(platform__rpl_ids_and_kernel_frequencies),
       cmocka_unit_test(accum__hsw_counts_no_reasons),
+      cmocka_unit_test(platform__render_basic_known_by_uuid),
+      cmocka_unit_test_setup_teardown(live__render_basic_set_brings_eu_metrics,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(
           live__mtl_video_engine_opens_the_oam_format, setup, teardown),
       cmocka_unit_test_setup_teardown(
