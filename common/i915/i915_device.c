@@ -1,7 +1,8 @@
 /*
- * i915_device.c: an i915 device's stream life (i915_device.h): the flow
- * of reference sheet §1 with the retry rules of issue 11 (one device
- * failing never stops the others; a device failing at start is retried).
+ * i915_device.c: an i915 device's stream life (i915_device.h): open the
+ * node, GETPARAM the identity, resolve or ADD_CONFIG the metric set,
+ * PERF_OPEN (i915_perf.c: i915_perf_open_ioctl), read; one device failing
+ * never stops the others, and a device failing at start is retried.
  */
 #include "common/i915/i915_device.h"
 #include "common/i915/i915_perf_open.h"
@@ -93,7 +94,20 @@ static int failed(struct i915_device *dev, const struct i915_device_params *p,
                   const char *what, int err, uint64_t now_ns) {
   if (log_complaint_raise(&dev->complaint)) {
     const char *hint = i915_perf_open_hint(err);
-    if (strcmp(what, "MetricSet") == 0 && err == ENOENT)
+    /* a uuid's id file read, but not a number: name the file, the
+     * kernel's hints do not apply (i915_perf.c: show_dynamic_id writes
+     * "%d\n") */
+    const char *uuid = strcmp(what, "metrics sysfs id") == 0 ? dev->flex_uuid
+                       : strcmp(what, "MetricSet") == 0 && p->metric_set &&
+                               i915_flex_uuid_valid(p->metric_set)
+                           ? p->metric_set
+                           : NULL;
+    if (uuid != NULL && err == EINVAL)
+      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what,
+              "%s/class/drm/%s/metrics/%s/id does not hold a metric set id "
+              "(a positive decimal number)",
+              p->sysfs_root, dev->card, uuid);
+    else if (strcmp(what, "MetricSet") == 0 && err == ENOENT)
       log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what,
               "%s; hint: not registered on this device (see %s/class/drm/%s"
               "/metrics)",
@@ -184,7 +198,7 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
     if ((rc = i915_stream_attach(k, &dev->stream, rc)) < 0)
       goto fail;
   }
-  if (dev->started)
+  if (dev->started && !dev->paused)
     dev->reopens++;
   dev->started = true;
   dev->opens++;
@@ -203,6 +217,8 @@ fail:
 int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
                           struct i915_device_params *p, uint64_t now_ns,
                           i915_stream_fn fn, void *ctx) {
+  if (dev->paused)
+    return 0;
   if (dev->stream.fd < 0) {
     if (!i915_backoff_due(&dev->backoff, now_ns))
       return 0;
@@ -219,6 +235,18 @@ int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
   if (!dev->config_added)
     dev->metric_id = 0;
   return failed(dev, p, "read", err, now_ns);
+}
+
+void i915_device_pause(const struct kernel_ops *k, struct i915_device *dev) {
+  i915_stream_close(k, &dev->stream);
+  dev->paused = true;
+}
+
+int i915_device_resume(const struct kernel_ops *k, struct i915_device *dev,
+                       struct i915_device_params *p, uint64_t now_ns) {
+  int rc = i915_device_open(k, dev, p, now_ns);
+  dev->paused = false;
+  return rc;
 }
 
 void i915_device_stop(const struct kernel_ops *k, struct i915_device *dev,

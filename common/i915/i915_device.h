@@ -54,6 +54,7 @@ struct i915_device {
   char flex_uuid[I915_FLEX_UUID_SIZE];
   bool config_added;       /* ADD_CONFIG by us: REMOVE_CONFIG at stop */
   bool started;            /* the stream was open once */
+  bool paused;             /* closed on purpose (i915_device_pause) */
   uint64_t opens, reopens; /* successful stream opens; after a failure */
   int last_err;            /* errno of the last failure, 0 when healthy */
   struct log_complaint complaint;
@@ -91,6 +92,19 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
 int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
                           struct i915_device_params *p, uint64_t now_ns,
                           i915_stream_fn fn, void *ctx);
+
+/* Close the stream on purpose, keeping the device fd and the metric set:
+ * the kernel then drops its runtime-PM and forcewake references and the
+ * exclusive OA unit (i915_perf.c: i915_perf_release ->
+ * i915_oa_stream_destroy), so the GPU may enter RC6 and other OA users
+ * may open. Drains return 0 until i915_device_resume. */
+void i915_device_pause(const struct kernel_ops *k, struct i915_device *dev);
+
+/* Open the stream again after i915_device_pause (not counted in
+ * `reopens`): 0, or -errno as i915_device_open (logged, backoff armed;
+ * later drains retry). */
+int i915_device_resume(const struct kernel_ops *k, struct i915_device *dev,
+                       struct i915_device_params *p, uint64_t now_ns);
 
 /* Close the stream, REMOVE_CONFIG what this device added, close the
  * device, free the buffer. Idempotent. */

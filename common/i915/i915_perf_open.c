@@ -3,7 +3,7 @@
  * (i915_perf_open.h). Property ids and revisions follow
  * include/uapi/drm/i915_drm.h; the errno meanings follow the checks of
  * i915_perf_open_ioctl() and read_properties_unlocked() in
- * drivers/gpu/drm/i915/i915_perf.c (reference sheet §5).
+ * drivers/gpu/drm/i915/i915_perf.c.
  */
 #include "common/i915/i915_perf_open.h"
 #include "common/core/fileio.h"
@@ -63,8 +63,8 @@ const char *i915_perf_open_hint(int err) {
            "gputop, intel_gpu_top's OA mode, Mesa's perf layer "
            "(INTEL_performance_query) or another collector)";
   case EINVAL:
-    return "the kernel refused the OA format, metric set or a property on "
-           "this platform (check Format and MetricSet)";
+    return "the kernel refused the OA format, metric set, engine or a "
+           "property on this platform (check Format, MetricSet and Engine)";
   case I915_UAPI_ENOTSUPP:
   case EOPNOTSUPP:
     return "i915 perf is not initialised on this device (the kernel has no "

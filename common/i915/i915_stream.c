@@ -73,11 +73,19 @@ int64_t i915_stream_drain(const struct kernel_ops *k, struct i915_stream *s,
 }
 
 uint64_t i915_stream_drain_interval_ns(size_t report_size, uint64_t period_ns) {
-  if (report_size == 0 || period_ns == 0)
+  if (report_size == 0)
     return 0;
-  /* the OA unit writes report_size bytes per period into the buffer */
-  unsigned __int128 fill =
-      (unsigned __int128)(I915_UAPI_OA_BUFFER_SIZE / report_size) * period_ns;
+  /* reports the buffer holds / (periodic + context-switch reports per
+   * ns), halved: capacity * 1e9 * period / (1e9 + ctx_rate * period) / 2,
+   * or capacity * 1e9 / ctx_rate / 2 without a period */
+  unsigned __int128 cap = I915_UAPI_OA_BUFFER_SIZE / report_size;
+  unsigned __int128 fill;
+  if (period_ns == 0)
+    fill = cap * 1000000000u / I915_STREAM_CTX_SWITCH_RATE;
+  else
+    fill = cap * 1000000000u * period_ns /
+           (1000000000u +
+            (unsigned __int128)I915_STREAM_CTX_SWITCH_RATE * period_ns);
   fill /= 2;
   return fill > UINT64_MAX ? UINT64_MAX : (uint64_t)fill;
 }

@@ -1,6 +1,6 @@
 /*
- * i915_stream.h: reading an i915 perf stream fd (reference sheet §7) and
- * the reopen backoff of a failed stream.
+ * i915_stream.h: reading an i915 perf stream fd (i915_perf.c: i915_perf_read)
+ * and the reopen backoff of a failed stream.
  *
  * A drain reads the non-blocking fd until EAGAIN into one buffer that
  * holds many records; the kernel copies whole records only, so every
@@ -52,10 +52,19 @@ typedef void (*i915_stream_fn)(void *ctx, const uint8_t *data, size_t len);
 int64_t i915_stream_drain(const struct kernel_ops *k, struct i915_stream *s,
                           i915_stream_fn fn, void *ctx);
 
+/* Context-switch reports a drain interval allows for, per second. A
+ * system-wide OA stream forwards one report at every context switch on
+ * top of the periodic ones (i915_perf.c: gen8_append_oa_reports forwards
+ * every report when no context is filtered), at a rate no period bounds;
+ * 20000/s is above what desktops and servers switch contexts at. */
+#define I915_STREAM_CTX_SWITCH_RATE 20000u
+
 /* How often a stream of `report_size`-byte reports taken every
- * `period_ns` must be drained so the 16 MiB OA buffer never overflows:
- * half the time it takes to fill (the plugin_ops drain hook's interval).
- * 0 when not periodic (period 0) or report_size is 0. Pure. */
+ * `period_ns`, plus I915_STREAM_CTX_SWITCH_RATE context-switch reports a
+ * second, must be drained so the 16 MiB OA buffer never overflows: half
+ * the time it takes to fill (the plugin_ops drain hook's interval). 0
+ * when report_size is 0; a period of 0 (not periodic) counts the
+ * context-switch reports alone. Pure. */
 uint64_t i915_stream_drain_interval_ns(size_t report_size, uint64_t period_ns);
 
 /* Close the fd (the buffer stays). */

@@ -106,7 +106,9 @@ void oa_accum_report(struct oa_accum *a, const uint8_t *raw) {
     ts = ld32(raw + 4);
     clk = f->has_clock ? ld32(raw + 12) : 0;
   }
-  uint32_t reason = (uint32_t)(id >> 19) & (a->gen12 ? 0x7F : 0x3F);
+  uint32_t reason = a->gen12 == OA_REASON_NONE
+                        ? 0
+                        : (uint32_t)(id >> 19) & (a->gen12 ? 0x7F : 0x3F);
   a->reports++;
   for (uint32_t bits = reason; bits != 0; bits &= bits - 1)
     a->reasons[__builtin_ctz(bits)]++;
@@ -128,8 +130,13 @@ void oa_accum_report(struct oa_accum *a, const uint8_t *raw) {
 void oa_accum_status(struct oa_accum *a, uint32_t type) {
   if (type == OA_RECORD_REPORT_LOST)
     a->report_lost++;
-  else if (type == OA_RECORD_BUFFER_LOST)
+  else if (type == OA_RECORD_BUFFER_LOST) {
     a->buffer_lost++;
+    if (a->rebase_on_buffer_lost && a->have_base) {
+      a->have_base = false;
+      a->rebases++;
+    }
+  }
 }
 
 static void on_sample(void *ctx, const uint8_t *report) {

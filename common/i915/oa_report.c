@@ -14,7 +14,8 @@ static uint64_t le64(const uint8_t *p) {
 
 void oa_report_decode(const struct oa_format *fmt, int gen12,
                       const uint8_t *raw, struct oa_report *out) {
-  uint32_t mask = gen12 ? 0x7F : 0x3F;
+  /* gen12 < 0: HSW, no reason field (oa_accum.h: OA_REASON_NONE) */
+  uint32_t mask = gen12 < 0 ? 0 : gen12 ? 0x7F : 0x3F;
   if (fmt->header64) {
     /* id u64 @0, timestamp u64 @8, ctx u32 @16, clock u64 @24 */
     out->reason = (uint32_t)(le64(raw) >> 19) & mask;

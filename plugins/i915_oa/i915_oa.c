@@ -7,8 +7,11 @@
  * so the 16 MiB OA buffer never overflows however long the interval.
  */
 #include "plugins/i915_oa/i915_oa.h"
+#include "common/core/fileio.h"
 #include "common/i915/i915_perf_open.h"
 #include "common/i915/oa_format.h"
+
+#include <fcntl.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +35,20 @@ static const char *or_default(const char *v, const char *def) {
   return v != NULL ? v : def;
 }
 
+/* RP0, the highest GT frequency, in Hz from the card's gt_RP0_freq_mhz
+ * (i915's legacy card attribute for gt0, gt/intel_gt_sysfs_pm.c); 0 when
+ * unreadable. */
+static uint64_t oa_read_rp0(const char *sysfs_root, const char *card) {
+  char path[512], text[32];
+  snprintf(path, sizeof path, "%s/class/drm/%s/gt_RP0_freq_mhz", sysfs_root,
+           card);
+  uint64_t mhz;
+  if (fileio_read_line_at(AT_FDCWD, path, text, sizeof text) < 0 ||
+      cfg_parse_u64(text, &mhz) < 0 || mhz == 0 || mhz > 100000)
+    return 0;
+  return mhz * 1000000u;
+}
+
 /* Called by i915_device_open once the identity is known, before the
  * stream opens: the format, the exponent and a fresh accumulator base. */
 static int oa_on_identity(void *ctx, const struct i915_device *dev,
@@ -39,8 +56,23 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   struct oa_dev *d = ctx;
   struct oa_instance *inst = d->inst;
   d->platform = oa_platform_lookup(dev->id.devid);
-  uint32_t format =
-      inst->cfg.format ? inst->cfg.format : d->platform->default_format;
+  bool media = inst->cfg.engine_class == 2 || inst->cfg.engine_class == 3;
+  if (media && d->platform->media_format == 0) {
+    /* i915_perf.c: __oa_engine_group gives the media classes an OA unit
+     * (OAM) from graphics 12.70 on only */
+    if (log_complaint_raise(&d->identity_complaint))
+      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
+              "%s (0x%04x) has no OA unit on its video engines (MTL's media "
+              "GT has one); use Engine render",
+              d->platform->name, (unsigned)dev->id.devid);
+    return -EINVAL;
+  }
+  /* the unit decides the format family (i915_perf.c:
+   * read_properties_unlocked, engine_supports_oa_format): OAG formats for
+   * render, OAM formats for the media engines */
+  uint32_t format = inst->cfg.format ? inst->cfg.format
+                    : media          ? d->platform->media_format
+                                     : d->platform->default_format;
   if (format == 0) {
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "identity",
             "device id 0x%04x is not in the platform table; set Format",
@@ -49,7 +81,41 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   }
   const struct oa_format *fmt = oa_format_get(format);
   uint64_t hz = dev->id.oa_timestamp_hz;
+  if (hz == 0 && d->platform->timestamp_hz != 0) {
+    /* a kernel without GETPARAM 57 and 51: the frequency its
+     * i915_perf_init used for the platform (the identity is the plugin's
+     * to complete: d->dev is dev) */
+    hz = d->platform->timestamp_hz;
+    d->dev.id.oa_timestamp_hz = hz;
+  }
+  if (hz == 0) {
+    if (log_complaint_raise(&d->identity_complaint))
+      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "identity",
+              "the kernel gives no OA timestamp frequency (GETPARAM 57 and 51 "
+              "fail) and %s (0x%04x) has none known: the sampling exponent "
+              "cannot be chosen",
+              d->platform->name, (unsigned)dev->id.devid);
+    return -EINVAL;
+  }
   int e = oa_exponent_for_period(inst->cfg.period_ns, hz);
+  /* the longest period whose reports still see every 32-bit wrap */
+  d->max_clock_hz = oa_read_rp0(p->sysfs_root, dev->card);
+  uint64_t cap_ns = oa_period_cap_ns(d->max_clock_hz);
+  int capped = oa_exponent_cap(e, hz, cap_ns);
+  if (capped < e) {
+    if (!d->acc_ready)
+      log_msg(
+          LOG_LEVEL_NOTICE, OA_PLUGIN, dev->object, "Period",
+          "longer than the %llu ns in which 32-bit report fields can "
+          "wrap at %s%llu MHz; sampling every %llu ns instead",
+          (unsigned long long)cap_ns * 2,
+          d->max_clock_hz ? "RP0 " : "an assumed ",
+          (unsigned long long)((d->max_clock_hz ? d->max_clock_hz
+                                                : OA_MAX_CLOCK_FALLBACK_HZ) /
+                               1000000),
+          (unsigned long long)oa_exponent_period_ns(capped, hz));
+    e = capped;
+  }
   if (!inst->privileged && inst->max_rate_hz > 0) {
     int min_e = i915_perf_open_min_exponent(hz, inst->max_rate_hz);
     if (e < min_e) {
@@ -67,6 +133,7 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   p->exponent = e;
   if (!d->acc_ready || d->acc.fmt != fmt) {
     oa_accum_init(&d->acc, fmt, d->platform->gen12);
+    d->acc.rebase_on_buffer_lost = true;
     d->fmt = fmt;
     d->acc_ready = true;
     d->have_prev = false;
@@ -76,10 +143,17 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   return 0;
 }
 
+/* i915_device_find passes a negative errno (-ENODEV: another driver). */
 static void oa_on_missing(void *ctx, const char *entry, int err) {
   (void)ctx;
-  log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, entry, "Device", "%s",
-          err == ENODEV ? "not an i915 device" : strerror(err));
+  if (err == -ENODEV)
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, entry, "Device",
+            "not an i915 device (another DRM driver)");
+  else if (err == -ENOTTY)
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, entry, "Device",
+            "not a DRM device (DRM_IOCTL_VERSION: %s)", strerror(ENOTTY));
+  else
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, entry, "Device", "%s", strerror(-err));
 }
 
 static int oa_flex_setup(struct oa_instance *inst) {
@@ -147,6 +221,14 @@ static int oa_init(void *p, const struct plugin_host *host) {
             "FlexEvent makes its own metric set; leave MetricSet out");
     return -EINVAL;
   }
+  if (cfg->n_flex > 0 && cfg->eu_metrics) {
+    /* the EU equations read A7.. as the Render Basic set programs them;
+     * flex events reprogram those counters */
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "EuMetrics",
+            "EuMetrics needs the Render Basic MetricSet; FlexEvent "
+            "programs the counters its equations read: leave one out");
+    return -EINVAL;
+  }
   if (cfg->n_flex > 0 && oa_flex_setup(inst) < 0)
     return -EINVAL;
   const char *proc = or_default(cfg->proc_root, "/proc");
@@ -170,13 +252,55 @@ static int oa_init(void *p, const struct plugin_host *host) {
     return -ENOMEM;
   inst->n_devs = (size_t)n;
   uint64_t now = plugin_host_monotonic_ns(host);
+  inst->init_ns = now;
+  inst->in_window = true; /* the first window: init to the first read */
   for (size_t i = 0; i < inst->n_devs; i++) {
-    oa_dev_setup(inst, &inst->devs[i], &nodes[i]);
+    struct oa_dev *d = &inst->devs[i];
+    oa_dev_setup(inst, d, &nodes[i]);
     /* a failure is logged and retried with backoff by every drain */
-    i915_device_open(host->kernel, &inst->devs[i].dev, &inst->devs[i].params,
-                     now);
+    if (i915_device_open(host->kernel, &d->dev, &d->params, now) == 0) {
+      d->window_start = now;
+      d->windows = 1;
+    }
   }
   return 0;
+}
+
+/* DutyCycle N > 1, after each read: a window (the stream open) lasts one
+ * interval, then the streams stay closed for N - 1 intervals, so the GPU
+ * can enter RC6 and other OA users can take the unit in between (an open
+ * stream holds runtime PM, FORCEWAKE_ALL and the exclusive OA unit:
+ * i915_perf.c: i915_oa_stream_init). The first report of each window only
+ * sets a new base: the closed intervals are not counted, and what was
+ * counted is said as `window_ns` and `coverage_percent`. */
+static void oa_duty_cycle(struct oa_instance *inst) {
+  if (inst->cfg.duty_cycle <= 1)
+    return;
+  const struct kernel_ops *k = inst->host->kernel;
+  uint64_t now = plugin_host_monotonic_ns(inst->host);
+  if (inst->in_window) {
+    for (size_t i = 0; i < inst->n_devs; i++) {
+      struct oa_dev *d = &inst->devs[i];
+      if (d->window_start != 0 && d->dev.stream.fd >= 0)
+        d->window_ns += now - d->window_start;
+      d->window_start = 0;
+      i915_device_pause(k, &d->dev);
+    }
+    inst->in_window = false;
+    inst->cycle_pos = 1;
+    return;
+  }
+  if (++inst->cycle_pos < inst->cfg.duty_cycle)
+    return;
+  for (size_t i = 0; i < inst->n_devs; i++) {
+    struct oa_dev *d = &inst->devs[i];
+    d->acc.have_base = false; /* a new stream: its first report is a base */
+    if (i915_device_resume(k, &d->dev, &d->params, now) == 0) {
+      d->window_start = now;
+      d->windows++;
+    }
+  }
+  inst->in_window = true;
 }
 
 static void oa_on_chunk(void *ctx, const uint8_t *data, size_t len) {
@@ -230,7 +354,9 @@ static int oa_read(void *p, struct metric_sink *sink) {
     if (rc == 0 && r < 0)
       rc = r;
   }
-  if (failed == inst->n_devs)
+  bool closed_on_purpose = !inst->in_window;
+  oa_duty_cycle(inst);
+  if (failed == inst->n_devs && !closed_on_purpose)
     return -err;
   return rc;
 }

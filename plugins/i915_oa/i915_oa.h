@@ -41,6 +41,7 @@ struct oa_config {
   bool eu_metrics;        /* the set is the platform's Render Basic */
   char *replay;           /* a recorder file: replay it instead of devices */
   double replay_interval; /* seconds of recording per batch; 0: per report */
+  unsigned duty_cycle;    /* the stream is open one interval in N; 1 always */
   char *sysfs_root, *dev_root, *proc_root;
 };
 
@@ -56,9 +57,14 @@ struct oa_dev {
   bool have_prev;
   char device_tag[DRM_NODE_PCI_MAX + 16];
   char metric_set_tag[48];
-  uint64_t malformed; /* buffers with a malformed record */
+  uint64_t malformed;    /* buffers with a malformed record */
+  uint64_t max_clock_hz; /* RP0 from sysfs, 0 unknown */
+  uint64_t window_ns;    /* DutyCycle: time the stream was open in windows */
+  uint64_t window_start; /* monotonic ns the open window began; 0 none */
+  uint64_t windows;      /* windows opened */
   struct log_complaint malformed_complaint;
-  struct oa_instance *inst; /* back pointer, for on_identity */
+  struct log_complaint identity_complaint; /* a device the config cannot use */
+  struct oa_instance *inst;                /* back pointer, for on_identity */
 };
 
 struct oa_instance {
@@ -72,6 +78,10 @@ struct oa_instance {
   uint64_t max_rate_hz; /* dev.i915.oa_max_sample_rate; 0 unknown */
   bool privileged;      /* CAP_PERFMON or CAP_SYS_ADMIN */
   uint64_t reads;       /* read() calls (Replay prints at the second) */
+  /* DutyCycle: read()s since the window closed; start of the first */
+  unsigned cycle_pos;
+  bool in_window;
+  uint64_t init_ns;
 };
 
 extern const struct plugin_ops i915_oa_ops;
@@ -94,9 +104,30 @@ int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
 int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink);
 
 /* oa_period.c: the smallest exponent (0..31) whose period
- * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (sheet §9); 31 when
- * none is, 0 when hz is 0. Pure. */
+ * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (i915_perf.c:
+ * oa_exponent_to_ns); 31 when none is, 0 when hz is 0. Pure. */
 int oa_exponent_for_period(uint64_t period_ns, uint64_t hz);
+
+/* ceil(2^(e+1) * 1e9 / hz), the period of exponent `e` (0..31); 0 when hz
+ * is 0. Pure. */
+uint64_t oa_exponent_period_ns(int e, uint64_t hz);
+
+/* The GPU clock assumed when sysfs gives no RP0: above every i915 GPU's
+ * highest frequency (DG2's RP0 is 2.4 GHz). */
+#define OA_MAX_CLOCK_FALLBACK_HZ UINT64_C(2500000000)
+
+/* The longest period between reports at which a 32-bit report field
+ * cannot wrap unseen: the GPU clock ticks and the 32-bit counters (B, C,
+ * A32+ and on DG2/MTL A0-A3, GpuBusy's A0 among them) advance at most once
+ * per GPU clock, so at `max_clock_hz` (RP0; 0: the fallback) they wrap
+ * after 2^32 / max_clock_hz s; half of that leaves one report between
+ * wraps whatever the phase. On an idle GPU no context-switch report comes
+ * between periodic ones. Pure. */
+uint64_t oa_period_cap_ns(uint64_t max_clock_hz);
+
+/* Exponent `e` lowered until its period at `hz` is at most `cap_ns` (0
+ * at least). Pure. */
+int oa_exponent_cap(int e, uint64_t hz, uint64_t cap_ns);
 
 /* Whether the process holds CAP_PERFMON or CAP_SYS_ADMIN (CapEff of
  * `<proc_root>/self/status`). */

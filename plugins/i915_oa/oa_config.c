@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ void oa_config_defaults(struct oa_config *cfg) {
   cfg->period_ns = OA_DEFAULT_PERIOD_NS;
   cfg->engine_class = -1;
   cfg->engine_instance = -1;
+  cfg->duty_cycle = 1;
 }
 
 void oa_config_fini(struct oa_config *cfg) {
@@ -97,22 +100,50 @@ static int oa_config_device(struct oa_config *cfg,
   return 0;
 }
 
+/* MetricSet: a uuid (the sysfs directory name, kept as given) or an id.
+ * An id is read once here, as a number in any form the configuration
+ * takes (collectd's unquoted 1, "1", "01", "0x1", "1e0"), and stored in
+ * its one canonical spelling, decimal without leading zeros: that string
+ * is what the stream opens and what the metric_set tag says. The kernel
+ * keeps ids in an int (i915_perf.c: read_properties_unlocked,
+ * props->metrics_set; 0 is refused there). */
 static int oa_config_metric_set(struct oa_config *cfg,
                                 const struct cfg_item *item) {
-  const char *value;
-  int rc = cfg_get_string(OA_PLUGIN, item, &value);
-  if (rc < 0)
-    return rc;
-  uint64_t id;
-  if (!i915_flex_uuid_valid(value) &&
-      (cfg_parse_u64(value, &id) < 0 || id == 0))
-    return oa_config_fail(item,
-                          "expected a metric set uuid (8-4-4-4-12 hex) or a "
-                          "non-zero id, got \"%s\"",
-                          value);
-  return oa_config_string(item, &cfg->metric_set);
+  const char *usage = "expected a metric set uuid (8-4-4-4-12 hex) or an "
+                      "id 1..2147483647";
+  if (item->n_values != 1)
+    return oa_config_fail(item, "%s", usage);
+  const struct cfg_value *v = &item->values[0];
+  uint64_t id = 0;
+  char canon[40];
+  if (v->type == CFG_NUMBER) {
+    if (!(v->number >= 1 && v->number <= (double)INT32_MAX) ||
+        v->number != (double)(uint64_t)v->number)
+      return oa_config_fail(item, "%s, got %g", usage, v->number);
+    id = (uint64_t)v->number;
+  } else if (v->type == CFG_STRING && i915_flex_uuid_valid(v->string)) {
+    snprintf(canon, sizeof canon, "%s", v->string);
+  } else if (v->type != CFG_STRING || cfg_parse_u64(v->string, &id) < 0 ||
+             id == 0 || id > INT32_MAX) {
+    return oa_config_fail(item, "%s, got \"%s\"", usage,
+                          v->type == CFG_STRING ? v->string : "");
+  }
+  if (id != 0)
+    snprintf(canon, sizeof canon, "%llu", (unsigned long long)id);
+  char *copy = strdup(canon);
+  if (copy == NULL)
+    return -ENOMEM;
+  free(cfg->metric_set);
+  cfg->metric_set = copy;
+  return 0;
 }
 
+/* Engine CLASS[:INSTANCE]: the engines with an OA unit only. In
+ * i915_perf.c (__oa_engine_group) render belongs to the OAG unit, video
+ * and video-enhance to the OAM unit of MTL's media GT (graphics 12.70+),
+ * and every other class to none, which read_properties_unlocked refuses
+ * with EINVAL ("Engine not supported by OA"). The platform check of the
+ * media classes is made when the device is known (oa_on_identity). */
 static int oa_config_engine(struct oa_config *cfg,
                             const struct cfg_item *item) {
   static const char *const classes[] = {"render", "copy", "video",
@@ -129,13 +160,18 @@ static int oa_config_engine(struct oa_config *cfg,
     colon = NULL, len = 0; /* falls through to the error below */
   for (int c = 0; c < 5; c++)
     if (len == strlen(classes[c]) && strncasecmp(value, classes[c], len) == 0) {
+      if (c == 1 || c == 4)
+        return oa_config_fail(item,
+                              "\"%s\": the %s engines have no OA unit (only "
+                              "render, and MTL's video and video-enhance)",
+                              value, classes[c]);
       cfg->engine_class = c;
       cfg->engine_instance = (int)instance;
       return 0;
     }
   return oa_config_fail(item,
-                        "expected CLASS[:INSTANCE] with CLASS render, copy, "
-                        "video, video-enhance or compute, got \"%s\"",
+                        "expected CLASS[:INSTANCE] with CLASS render, video "
+                        "or video-enhance, got \"%s\"",
                         value);
 }
 
@@ -151,6 +187,38 @@ static int flex_number(const struct cfg_value *v, uint64_t max, uint64_t *out) {
   if (v->type != CFG_STRING || cfg_parse_u64(v->string, out) < 0 || *out > max)
     return -EINVAL;
   return 0;
+}
+
+/* Whether a FlexEvent NAME would collide with what the i915_oa record
+ * already holds: its tags (device, metric_set, engine), its fixed fields,
+ * the counters of any report format (a<N>, b<N>, c<N>, mpec<N>) and the
+ * keys the JSON sink adds (name, time). */
+static bool oa_config_reserved_name(const char *name) {
+  static const char *const fixed[] = {
+      "name",
+      "time",
+      "device",
+      "metric_set",
+      "engine",
+      "gpu_core_clocks",
+      "gpu_time_ns",
+      "gpu_busy_percent",
+      "avg_gpu_core_frequency_hz",
+      "eu_active_percent",
+      "eu_stall_percent",
+      "eu_thread_occupancy_percent",
+  };
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    if (strcmp(name, fixed[i]) == 0)
+      return true;
+  static const char *const counters[] = {"a", "b", "c", "mpec"};
+  for (size_t i = 0; i < 4; i++) {
+    size_t n = strlen(counters[i]);
+    if (strncmp(name, counters[i], n) == 0 && name[n] != '\0' &&
+        strspn(name + n, "0123456789") == strlen(name + n))
+      return true;
+  }
+  return false;
 }
 
 /* The exec host passes one string ("--FlexEvent=eu_active 4"): split it
@@ -176,6 +244,12 @@ static int oa_config_flex(struct oa_config *cfg, const struct cfg_item *item) {
                           "NAME \"%s\": 1 to 31 of a-z, 0-9 and _ (it becomes "
                           "a field name)",
                           name);
+  if (oa_config_reserved_name(name))
+    return oa_config_fail(item,
+                          "NAME \"%s\" is a field or tag the plugin writes "
+                          "itself (or a key of the JSON record); choose "
+                          "another",
+                          name);
   for (size_t i = 0; i < cfg->n_flex; i++)
     if (strcmp(cfg->flex[i].name, name) == 0)
       return oa_config_fail(item, "\"%s\" given twice", name);
@@ -187,8 +261,12 @@ static int oa_config_flex(struct oa_config *cfg, const struct cfg_item *item) {
   const struct cfg_value *v1 = &item->values[1];
   if (v1->type == CFG_STRING && strncasecmp(v1->string, "raw:", 4) == 0) {
     uint64_t raw;
-    if (item->n_values != 2 || cfg_parse_u64(v1->string + 4, &raw) < 0 ||
-        raw > UINT32_MAX)
+    if (item->n_values != 2)
+      return oa_config_fail(item,
+                            "\"%s\": a raw register value takes no SHADER or "
+                            "ROW after it",
+                            v1->string);
+    if (cfg_parse_u64(v1->string + 4, &raw) < 0 || raw > UINT32_MAX)
       return oa_config_fail(item, "%s; \"%s\" is not a 32-bit value", usage,
                             v1->string);
     f->event.raw = 1;
@@ -263,6 +341,16 @@ int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item) {
     return oa_config_flex(cfg, item);
   if (cfg_key_is(item, "EuMetrics"))
     return cfg_get_bool(OA_PLUGIN, item, &cfg->eu_metrics);
+  if (cfg_key_is(item, "DutyCycle")) {
+    double n;
+    int rc = cfg_get_double(OA_PLUGIN, item, 1, 3600, &n);
+    if (rc == 0 && n != (double)(unsigned)n)
+      rc = oa_config_fail(item, "expected a whole number of intervals, got %g",
+                          n);
+    if (rc == 0)
+      cfg->duty_cycle = (unsigned)n;
+    return rc;
+  }
   if (cfg_key_is(item, "Replay"))
     return oa_config_string(item, &cfg->replay);
   if (cfg_key_is(item, "ReplayInterval"))

@@ -68,7 +68,12 @@ static int report_totals(const struct oa_instance *inst, struct oa_dev *d,
         .oa_hz = d->dev.id.oa_timestamp_hz,
         .eu_total = d->dev.id.eu_total,
         .eu_threads = d->platform->eu_threads,
-        .family = inst->cfg.eu_metrics ? d->platform->eu_family : OA_EU_NONE,
+        /* EuMetrics, or a metric set known as the platform's Render
+         * Basic (live and replay alike) */
+        .family = inst->cfg.eu_metrics || oa_platform_render_basic(
+                                              d->platform, d->metric_set_tag)
+                      ? d->platform->eu_family
+                      : OA_EU_NONE,
     };
     struct oa_derived x;
     oa_metrics_derive(f, &d->prev, t, &p, &x);
@@ -96,8 +101,23 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
   first_error(&rc, metric_add_int(&m, "reports", "derive", a->reports));
   first_error(&rc, metric_add_int(&m, "report_lost", "derive", a->report_lost));
   first_error(&rc, metric_add_int(&m, "buffer_lost", "derive", a->buffer_lost));
+  first_error(&rc, metric_add_int(&m, "rebases", "derive", a->rebases));
   first_error(&rc, metric_add_int(&m, "reopens", "derive", d->dev.reopens));
   first_error(&rc, metric_add_int(&m, "malformed", "derive", d->malformed));
+  if (d->inst->cfg.duty_cycle > 1 && d->inst->cfg.replay == NULL) {
+    /* DutyCycle: the stream's open time, the open window included, and
+     * its share of the time since init */
+    uint64_t now = plugin_host_monotonic_ns(d->inst->host);
+    uint64_t open = d->window_ns;
+    if (d->window_start != 0 && d->dev.stream.fd >= 0)
+      open += now - d->window_start;
+    uint64_t since = now - d->inst->init_ns;
+    first_error(&rc, metric_add_int(&m, "windows", "derive", d->windows));
+    first_error(&rc, metric_add_int(&m, "window_ns", "derive", open));
+    if (since > 0)
+      add_float(&m, &rc, "coverage_percent",
+                100.0 * (double)open / (double)since, "percent");
+  }
   for (unsigned b = 0; b < OA_REASONS; b++) /* keys are borrowed: static */
     first_error(
         &rc, metric_add_int(&m, oa_reason_field(b), "derive", a->reasons[b]));

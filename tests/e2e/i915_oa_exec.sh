@@ -126,4 +126,34 @@ tap_is 2 $? "a FlexEvent field above 15: exit 2"
 run "" --MetricSet=1 --Device=0000:09:00.0 --once >/dev/null 2>"$T/err"
 tap_is 1 $? "a Device that is not there: exit 1"
 tap_check "the missing device is named" grep -q '0000:09:00.0: Device' "$T/err"
+# Options read once, in one form: every spelling of id 1 is tag 1
+for v in 1 01 0x1 1e0; do
+  out=$(run "" --MetricSet=$v --once --window=0 --format=influx 2>"$T/err")
+  tap_is "0 1" "$? $(lp_get metric_set --measurement i915_oa <<<"$out")" \
+    "MetricSet=$v: opens set 1, tagged metric_set=1"
+done
+run "" --FlexEvent="a0 4" --once >/dev/null 2>"$T/err"
+tap_is 2 $? "a FlexEvent named like a built-in field: exit 2"
+tap_check "it is said" grep -q 'FlexEvent: NAME "a0" is a field or tag' "$T/err"
+run "" --FlexEvent="name 4" --once >/dev/null 2>"$T/err"
+tap_is 2 $? "a FlexEvent named like a JSON key: exit 2"
+run "" --FlexEvent="x 4" --EuMetrics=true --once >/dev/null 2>"$T/err"
+tap_is 2 $? "FlexEvent with EuMetrics: exit 2"
+run "" --MetricSet=1 --Engine=compute --once >/dev/null 2>"$T/err"
+tap_is 2 $? "Engine compute (no OA unit): exit 2"
+run "" --MetricSet=1 --Engine=video --once >/dev/null 2>"$T/err"
+tap_is 1 $? "Engine video on TGL: exit 1"
+tap_is 1 "$(grep -c 'TGL (0x9a49) has no OA unit on its video engines' "$T/err")" \
+  "the platform is named, once"
+run "" --MetricSet=1 --Device=/dev/null --once >/dev/null 2>"$T/err"
+tap_check "a Device that is no DRM node is said in words" \
+  grep -q '/dev/null: Device: not a DRM device' "$T/err"
+tap_check "no negative errno in words" bash -c '! grep -q "Unknown error" "$1"' _ "$T/err"
+# DutyCycle: one window in three; the windows and the coverage are said
+out=$(printf '\n%.0s' {1..6} | run "reports=2" --MetricSet=1 --DutyCycle=3 --execd \
+  --format=influx 2>"$T/err")
+tap_is "1 1 2 2 2 3" "$(lp_get windows --measurement i915_oa_stream <<<"$out" | tr '\n' ' ' | sed 's/ $//')" \
+  "DutyCycle 3: a window every third read"
+tap_is "0 0 0 0 0 0" "$(lp_get reopens --measurement i915_oa_stream <<<"$out" | tr '\n' ' ' | sed 's/ $//')" \
+  "windows are not reopens"
 tap_done

@@ -1,8 +1,10 @@
 /*
  * shim_i915.c: the i915 DRM device of the shim (shim_i915.h): the device
- * ioctls with the validation of drivers/gpu/drm/i915/i915_perf.c as the
- * reference sheet (§5, §6, §13) records it, the sysfs metrics directory
- * of the card in a test tree, and the environment loader.
+ * ioctls with the validation of drivers/gpu/drm/i915/i915_perf.c
+ * (i915_perf_open_ioctl, i915_perf_add_config_ioctl,
+ * i915_perf_remove_config_ioctl; i915_getparam.c: i915_getparam_ioctl;
+ * i915_query.c for the topology), the sysfs metrics directory of the card
+ * in a test tree (create_dynamic_oa_sysfs_entry), and registration.
  */
 #include "tests/shim/shim_i915.h"
 #include "tests/shim/shim_i915_int.h"
@@ -24,7 +26,8 @@ static pthread_mutex_t shim_i915_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct shim_i915_dev shim_i915_devs[SHIM_I915_MAX_DEVICES];
 static bool shim_i915_used[SHIM_I915_MAX_DEVICES];
 
-/* Report sizes of drm_i915_oa_format 1..14 (§4). */
+/* Report sizes of drm_i915_oa_format 1..14 (i915_perf.c: oa_formats;
+ * the OAM ones from oa_init_supported_formats' MTL formats). */
 static const size_t shim_i915_format_size[15] = {
     0, 64, 128, 128, 64, 256, 128, 64, 64, 128, 256, 256, 256, 192, 128};
 
@@ -138,6 +141,8 @@ static int ioc_getparam(struct shim_i915_dev *dev, void *arg) {
     v = (int)s->eu_total;
     break;
   case I915_PARAM_CS_TIMESTAMP_FREQUENCY:
+    if (s->cs_freq_hz == 0)
+      return fail(EINVAL); /* kernels before 4.16 (i915_getparam.c) */
     v = (int)s->cs_freq_hz;
     break;
   case I915_PARAM_PERF_REVISION:
@@ -215,16 +220,59 @@ static bool config_known(const struct shim_i915_dev *dev, uint64_t id) {
   return false;
 }
 
-/* The highest property id perf revision `rev` knows (§3). */
+/* The highest property id perf revision `rev` knows (i915_perf.c:
+ * i915_perf_ioctl_version's history). */
 static uint64_t max_prop(int rev) {
   return rev >= 6 ? 10 : rev >= 5 ? 8 : rev >= 4 ? 7 : rev >= 3 ? 6 : 5;
 }
 
+/* MTL (graphics 12.70): its media GT has an OAM unit. */
+static bool shim_i915_mtl(uint32_t devid) { return (devid & 0xFF00) == 0x7D00; }
+
+/* Whether the device has engine class:instance, as
+ * intel_engine_lookup_user finds it: render0, copy0, video0..1,
+ * video-enhance0 everywhere here, compute0 from DG2 on. */
+static bool engine_exists(const struct shim_i915_scenario *s, uint64_t cls,
+                          uint64_t inst) {
+  bool xehp = (s->devid & 0xFF00) == 0x5600 || shim_i915_mtl(s->devid);
+  switch (cls) {
+  case 0: /* render */
+  case 1: /* copy */
+  case 3: /* video-enhance */
+    return inst == 0;
+  case 2: /* video */
+    return inst <= 1;
+  case 4: /* compute */
+    return xehp && inst == 0;
+  default:
+    return false;
+  }
+}
+
+/* The OA unit type of an engine (i915_perf.c: __oa_engine_group,
+ * oa_init_groups): 1 OAG for render, 2 OAM for MTL's video and
+ * video-enhance, 0 none (engine_supports_oa false). */
+static int engine_oa_type(const struct shim_i915_scenario *s, uint64_t cls) {
+  if (cls == 0)
+    return 1;
+  if ((cls == 2 || cls == 3) && shim_i915_mtl(s->devid))
+    return 2;
+  return 0;
+}
+
+/* i915_perf.c: i915_perf_open_ioctl -> read_properties_unlocked (each
+ * property in isolation, then the engine and the format's unit type) ->
+ * i915_perf_open_ioctl_locked (privilege) -> i915_oa_stream_init
+ * (exclusive unit, format, config). Knowingly different: contexts, SSEU
+ * and hold-preemption are refused (not emulated); the metric set is
+ * checked before the privilege, which only changes the errno a caller
+ * with two mistakes sees. */
 static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
   const struct drm_i915_perf_open_param *p = arg;
   const struct shim_i915_scenario *s = &dev->s;
   int err = 0;
-  uint64_t set = 0, format = 0;
+  uint64_t set = 0, format = 0, cls = 0, inst = 0;
+  int exponent = -1;
   bool sample = false, have_class = false, have_inst = false;
   int rev = s->perf_revision ? s->perf_revision : 1;
   const uint64_t *props = (const void *)(uintptr_t)p->properties_ptr;
@@ -257,16 +305,25 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
       uint64_t rate = period > 1000000000u ? 0 : 1000000000u / period;
       if (rate > s->max_sample_rate)
         err = EACCES;
-    } else if (id == 6 || id == 7)
+      exponent = (int)v;
+    } else if (id == 5)
+      exponent = (int)v;
+    else if (id == 6 || id == 7)
       err = EINVAL; /* needs a context / SSEU: not emulated */
     else if (id == 8 && v < 100000)
       err = EINVAL;
     else if (id == 9)
-      err = (have_class = true, v != 0) ? EINVAL : 0; /* render only */
+      have_class = true, cls = (uint8_t)v;
     else if (id == 10)
-      err = (have_inst = true, v != 0) ? EINVAL : 0;
+      have_inst = true, inst = (uint8_t)v;
   }
   if (err == 0 && have_class != have_inst)
+    err = EINVAL;
+  /* the engine, then the unit's format family (formats 13 and 14 are OAM) */
+  int type = engine_exists(s, cls, inst) ? engine_oa_type(s, cls) : 0;
+  if (err == 0 && type == 0)
+    err = EINVAL;
+  if (err == 0 && format != 0 && (format == 13 || format == 14) != (type == 2))
     err = EINVAL;
   if (err == 0 &&
       (!sample || format == 0 || set == 0 || !config_known(dev, set)))
@@ -292,6 +349,10 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
     return fail(err);
   }
   dev->stats.perf_opens++;
+  dev->stats.last_format = (uint32_t)format;
+  dev->stats.last_exponent = exponent;
+  dev->stats.last_engine_class = (int)cls;
+  dev->stats.last_engine_instance = (int)inst;
   return fd;
 }
 
@@ -306,7 +367,8 @@ static bool uuid_ok(const char *u) {
   return true;
 }
 
-/* Gen12 whitelists (§6), boolean and mux. */
+/* Gen12 whitelists, boolean and mux (i915_perf.c: gen12_oa_b_counters,
+ * gen12_oa_mux_regs). */
 static bool reg_ok(bool boolean, uint32_t a) {
   if (boolean)
     return a == 0x2B2C || (a >= 0xD900 && a <= 0xD97C) ||

@@ -1,8 +1,10 @@
 /*
  * shim_i915.h: an i915 DRM device for the shim (shim_i915.c, the stream
  * in shim_i915_stream.c), emulating what i915_oa uses of the uAPI with the
- * kernel's validation and errnos (reference sheet i915-perf.md §5-§7):
- * DRM_IOCTL_VERSION ("i915"), GETPARAM, QUERY topology, PERF_OPEN,
+ * kernel's validation and errnos (drivers/gpu/drm/i915/i915_perf.c):
+ * DRM_IOCTL_VERSION ("i915"), GETPARAM, QUERY topology, PERF_OPEN (the
+ * engines of i915_perf.c: __oa_engine_group, render with the OAG formats,
+ * on MTL video and video-enhance with the OAM ones),
  * PERF_ADD_CONFIG / PERF_REMOVE_CONFIG (flex whitelist, EADDRINUSE, the
  * sysfs metrics directory of the card in a test tree) and the stream fd.
  *
@@ -31,7 +33,7 @@ struct shim_i915_scenario {
   uint32_t devid;        /* CHIPSET_ID; default 0x9A49 (TGL GT2) */
   int perf_revision;     /* GETPARAM 54; 0: the param fails (EINVAL) */
   uint32_t oa_freq_hz;   /* GETPARAM 57; 0: fails; default 19200000 */
-  uint32_t cs_freq_hz;   /* GETPARAM 51; default 19200000 */
+  uint32_t cs_freq_hz;   /* GETPARAM 51; 0: fails; default 19200000 */
   uint32_t eu_total;     /* GETPARAM 34; default 96 */
   uint32_t topology_eus; /* EUs in the QUERY blob; 0: QUERY fails EINVAL */
   /* perf policy */
@@ -50,11 +52,12 @@ struct shim_i915_scenario {
   uint32_t clk_start, clk_step; /* default 0, 1000000 (1 GHz) */
   uint64_t a_start[SHIM_I915_A], a_step[SHIM_I915_A];
   uint64_t b_step[SHIM_I915_BC], c_step[SHIM_I915_BC];
-  unsigned ctx_every;      /* every n-th report is a context switch */
-  unsigned lost_every;     /* every n-th batch starts with REPORT_LOST */
-  unsigned buffer_lost_at; /* batch n starts with BUFFER_LOST */
-  unsigned corrupt_at;     /* batch n has a record of size 0 after report 1 */
-  unsigned eio_at;         /* the read of batch n fails with EIO, for good */
+  unsigned ctx_every;       /* every n-th report is a context switch */
+  unsigned lost_every;      /* every n-th batch starts with REPORT_LOST */
+  unsigned buffer_lost_at;  /* batch n starts with BUFFER_LOST */
+  uint64_t buffer_lost_gap; /* reports the unit wrote over before it */
+  unsigned corrupt_at;      /* batch n has a record of size 0 after report 1 */
+  unsigned eio_at;          /* the read of batch n fails with EIO, for good */
   /* sysfs test tree: <sysfs_root>/class/drm/<card>/metrics/<uuid>/id */
   char sysfs_root[PATH_MAX]; /* "": no sysfs files */
   char card[16];             /* default "card0" */
@@ -68,6 +71,10 @@ struct shim_i915_stats {
   unsigned batches; /* batches generated */
   uint64_t reports; /* reports generated (device-wide index) */
   unsigned reads;   /* read() calls on streams */
+  /* the properties of the last successful PERF_OPEN */
+  uint32_t last_format;
+  int last_exponent; /* -1: not periodic */
+  int last_engine_class, last_engine_instance;
 };
 
 /* The defaults above, every A counter stepping by 1000 * (i + 1), except
@@ -101,7 +108,8 @@ void shim_i915_reset(void);
  * oa_freq, cs_freq, eu_total, topology_eus, perf, privileged, paranoid,
  * busy, max_rate, formats, open_errno, open_fails, reports, max_records,
  * ts_start, ts_step, clk_start, clk_step, a<i>_start, a<i>, b<i>, c<i>,
- * ctx_every, lost_every, buffer_lost_at, corrupt_at, eio_at, near_wrap
+ * ctx_every, lost_every, buffer_lost_at, buffer_lost_gap, corrupt_at,
+ * eio_at, near_wrap
  * (starts every counter two steps before its wrap), sysfs, card,
  * metric (uuid:id, repeatable). 0, or -1/EINVAL on a malformed value
  * (message on stderr). */

@@ -89,6 +89,7 @@ static int apply(struct shim_i915_scenario *s, const char *key, const char *v,
   U("ctx_every", ctx_every)
   U("lost_every", lost_every)
   U("buffer_lost_at", buffer_lost_at)
+  U("buffer_lost_gap", buffer_lost_gap)
   U("corrupt_at", corrupt_at)
   U("eio_at", eio_at)
 #undef U

@@ -1,10 +1,12 @@
 /*
  * shim_i915_stream.c: the i915 perf stream fd of the shim (shim_i915.h):
- * report generation in every format of reference sheet §8 and read()
- * with the kernel's rules of §7: status records first, whole records
- * only, ENOSPC when the first record does not fit, a short read when a
- * later one does not, EAGAIN when empty, EIO once the stream is disabled
- * or dead.
+ * report generation in every format (the layouts of i915_drm.h's
+ * drm_i915_oa_format as common/i915/oa_format.c reads them) and read()
+ * as i915_perf.c: i915_perf_read -> gen8_oa_read does it: status records
+ * first, whole records only (append_oa_sample), ENOSPC when the first
+ * record does not fit, a short read when a later one does not, EAGAIN
+ * when empty on a non-blocking fd, EIO once the stream is disabled or
+ * dead. The reports are scripted, not timed (shim_i915.h).
  */
 #include "tests/shim/shim_i915_int.h"
 
@@ -150,9 +152,14 @@ static int batch(struct shim_i915_stream *st) {
     st->cap_rec = need;
   }
   st->n_rec = st->i_rec = st->off = 0;
-  /* the kernel checks the OA status register before any sample */
-  if (s->buffer_lost_at == n)
+  /* the kernel checks the OA status register before any sample
+   * (i915_perf.c: gen8_oa_read); at an overflow it restarts the unit with
+   * an empty buffer, and the reports written over meanwhile are gone: the
+   * counters moved on by buffer_lost_gap reports */
+  if (s->buffer_lost_at == n) {
     push(st, 3, 8, 8);
+    dev->stats.reports += s->buffer_lost_gap;
+  }
   if (s->lost_every != 0 && n % s->lost_every == 0)
     push(st, 2, 8, 8);
   for (unsigned i = 0; i < s->reports; i++) {
@@ -234,7 +241,7 @@ static int stream_ioctl(struct shim_file *f, unsigned long request, void *arg) {
     return 0;
   }
   default:
-    errno = EINVAL; /* every other stream ioctl (§2) */
+    errno = EINVAL; /* every other (i915_perf.c: i915_perf_ioctl_locked) */
     return -1;
   }
 }

@@ -291,8 +291,9 @@ static void on_identity__picks_or_refuses(void **state) {
   assert_int_equal(n_logs, 1);
   assert_string_equal(logs[0], "4 i915_oa: 0000:00:02.0: setup: Invalid "
                                "argument; hint: the kernel refused the OA "
-                               "format, metric set or a property on this "
-                               "platform (check Format and MetricSet)");
+                               "format, metric set, engine or a property on "
+                               "this platform (check Format, MetricSet and "
+                               "Engine)");
   i915_device_stop(&shim_kernel, &e, &p);
 }
 

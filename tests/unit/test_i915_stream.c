@@ -168,15 +168,28 @@ static void backoff__doubles_to_five_minutes(void **state) {
 
 static void drain_interval__half_the_buffer(void **state) {
   (void)state;
-  /* 65536 reports of 256 bytes fill 16 MiB: at 1 ms, 65.536 s */
-  assert_int_equal(i915_stream_drain_interval_ns(256, 1000000), 32768000000ull);
+  /* 65536 reports of 256 bytes fill 16 MiB; at 1 ms plus 20000
+   * context-switch reports a second (21000/s): 3.12 s, half 1.56 s */
+  assert_int_equal(i915_stream_drain_interval_ns(256, 1000000), 1560380952ull);
   /* exponent 5 at 19.2 MHz: period ceil(2^6 * 1e9 / 19.2e6) = 3334 ns */
-  assert_int_equal(i915_stream_drain_interval_ns(256, 3334), 109248512ull);
+  assert_int_equal(i915_stream_drain_interval_ns(256, 3334), 102419199ull);
   assert_int_equal(i915_stream_drain_interval_ns(128, 1000),
-                   65536000ull); /* 131072 reports */
-  assert_int_equal(i915_stream_drain_interval_ns(256, 0), 0);
+                   64250980ull); /* 131072 reports */
   assert_int_equal(i915_stream_drain_interval_ns(0, 1000), 0);
-  assert_int_equal(i915_stream_drain_interval_ns(64, UINT64_MAX), UINT64_MAX);
+}
+
+/* An idle GPU still switches contexts: the default 10 ms period alone
+ * would allow 327 s between drains, 65536 context-switch reports fill the
+ * buffer in 3.3 s at 20000/s. */
+static void drain_interval__counts_context_switch_reports(void **state) {
+  (void)state;
+  assert_int_equal(i915_stream_drain_interval_ns(256, 10000000), 1630248756ull);
+  assert_int_equal(i915_stream_drain_interval_ns(256, 1000000000),
+                   1638318084ull);
+  /* not periodic: context switches alone */
+  assert_int_equal(i915_stream_drain_interval_ns(256, 0), 1638400000ull);
+  assert_int_equal(i915_stream_drain_interval_ns(64, UINT64_MAX),
+                   6553599999ull);
 }
 
 int main(void) {
@@ -187,6 +200,7 @@ int main(void) {
       cmocka_unit_test_teardown(drain__eio_and_closed, teardown),
       cmocka_unit_test(backoff__doubles_to_five_minutes),
       cmocka_unit_test(drain_interval__half_the_buffer),
+      cmocka_unit_test(drain_interval__counts_context_switch_reports),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
