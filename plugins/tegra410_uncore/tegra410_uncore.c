@@ -268,7 +268,7 @@ static int t410_group_collect(const struct t410 *d, struct t410_group *g,
     return rc;
   }
   for (size_t i = 0; i < g->pg.n_readings; i++)
-    t410_series_update(&g->series[i], &g->pg.readings[i], g->pg.n_events, now);
+    t410_series_update(&g->series[i], &g->pg.readings[i], g->pg.n_events);
   rc = 0;
   for (size_t i = 0; i < g->pg.n_readings; i++) {
     int r = t410_report(d, g, i, sink, time_ns);
