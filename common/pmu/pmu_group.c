@@ -249,9 +249,7 @@ int pmu_group_read(struct pmu_group *g) {
         out->delta[k] += d.values[k];
       }
     }
-    out->scaled = !counted ? PMU_NOT_COUNTED
-                  : scaled ? PMU_SCALED
-                           : PMU_EXACT;
+    out->scaled = !counted ? PMU_NOT_COUNTED : scaled ? PMU_SCALED : PMU_EXACT;
   }
   memcpy(g->prev, g->cur, g->n_cpus * sizeof(*g->prev));
   return 0;

@@ -102,8 +102,7 @@ static int t410_report_event(const struct t410_group *g, size_t i, size_t k,
   if (s->have_running)
     t410_first(&rc, metric_add_float(&m, "running_percent", "percent",
                                      s->running_percent));
-  t410_first(&rc,
-             metric_add_int(&m, "not_counted", "derive", s->not_counted));
+  t410_first(&rc, metric_add_int(&m, "not_counted", "derive", s->not_counted));
   if (rc < 0)
     return rc;
   return metric_sink_write(sink, &m);

@@ -23,10 +23,9 @@ void t410_series_update(struct t410_series *s, const struct pmu_reading *r,
   s->enabled_ns = r->enabled_ns;
   s->running_ns = r->running_ns;
   s->have_running = r->d_enabled_ns > 0;
-  s->running_percent =
-      s->have_running
-          ? 100.0 * (double)r->d_running_ns / (double)r->d_enabled_ns
-          : 0;
+  s->running_percent = s->have_running ? 100.0 * (double)r->d_running_ns /
+                                             (double)r->d_enabled_ns
+                                       : 0;
   s->counted = r->scaled != PMU_NOT_COUNTED && r->d_enabled_ns > 0;
   memset(s->delta, 0, sizeof(s->delta));
   if (!s->counted) {

@@ -65,14 +65,14 @@ struct shim_perf_event {
   struct shim_perf_event *leader;                     /* self, or held */
   struct shim_perf_event *group[SHIM_PERF_MAX_GROUP]; /* leader: self 1st */
   size_t n_group;
-  bool on;       /* its own enable state (attr.disabled, ioctls) */
-  bool counting; /* on and its leader on: time_enabled advances */
-  bool active;   /* on a counter: time_running and the count advance */
+  bool on;        /* its own enable state (attr.disabled, ioctls) */
+  bool counting;  /* on and its leader on: time_enabled advances */
+  bool active;    /* on a counter: time_running and the count advance */
   uint64_t order; /* a leader's place in its context (group_index) */
   uint64_t enabled_ns, running_ns, since_ns; /* accounted up to since_ns */
-  unsigned __int128 acc;        /* rate x running ns, summed */
-  uint64_t reset_base;          /* raw count at the last RESET */
-  struct shim_perf_event *next; /* the list of open events */
+  unsigned __int128 acc;                     /* rate x running ns, summed */
+  uint64_t reset_base;                       /* raw count at the last RESET */
+  struct shim_perf_event *next;              /* the list of open events */
 };
 
 static pthread_mutex_t shim_perf_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -171,8 +171,8 @@ static void shim_perf_accrue(struct shim_perf_event *e, uint64_t t) {
   else
     run = dt;
   e->running_ns += run;
-  e->acc += (unsigned __int128)shim_perf_rate(e->info.type, e->info.config) *
-            run;
+  e->acc +=
+      (unsigned __int128)shim_perf_rate(e->info.type, e->info.config) * run;
 }
 
 static bool shim_perf_in_ctx(const struct shim_perf_event *e, uint32_t type,

@@ -74,7 +74,7 @@ struct shim_perf_info {
   uint32_t type, attr_size;
   uint64_t config, config1, config2;
   uint64_t config3, config4; /* size >= 136, >= 144 */
-  uint64_t id, leader_id;                     /* leader_id == id: leader */
+  uint64_t id, leader_id;    /* leader_id == id: leader */
   int cpu;
 };
 /* Call fn for every event whose fd is open, oldest first; returns the

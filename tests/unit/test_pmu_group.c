@@ -37,7 +37,15 @@ static void pmu_group_decode__table(void **state) {
        100,
        {7, 5}},
       /* values are as read: scaling belongs to the interval, not here */
-      {"multiplexed: as read", {1, 100, 50, 10, 1}, 5, 1, {1}, 0, 100, 50, {10}},
+      {"multiplexed: as read",
+       {1, 100, 50, 10, 1},
+       5,
+       1,
+       {1},
+       0,
+       100,
+       50,
+       {10}},
       {"never ran: as read", {1, 100, 0, 10, 1}, 5, 1, {1}, 0, 100, 0, {10}},
       {"nr is not the group size",
        {2, 100, 100, 5, 1},
@@ -275,8 +283,8 @@ static void pmu_group_read__multiplexed_is_scaled(void **state) {
   assert_int_equal(pmu_group_read(&g), 0);
   assert_int_equal(g.readings[0].enabled_ns, 1000);
   assert_int_equal(g.readings[0].running_ns, 500);
-  assert_int_equal(g.readings[0].counts[0], 100);  /* as read */
-  assert_int_equal(g.readings[0].delta[0], 200);   /* scaled */
+  assert_int_equal(g.readings[0].counts[0], 100); /* as read */
+  assert_int_equal(g.readings[0].delta[0], 200);  /* scaled */
   assert_int_equal(g.readings[0].scaled, PMU_SCALED);
   pmu_group_fini(&g);
   shim_perf_reset();
