@@ -688,6 +688,119 @@ static void t410_event__garbage_cpumask_is_not_counted(void **state) {
   tegra410_uncore_ops.instance_free(inst);
 }
 
+/* The line of `prefix` in `cs` is exactly `want`. */
+static void expect_line(struct capture_sink *cs, const char *prefix,
+                        const char *want) {
+  const char *line = capture_sink_find(cs, prefix);
+  if (line == NULL || strcmp(line, want) != 0)
+    fail_msg("want %s     got %s", want, line ? line : "(none)\n");
+}
+
+/* Bug: counts were scaled on totals (cumulative value x enabled /
+ * running) and the scaled totals differenced, so a change of running
+ * fraction biased the interval, an interval in which the group never ran
+ * got a phantom share of its history, and a backward step was dropped and
+ * counted again later. Counted now as perf stat -I does.
+ *
+ * Two groups each lead with cycles on a PMU with one dedicated cycle
+ * counter, so the kernel rotates them; with a 1.5 s multiplexing interval
+ * and a read every second, A runs [0,1.5) and [3,4.5), B [1.5,3):
+ *   interval   A running   B running
+ *   [0,1)      100%        0 (not counted)
+ *   [1,2)      50%         50%
+ *   [2,3)      0 (not)     100%
+ *   [3,4)      100%        0 (not)
+ * A's event counts 100/s until 1 s, 300/s after; B's 50/s. */
+static void t410_event__multiplexed_intervals_count_as_perf(void **state) {
+  (void)state;
+  kernel_reset();
+  pmu_file("mux_pmu", "type", "55\n");
+  pmu_file("mux_pmu", "cpumask", "0\n");
+  pmu_file("mux_pmu", "format/event", "config:0-32\n");
+  shim_perf_set_counters(55, 2, /*has_cycle=*/true, 0x100000000ull);
+  shim_perf_set_mux_interval(1500000000ull);
+  assert_int_equal(shim_perf_set_rate(55, 0x100000000ull, 1000), 0);
+  assert_int_equal(shim_perf_set_rate(55, 0x1, 100), 0);
+  assert_int_equal(shim_perf_set_rate(55, 0x2, 50), 0);
+  static const char *const events[] = {
+      "{mux_pmu/event=0x100000000/,mux_pmu/event=0x1/}",
+      "{mux_pmu/event=0x100000000/,mux_pmu/event=0x2/}"};
+  void *inst = start_events(events, 2);
+  static const char a_prefix[] = "uncore_event,pmu=mux_pmu,event=event\\=0x1 ";
+  static const char b_prefix[] = "uncore_event,pmu=mux_pmu,event=event\\=0x2 ";
+  static const struct {
+    const char *a, *b;
+  } want[] = {
+      {"count=100i,rate=100.0,enabled_ns=1000000000i,running_ns=1000000000i,"
+       "running_percent=100.0,not_counted=0i",
+       "enabled_ns=1000000000i,running_ns=0i,running_percent=0.0,"
+       "not_counted=1i"},
+      /* A: 150 in 0.5 s of 1 s -> 300 (scaling the totals: 233) */
+      {"count=400i,rate=300.0,enabled_ns=2000000000i,running_ns=1500000000i,"
+       "running_percent=50.0,not_counted=0i",
+       "count=50i,rate=50.0,enabled_ns=2000000000i,running_ns=500000000i,"
+       "running_percent=50.0,not_counted=1i"},
+      /* A never ran: no value (scaling the totals: a phantom 167) */
+      {"enabled_ns=3000000000i,running_ns=1500000000i,running_percent=0.0,"
+       "not_counted=1i",
+       "count=100i,rate=50.0,enabled_ns=3000000000i,running_ns=1500000000i,"
+       "running_percent=100.0,not_counted=1i"},
+      {"count=700i,rate=300.0,enabled_ns=4000000000i,running_ns=2500000000i,"
+       "running_percent=100.0,not_counted=1i",
+       "enabled_ns=4000000000i,running_ns=1500000000i,running_percent=0.0,"
+       "not_counted=2i"},
+  };
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  for (size_t i = 0; i < 4; i++) {
+    capture_sink_clear(&cs);
+    assert_int_equal(read_after_1s(inst, &cs), 0);
+    if (i == 0) /* A's event counts faster from 1 s on */
+      assert_int_equal(shim_perf_set_rate(55, 0x1, 300), 0);
+    char line[512];
+    snprintf(line, sizeof(line), "%s%s 1700000000000000000\n", a_prefix,
+             want[i].a);
+    expect_line(&cs, a_prefix, line);
+    snprintf(line, sizeof(line), "%s%s 1700000000000000000\n", b_prefix,
+             want[i].b);
+    expect_line(&cs, b_prefix, line);
+  }
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
+/* Bug: every preset group led with cycles, so on a PMU with one dedicated
+ * cycle counter the two UCF groups, the two C2C-family groups and every
+ * Filter copy competed for it and were rotated (each ran half the time or
+ * less). The preset's groups now fit together: with enough general
+ * counters, every group runs the whole interval. */
+static void t410_preset__groups_fit_one_cycle_counter(void **state) {
+  (void)state;
+  kernel_reset();
+  static const struct {
+    uint32_t type, general;
+    uint64_t cycles;
+  } pmus[] = {{28, 10, 0x100000000ull}, /* PCIE: preset + one filter copy */
+              {31, 8, 0x100000000ull},  /* UCF */
+              {40, 2, 0x0},             /* CMEM */
+              {33, 4, 0x0}};            /* NV-CLink, CPU peer */
+  for (size_t i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++)
+    shim_perf_set_counters(pmus[i].type, pmus[i].general, /*has_cycle=*/true,
+                           pmus[i].cycles);
+  void *inst = start_with("src_rp_mask=0x3");
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  /* 2 UCF + 2 PCIE (unfiltered, filtered) + 1 CMEM + 2 CLink */
+  assert_int_equal(capture_sink_count(&cs, "tegra410,"), 7);
+  for (size_t i = 0; i < cs.n_lines; i++)
+    if (strncmp(cs.lines[i], "tegra410,", 9) == 0 &&
+        strstr(cs.lines[i], "running_percent=100.0 ") == NULL)
+      fail_msg("not scheduled the whole interval: %s", cs.lines[i]);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
@@ -703,6 +816,8 @@ int main(void) {
       cmocka_unit_test(t410_init__groups_grow_with_the_config),
       cmocka_unit_test(t410_event__sysfs_unit_is_sanitised),
       cmocka_unit_test(t410_event__garbage_cpumask_is_not_counted),
+      cmocka_unit_test(t410_event__multiplexed_intervals_count_as_perf),
+      cmocka_unit_test(t410_preset__groups_fit_one_cycle_counter),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
