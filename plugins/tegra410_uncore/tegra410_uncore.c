@@ -231,15 +231,24 @@ static int t410_init(void *inst, const struct plugin_host *host) {
                                              T410_MAX_PCIE_LABELS);
     int n = t410_preset_scan(d->cfg.sysfs_root, d->cfg.filters,
                              d->cfg.n_filters, t410_preset_add, d);
+    if (n > 0)
+      log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
+              "Tegra410: %d group(s) on the PMUs found", n);
+  }
+  if (d->n_groups == 0 && preset && d->cfg.n_events == 0) {
+    /* the default configuration: the Tegra410 preset where its PMUs
+     * exist, and nothing (no series, no error) on any other machine */
     log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
-            "Tegra410: %d group(s) on the PMUs found", n);
+            "no Tegra410 PMU (nvidia_ucf_pmu_*, nvidia_pcie_pmu_*_rc_*, "
+            "nvidia_pcie_tgt_pmu_*_rc_*, nvidia_cmem_latency_pmu_*, "
+            "nvidia_nvlink_c2c_pmu_*, nvidia_nvclink_pmu_*, "
+            "nvidia_nvdlink_pmu_*) under bus/event_source/devices: "
+            "nothing to count");
+    return 0;
   }
   if (d->n_groups == 0) {
     log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
-            preset && d->cfg.n_events == 0
-                ? "no Event given and no Tegra410 PMU found under %s"
-                : "no event could be set up under %s",
-            d->cfg.sysfs_root);
+            "no event could be set up under %s", d->cfg.sysfs_root);
     return -ENOENT;
   }
   uint64_t now = plugin_host_monotonic_ns(host);

@@ -89,9 +89,7 @@ tap_check "hostile .unit: the output is valid UTF-8" iconv -f UTF-8 -t UTF-8 -o 
 
 # The real collectd daemon with the shim preloaded.
 if [[ -x $COLLECTD ]]; then
-  snippet=$(sed -e 's|Interval 10|Interval 1|' -e 's|^  #<Instance "vera">|  <Instance "vera">|' \
-    -e 's|^  #  Interval 1$|    Interval 1|' -e 's|^  #</Instance>|  </Instance>|' \
-    -e "s|#SysfsRoot \"/host/sys\"|SysfsRoot \"$T/sys\"|" conf.d/tegra410_uncore.conf)
+  snippet=$(sed -e 's|Interval 10|Interval 1|' conf.d/tegra410_uncore.conf)
   snippet=${snippet/<Instance \"vera\">/<Instance \"vera\">
     SysfsRoot \"$T/sys\"}
   COLLECTD_PRELOAD=$PWD/$B/tests/shim.so collectd_start "$snippet"

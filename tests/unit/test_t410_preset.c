@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -801,6 +802,32 @@ static void t410_preset__groups_fit_one_cycle_counter(void **state) {
   tegra410_uncore_ops.instance_free(inst);
 }
 
+/* Bug: the default configuration (no Event: the Tegra410 preset) failed
+ * init on a machine without Tegra410 PMUs. It now starts, says so at info
+ * level, and reports nothing. */
+static void t410_init__default_without_tegra410_reports_nothing(void **state) {
+  (void)state;
+  kernel_reset();
+  char root[] = "/tmp/t410-empty.XXXXXX";
+  assert_non_null(mkdtemp(root));
+  void *inst = tegra410_uncore_ops.instance_new("test");
+  struct cfg_value v = {.type = CFG_STRING, .string = root};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  n_logged = 0;
+  log_set_sink(keep_errors, LOG_LEVEL_DEBUG);
+  assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(n_logged, 0); /* no warning, no error */
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  assert_int_equal(cs.n_lines, 0);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+  assert_int_equal(rmdir(root), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
@@ -818,6 +845,7 @@ int main(void) {
       cmocka_unit_test(t410_event__garbage_cpumask_is_not_counted),
       cmocka_unit_test(t410_event__multiplexed_intervals_count_as_perf),
       cmocka_unit_test(t410_preset__groups_fit_one_cycle_counter),
+      cmocka_unit_test(t410_init__default_without_tegra410_reports_nothing),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
