@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* include/uapi/linux/perf_event.h: config3 and config4 follow sig_data */
 #define PMU_ATTR_SIZE_VER8 136      /* adds config3 (Linux 6.3) */
+#define PMU_ATTR_SIZE_VER9 144      /* adds config4 */
 #define PMU_ATTR_CONFIG3_OFFSET 128 /* right after sig_data */
+#define PMU_ATTR_CONFIG4_OFFSET 136
 
 int pmu_group_init(struct pmu_group *g, const char *plugin,
                    const struct kernel_ops *kernel, const struct pmu_desc *pmu,
@@ -77,16 +80,20 @@ void pmu_group_close(struct pmu_group *g) {
 /* perf_event_open of event `k` on CPU `cpu`; the fd or -errno. */
 static int pmu_event_open(struct pmu_group *g, size_t k, int cpu, int leader) {
   const struct pmu_event *ev = &g->events[k];
-  /* config3 (Linux 6.3) sits after sig_data at offset 128; older headers
-   * lack it, so the attr is built in a larger buffer and its size grows to
-   * PERF_ATTR_SIZE_VER8 only when config3 is used */
+  /* config3 (Linux 6.3) sits after sig_data at offset 128, config4 at
+   * 136; older headers lack them, so the attr is built in a larger buffer
+   * and its size grows to PERF_ATTR_SIZE_VER8 or VER9 only when they are
+   * used (a kernel without them refuses a larger attr whose extra bytes
+   * are not zero with E2BIG: perf_copy_attr) */
   union {
     struct perf_event_attr attr;
-    unsigned char bytes[PMU_ATTR_SIZE_VER8];
+    unsigned char bytes[PMU_ATTR_SIZE_VER9];
   } a;
   memset(&a, 0, sizeof(a));
   struct perf_event_attr *attr = &a.attr;
-  attr->size = ev->config[3] ? PMU_ATTR_SIZE_VER8 : sizeof(*attr);
+  attr->size = ev->config[4]   ? PMU_ATTR_SIZE_VER9
+               : ev->config[3] ? PMU_ATTR_SIZE_VER8
+                               : sizeof(*attr);
   attr->type = g->type;
   attr->config = ev->config[0];
   attr->config1 = ev->config[1];
@@ -94,6 +101,9 @@ static int pmu_event_open(struct pmu_group *g, size_t k, int cpu, int leader) {
   if (ev->config[3])
     memcpy(a.bytes + PMU_ATTR_CONFIG3_OFFSET, &ev->config[3],
            sizeof(ev->config[3]));
+  if (ev->config[4])
+    memcpy(a.bytes + PMU_ATTR_CONFIG4_OFFSET, &ev->config[4],
+           sizeof(ev->config[4]));
   attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
                       PERF_FORMAT_TOTAL_TIME_ENABLED |
                       PERF_FORMAT_TOTAL_TIME_RUNNING;

@@ -97,6 +97,8 @@ struct open_match {
   bool any_config;
   int per_cpu[4];
   size_t n;
+  uint64_t config4; /* out: of the last match */
+  uint32_t attr_size;
 };
 static void open_match_fn(const struct shim_perf_info *info, void *ctx) {
   struct open_match *m = ctx;
@@ -105,6 +107,8 @@ static void open_match_fn(const struct shim_perf_info *info, void *ctx) {
       (m->config3 && info->config3 != m->config3))
     return;
   m->n++;
+  m->config4 = info->config4;
+  m->attr_size = info->attr_size;
   if (info->cpu >= 0 && info->cpu < 4)
     m->per_cpu[info->cpu]++;
 }
@@ -828,6 +832,40 @@ static void t410_init__default_without_tegra410_reports_nothing(void **state) {
   assert_int_equal(rmdir(root), 0);
 }
 
+/* Bug: a PMU format naming config4 was ignored as malformed and its term
+ * refused. config4 follows config3 in perf_event_attr (offset 136, attr
+ * size 144, PERF_ATTR_SIZE_VER9); a word beyond it cannot be encoded and
+ * is said so, naming the file and its text. */
+static void t410_event__config4(void **state) {
+  (void)state;
+  kernel_reset();
+  pmu_file("nvidia_ucf_pmu_0", "format/cfg4", "config4:0-7\n");
+  pmu_file("nvidia_ucf_pmu_0", "format/cfg5", "config5:0-7\n");
+  void *inst = tegra410_uncore_ops.instance_new("test");
+  struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  struct cfg_value e = {.type = CFG_STRING,
+                        .string = "nvidia_ucf_pmu_0/cycles,cfg4=0x5/"};
+  struct cfg_item event = {"Event", &e, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
+  n_logged = 0;
+  log_set_sink(keep_errors, LOG_LEVEL_DEBUG);
+  assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(n_logged, 1);
+  assert_string_equal(logged[0],
+                      "tegra410_uncore: nvidia_ucf_pmu_0: format: cfg5: "
+                      "\"config5:0-7\" names a config word perf_event_attr "
+                      "does not have (config to config4), ignored");
+  struct open_match m = {.type = 31, .config = 0x100000000ull};
+  shim_perf_for_each(open_match_fn, &m);
+  assert_int_equal(m.n, 1);
+  assert_int_equal(m.config4, 0x5);
+  assert_int_equal(m.attr_size, 144);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
@@ -836,6 +874,7 @@ int main(void) {
       cmocka_unit_test(t410_filter__config_rules),
       cmocka_unit_test(t410_filter__labelled_series),
       cmocka_unit_test(t410_event__config3),
+      cmocka_unit_test(t410_event__config4),
       cmocka_unit_test(t410_event__cpumask_of_two_cpus_two_series),
       cmocka_unit_test(t410_event__no_cpumask_sums_online_cpus),
       cmocka_unit_test(t410_read__every_group_failing_returns_the_error),
