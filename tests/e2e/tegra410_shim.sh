@@ -56,6 +56,15 @@ check "$c2c" write_latency_seconds 8e-7 "C2C in"
 tap_is 2 "$(lp_count --measurement tegra410 --where pmu=nvidia_nvlink_c2c_pmu_0 <<<"$out")" \
   "C2C with a GPU peer: in and out"
 
+# The PMUs given counters as arm_cspmu has them (general ones plus one
+# dedicated cycle counter, SHIM_PERF_COUNTERS): the preset's groups fit at
+# once, so every group runs the whole window.
+out=$(SHIM_PERF_COUNTERS=4028:5:0x100000000,4040:2:0,4033:8:0 LD_PRELOAD=$PRELOAD \
+  timeout 60 "$B/tegra410_uncore" --once --window=0.2 --SysfsRoot="$T/sys")
+tap_is "100.0 100.0 100.0 100.0" \
+  "$(lp_get running_percent --measurement tegra410 <<<"$out" | paste -sd' ')" \
+  "one cycle counter per PMU: every preset group runs the whole window"
+
 # One PMU refused (EACCES): the others keep counting, the message says why.
 out=$(SHIM_PERF_EACCES_TYPE=4028 LD_PRELOAD=$PRELOAD timeout 60 \
   "$B/tegra410_uncore" --once --window=0.2 --SysfsRoot="$T/sys" 2>"$T/err")
