@@ -4,7 +4,9 @@
  * interval in one direction: read (pmu_group_read) -> decode (into the
  * group's readings) -> update state (t410_state.c) -> build records from
  * state (t410_report.c) -> sink. Reported as uncore_event records
- * (cumulative count, rate, enabled/running time) and, for the preset,
+ * (cumulative count, rate, enabled/running time, running fraction,
+ * intervals not counted: counted as perf stat -I counts, pmu_group.h)
+ * and, for the preset,
  * tegra410 records with the kernel documentation's metrics (README,
  * "tegra410_uncore").
  */
