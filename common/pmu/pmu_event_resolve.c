@@ -14,7 +14,8 @@
 static int pmu_term_apply(const struct pmu_desc *pmu, const char *name,
                           uint64_t value, struct pmu_event *out, char *why,
                           size_t why_size) {
-  static const char *const raw[] = {"config", "config1", "config2", "config3"};
+  static const char *const raw[] = {"config", "config1", "config2", "config3",
+                                    "config4"};
   for (unsigned w = 0; w < PMU_CONFIG_WORDS; w++)
     if (strcmp(name, raw[w]) == 0) {
       out->config[w] = value;

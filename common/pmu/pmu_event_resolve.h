@@ -4,7 +4,7 @@
  * (tools/perf/util/pmu.c): terms apply in the order written; a bare name
  * that is not a format term is a named event from events/, whose own terms
  * apply at that point (so later terms override them); config, config1,
- * config2 and config3 are raw words; every other term must be a format
+ * config2, config3 and config4 are raw words; every other term must be a format
  * term and its value must fit (pmu_format.h).
  *
  * Pure: works on a loaded struct pmu_desc, no I/O.

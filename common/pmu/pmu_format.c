@@ -27,8 +27,13 @@ int pmu_format_parse(const char *text, size_t len, struct pmu_format *out) {
     return -EINVAL;
   p += 6;
   unsigned word = 0;
-  if (*p >= '1' && *p <= '3')
+  if (*p >= '1' && *p <= '9') {
     word = (unsigned)(*p++ - '0');
+    if (p < end && *p >= '0' && *p <= '9')
+      return -EINVAL;
+    if (word >= PMU_CONFIG_WORDS)
+      return -ERANGE; /* perf_event_attr ends at config4 */
+  }
   if (p >= end || *p++ != ':')
     return -EINVAL;
   uint64_t mask = 0;

@@ -3,8 +3,13 @@
  * perf tool implements them (tools/perf/util/pmu.c).
  *
  * /sys/bus/event_source/devices/<pmu>/format/<term> holds
- * "config<N>:<bits>" with N empty (config), 1, 2 or 3 and bits a comma
+ * "config<N>:<bits>" with N empty (config), 1, 2, 3 or 4 and bits a comma
  * list of "a" or "a-b" (non-contiguous ranges occur: "config:0-7,32-35").
+ * N names a perf_event_attr word (include/uapi/linux/perf_event.h):
+ * config, config1, config2 (PERF_ATTR_SIZE_VER1), config3 (VER8, 136
+ * bytes, Linux 6.3) and config4 (VER9, 144 bytes: added after config3 for
+ * the Arm SPE data-source filter; a kernel whose PMU names it in sysfs
+ * has it). A word beyond those cannot be encoded in any attr.
  * A value is scattered LSB first into the set bits from low to high; a
  * value with more significant bits than the format has is rejected.
  *
@@ -16,14 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_CONFIG_WORDS 4 /* config, config1, config2, config3 */
+#define PMU_CONFIG_WORDS 5 /* config, config1 .. config4 */
 
 struct pmu_format {
-  unsigned word; /* 0..3: config, config1, config2, config3 */
+  unsigned word; /* 0..4: config, config1, config2, config3, config4 */
   uint64_t mask; /* bits of that word the term owns */
 };
 
-/* Parse a format file's text (trailing newline allowed). Returns 0 or
+/* Parse a format file's text (trailing newline allowed). Returns 0,
+ * -ERANGE (config<N> with N above 4: no such perf_event_attr word) or
  * -EINVAL (bad word, bit above 63, reversed range, empty list). */
 int pmu_format_parse(const char *text, size_t len, struct pmu_format *out);
 

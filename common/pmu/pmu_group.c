@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* include/uapi/linux/perf_event.h: config3 and config4 follow sig_data */
 #define PMU_ATTR_SIZE_VER8 136      /* adds config3 (Linux 6.3) */
+#define PMU_ATTR_SIZE_VER9 144      /* adds config4 */
 #define PMU_ATTR_CONFIG3_OFFSET 128 /* right after sig_data */
+#define PMU_ATTR_CONFIG4_OFFSET 136
 
 int pmu_group_init(struct pmu_group *g, const char *plugin,
                    const struct kernel_ops *kernel, const struct pmu_desc *pmu,
@@ -64,25 +67,33 @@ void pmu_group_close(struct pmu_group *g) {
   free(g->fds);
   free(g->ids);
   free(g->readbuf);
+  free(g->prev);
+  free(g->cur);
   g->fds = NULL;
   g->ids = NULL;
   g->readbuf = NULL;
+  g->prev = NULL;
+  g->cur = NULL;
   g->open = false;
 }
 
 /* perf_event_open of event `k` on CPU `cpu`; the fd or -errno. */
 static int pmu_event_open(struct pmu_group *g, size_t k, int cpu, int leader) {
   const struct pmu_event *ev = &g->events[k];
-  /* config3 (Linux 6.3) sits after sig_data at offset 128; older headers
-   * lack it, so the attr is built in a larger buffer and its size grows to
-   * PERF_ATTR_SIZE_VER8 only when config3 is used */
+  /* config3 (Linux 6.3) sits after sig_data at offset 128, config4 at
+   * 136; older headers lack them, so the attr is built in a larger buffer
+   * and its size grows to PERF_ATTR_SIZE_VER8 or VER9 only when they are
+   * used (a kernel without them refuses a larger attr whose extra bytes
+   * are not zero with E2BIG: perf_copy_attr) */
   union {
     struct perf_event_attr attr;
-    unsigned char bytes[PMU_ATTR_SIZE_VER8];
+    unsigned char bytes[PMU_ATTR_SIZE_VER9];
   } a;
   memset(&a, 0, sizeof(a));
   struct perf_event_attr *attr = &a.attr;
-  attr->size = ev->config[3] ? PMU_ATTR_SIZE_VER8 : sizeof(*attr);
+  attr->size = ev->config[4]   ? PMU_ATTR_SIZE_VER9
+               : ev->config[3] ? PMU_ATTR_SIZE_VER8
+                               : sizeof(*attr);
   attr->type = g->type;
   attr->config = ev->config[0];
   attr->config1 = ev->config[1];
@@ -90,6 +101,9 @@ static int pmu_event_open(struct pmu_group *g, size_t k, int cpu, int leader) {
   if (ev->config[3])
     memcpy(a.bytes + PMU_ATTR_CONFIG3_OFFSET, &ev->config[3],
            sizeof(ev->config[3]));
+  if (ev->config[4])
+    memcpy(a.bytes + PMU_ATTR_CONFIG4_OFFSET, &ev->config[4],
+           sizeof(ev->config[4]));
   attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
                       PERF_FORMAT_TOTAL_TIME_ENABLED |
                       PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -134,7 +148,11 @@ int pmu_group_open(struct pmu_group *g) {
   g->fds = malloc(n * sizeof(*g->fds));
   g->ids = calloc(n, sizeof(*g->ids));
   g->readbuf = calloc(3 + 2 * g->n_events, sizeof(*g->readbuf));
-  if (g->fds == NULL || g->ids == NULL || g->readbuf == NULL) {
+  /* the first baseline: the kernel starts counts and times at 0 */
+  g->prev = calloc(g->n_cpus, sizeof(*g->prev));
+  g->cur = calloc(g->n_cpus, sizeof(*g->cur));
+  if (g->fds == NULL || g->ids == NULL || g->readbuf == NULL ||
+      g->prev == NULL || g->cur == NULL) {
     pmu_group_close(g);
     return -ENOMEM;
   }
@@ -155,14 +173,13 @@ int pmu_group_open(struct pmu_group *g) {
 }
 
 int pmu_group_decode(const uint64_t *words, size_t n_words, const uint64_t *ids,
-                     size_t n_events, struct pmu_reading *out) {
+                     size_t n_events, struct pmu_counts *out) {
   memset(out, 0, sizeof(*out));
   if (n_events > PMU_MAX_GROUP || n_words < 3 + 2 * n_events ||
       words[0] != n_events)
     return -EIO;
-  uint64_t e = words[1], r = words[2];
-  out->enabled_ns = e;
-  out->running_ns = r;
+  out->enabled_ns = words[1];
+  out->running_ns = words[2];
   for (size_t i = 0; i < n_events; i++) {
     uint64_t value = words[3 + 2 * i], id = words[4 + 2 * i];
     size_t k = 0;
@@ -170,23 +187,44 @@ int pmu_group_decode(const uint64_t *words, size_t n_words, const uint64_t *ids,
       k++;
     if (k == n_events)
       return -EIO;
-    /* multiplexed: the group ran for r of e ns; exact in 128 bits, and a
-     * value the kernel could not have counted saturates rather than
-     * overflow the conversion */
-    if (r > 0 && r < e) {
-      unsigned __int128 scaled = (unsigned __int128)value * e / r;
-      value = scaled > UINT64_MAX ? UINT64_MAX : (uint64_t)scaled;
-    }
-    out->counts[k] += r > 0 ? value : 0;
+    out->values[k] = value;
   }
   return 0;
+}
+
+enum pmu_scaled pmu_counts_delta(const struct pmu_counts *prev,
+                                 const struct pmu_counts *now, size_t n_events,
+                                 struct pmu_counts *out) {
+  memset(out, 0, sizeof(*out));
+  if (n_events > PMU_MAX_GROUP)
+    n_events = PMU_MAX_GROUP;
+  /* evsel__compute_deltas: u64 differences of all three */
+  uint64_t ena = now->enabled_ns - prev->enabled_ns;
+  uint64_t run = now->running_ns - prev->running_ns;
+  out->enabled_ns = ena;
+  out->running_ns = run;
+  /* perf_counts_values__scale: run 0 is "not counted", value 0 */
+  if (run == 0)
+    return PMU_NOT_COUNTED;
+  enum pmu_scaled scaled = run < ena ? PMU_SCALED : PMU_EXACT;
+  for (size_t k = 0; k < n_events; k++) {
+    uint64_t val = now->values[k] - prev->values[k];
+    if (scaled == PMU_SCALED) {
+      /* perf's own arithmetic, (u64)((double)val * ena / run); a result
+       * of 2^64 or more, which that conversion leaves undefined,
+       * saturates */
+      double v = (double)val * (double)ena / (double)run;
+      val = v >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v;
+    }
+    out->values[k] = val;
+  }
+  return scaled;
 }
 
 int pmu_group_read(struct pmu_group *g) {
   if (!g->open)
     return -EBADF;
   size_t words = 3 + 2 * g->n_events;
-  struct pmu_reading sum = {.cpu = -1}, one;
   for (size_t c = 0; c < g->n_cpus; c++) {
     ssize_t n = kernel_read_retry(g->kernel, g->fds[c * g->n_events],
                                   g->readbuf, words * sizeof(uint64_t));
@@ -194,23 +232,35 @@ int pmu_group_read(struct pmu_group *g) {
       return -errno;
     if ((size_t)n != words * sizeof(uint64_t) ||
         pmu_group_decode(g->readbuf, words, &g->ids[c * g->n_events],
-                         g->n_events, &one) < 0)
+                         g->n_events, &g->cur[c]) < 0)
       return -EIO;
-    if (g->per_cpu) {
-      one.cpu = g->readings[c].cpu;
-      one.n_cpus = 1;
-      g->readings[c] = one; /* each CPU read is already whole: commit */
-      continue;
+  }
+  /* every CPU read: difference each against its baseline, then commit */
+  for (size_t r = 0; r < g->n_readings; r++) {
+    struct pmu_reading *out = &g->readings[r];
+    size_t first = g->per_cpu ? r : 0, last = g->per_cpu ? r + 1 : g->n_cpus;
+    bool counted = false, scaled = false;
+    out->enabled_ns = out->running_ns = 0;
+    out->d_enabled_ns = out->d_running_ns = 0;
+    memset(out->counts, 0, sizeof(out->counts));
+    memset(out->delta, 0, sizeof(out->delta));
+    for (size_t c = first; c < last; c++) {
+      struct pmu_counts d;
+      enum pmu_scaled s =
+          pmu_counts_delta(&g->prev[c], &g->cur[c], g->n_events, &d);
+      counted |= s != PMU_NOT_COUNTED;
+      scaled |= s == PMU_SCALED;
+      out->enabled_ns += g->cur[c].enabled_ns;
+      out->running_ns += g->cur[c].running_ns;
+      out->d_enabled_ns += d.enabled_ns;
+      out->d_running_ns += d.running_ns;
+      for (size_t k = 0; k < g->n_events; k++) {
+        out->counts[k] += g->cur[c].values[k];
+        out->delta[k] += d.values[k];
+      }
     }
-    sum.enabled_ns += one.enabled_ns;
-    sum.running_ns += one.running_ns;
-    for (size_t k = 0; k < g->n_events; k++)
-      sum.counts[k] += one.counts[k];
+    out->scaled = !counted ? PMU_NOT_COUNTED : scaled ? PMU_SCALED : PMU_EXACT;
   }
-  if (!g->per_cpu) {
-    sum.cpu = g->readings[0].cpu;
-    sum.n_cpus = g->n_cpus;
-    g->readings[0] = sum;
-  }
+  memcpy(g->prev, g->cur, g->n_cpus * sizeof(*g->prev));
   return 0;
 }

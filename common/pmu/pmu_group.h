@@ -10,12 +10,18 @@
  *
  *   nr, time_enabled, time_running, { value, id } x nr
  *
- * Counts are scaled by enabled / running when the kernel multiplexed the
- * group. Readings: a PMU whose cpumask lists several CPUs (one per socket or
- * die) gives one reading per CPU, since each counts its own hardware; a PMU
- * with one cpumask CPU gives one reading; a PMU without a cpumask (core,
- * msr, software) gives one reading summed over every online CPU, as
- * `perf stat -a` does. Every kernel call goes through `kernel` (kernel.h).
+ * Counting follows perf stat -I: each read is differenced against the
+ * previous one per CPU first (value, enabled and running:
+ * tools/perf/util/evsel.c evsel__compute_deltas), then the delta is scaled
+ * by its own enabled / running (tools/lib/perf/evsel.c
+ * perf_counts_values__scale); an interval with no running time was not
+ * counted, and has no value. The open is the first baseline (the kernel
+ * starts every count and time at 0). Readings: a PMU whose cpumask lists
+ * several CPUs (one per socket or die) gives one reading per CPU, since
+ * each counts its own hardware; a PMU with one cpumask CPU gives one
+ * reading; a PMU without a cpumask (core, msr, software) gives one
+ * reading summed over every online CPU (per-CPU scaled deltas added up),
+ * as `perf stat -a` does. Every kernel call goes through `kernel` (kernel.h).
  * Buffers are allocated at open: reading allocates nothing.
  */
 #ifndef COMMON_PMU_PMU_GROUP_H
@@ -30,12 +36,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One group read on one CPU, as the kernel returned it (cumulative since
+ * the open, never scaled); or the difference of two of them. */
+struct pmu_counts {
+  uint64_t enabled_ns, running_ns;
+  uint64_t values[PMU_MAX_GROUP];
+};
+
+/* perf_counts_values__scale's verdict on an interval (its `pscaled`). */
+enum pmu_scaled {
+  PMU_NOT_COUNTED = -1, /* no running time: no value */
+  PMU_EXACT = 0,        /* ran the whole enabled time */
+  PMU_SCALED = 1,       /* multiplexed: value * enabled / running */
+};
+
 /* One read of a group on the CPUs a reading covers. */
 struct pmu_reading {
-  int cpu;                         /* the CPU, or -1 when summed over several */
-  size_t n_cpus;                   /* CPUs summed into it */
-  uint64_t enabled_ns, running_ns; /* summed over those CPUs */
-  uint64_t counts[PMU_MAX_GROUP];  /* multiplex-scaled, summed */
+  int cpu;       /* the CPU, or -1 when summed over several */
+  size_t n_cpus; /* CPUs summed into it */
+  /* cumulative since the open, summed over those CPUs, not scaled */
+  uint64_t enabled_ns, running_ns;
+  uint64_t counts[PMU_MAX_GROUP];
+  /* this read minus the previous one (or the open), summed over the CPUs;
+   * delta[] holds the scaled deltas, and is 0 when not counted */
+  uint64_t d_enabled_ns, d_running_ns;
+  uint64_t delta[PMU_MAX_GROUP];
+  enum pmu_scaled scaled; /* NOT_COUNTED when no CPU ran in this interval */
 };
 
 struct pmu_group {
@@ -53,6 +79,8 @@ struct pmu_group {
   int *fds;                     /* n_cpus x n_events, -1 when closed */
   uint64_t *ids;                /* the same shape: PERF_EVENT_IOC_ID */
   uint64_t *readbuf;            /* 3 + 2 * n_events words */
+  struct pmu_counts *prev;      /* owned, n_cpus: the previous read */
+  struct pmu_counts *cur;       /* owned, n_cpus: this read */
   bool open;
   struct log_complaint complaint; /* open failures, logged once */
 };
@@ -82,22 +110,32 @@ int pmu_group_open(struct pmu_group *g);
 void pmu_group_close(struct pmu_group *g);
 
 /*
- * One read() per CPU, decoded into g->readings. Returns 0, the negative
- * errno of a failed read (ENODEV: PMU gone or CPU unplugged), or -EIO for a
- * short or malformed answer; after an error the readings are not valid
- * (some CPUs may hold the new read) until a read succeeds.
+ * One read() per CPU, decoded and differenced into g->readings. Returns 0,
+ * the negative errno of a failed read (ENODEV: PMU gone or CPU unplugged),
+ * or -EIO for a short or malformed answer; after an error the readings and
+ * the baseline are those of the last successful read.
  */
 int pmu_group_read(struct pmu_group *g);
 
 /*
  * Decode one group read (`n_words` words as read) whose events carry `ids`
- * (n_events of them) into `out`: enabled, running and each event's count in
- * `ids` order, scaled by enabled / running (exactly, saturating at
- * UINT64_MAX; 0 when it never ran); `out`
- * is zeroed first (cpu 0, n_cpus 0: the caller says which CPUs). Pure.
- * Returns 0 or -EIO (short buffer, nr other than n_events, unknown id).
+ * (n_events of them) into `out`: enabled, running and each event's value in
+ * `ids` order, as read; `out` is zeroed first. Pure. Returns 0 or -EIO
+ * (short buffer, nr other than n_events, unknown id).
  */
 int pmu_group_decode(const uint64_t *words, size_t n_words, const uint64_t *ids,
-                     size_t n_events, struct pmu_reading *out);
+                     size_t n_events, struct pmu_counts *out);
+
+/*
+ * perf's counting of one interval on one CPU: `out` = `now` - `prev` for
+ * value, enabled and running (modulo 2^64, as evsel__compute_deltas
+ * subtracts), then the values scaled as perf_counts_values__scale does:
+ * running 0 -> not counted, values 0; running < enabled -> value *
+ * enabled / running, in double as perf computes it (saturating at
+ * UINT64_MAX where the double exceeds 64 bits); otherwise exact. Pure.
+ */
+enum pmu_scaled pmu_counts_delta(const struct pmu_counts *prev,
+                                 const struct pmu_counts *now, size_t n_events,
+                                 struct pmu_counts *out);
 
 #endif

@@ -118,7 +118,18 @@ static int pmu_load_format(int fd, const char *name, struct pmu_load *load) {
   char text[128];
   ssize_t n = fileio_read_line_at(fd, name, text, sizeof(text));
   struct pmu_format f;
-  if (n < 0 || pmu_format_parse(text, (size_t)n, &f) < 0) {
+  int rc = n < 0 ? -EIO : pmu_format_parse(text, (size_t)n, &f);
+  if (rc == -ERANGE) {
+    char shown[PMU_NAME_MAX], value[64];
+    text_sanitize(shown, sizeof(shown), name, strlen(name));
+    text_sanitize(value, sizeof(value), text, (size_t)n);
+    log_msg(LOG_LEVEL_WARNING, load->plugin, pmu->name, "format",
+            "%s: \"%s\" names a config word perf_event_attr does not have "
+            "(config to config4), ignored",
+            shown, value);
+    return 0;
+  }
+  if (rc < 0) {
     char shown[PMU_NAME_MAX];
     text_sanitize(shown, sizeof(shown), name, strlen(name));
     log_msg(LOG_LEVEL_WARNING, load->plugin, pmu->name, "format",

@@ -29,16 +29,18 @@
 
 extern const struct plugin_ops tegra410_uncore_ops;
 
-/* The state of one reading (one CPU, or the sum) of a group: the last
- * cumulative counts and what this read added. */
+/* The state of one reading (one CPU, or the sum) of a group: what the
+ * last read added, as perf stat -I counts it (pmu_group.h), and totals. */
 struct t410_series {
-  struct counter counts[PMU_MAX_GROUP]; /* .last: the cumulative count */
-  bool have_delta[PMU_MAX_GROUP];       /* a previous count, not above */
-  uint64_t delta[PMU_MAX_GROUP];        /* since the previous read */
-  uint64_t enabled_ns, running_ns;      /* cumulative, summed over CPUs */
-  double window_ns;                     /* per CPU, see t410_series_update */
-  uint64_t prev_mono_ns;                /* monotonic time of the last read */
-  bool have;                            /* read at least once since open */
+  bool have;                       /* read at least once since open */
+  bool counted;                    /* the last interval ran: deltas valid */
+  uint64_t delta[PMU_MAX_GROUP];   /* scaled, over the last interval */
+  uint64_t total[PMU_MAX_GROUP];   /* sum of every counted delta */
+  double window_ns;                /* enabled time of the interval, per CPU */
+  double running_percent;          /* running / enabled of the interval */
+  bool have_running;               /* the interval had enabled time */
+  uint64_t enabled_ns, running_ns; /* cumulative, summed over CPUs */
+  uint64_t not_counted;            /* intervals in which it never ran */
 };
 
 /* One group: the engine's group, its preset meaning and its state. */
@@ -80,12 +82,12 @@ int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item);
 extern const struct cfg_option t410_options[];
 void t410_config_fini(struct t410_config *cfg);
 
-/* t410_state.c: fold the engine's `r` (n events) into `s` at monotonic
- * time `now_ns`. The window is the group's enabled time since the previous
- * read per CPU (ELAPSED_TIME_IN_NS of the kernel doc), or the monotonic time
- * between reads when the kernel reported none. Pure. */
+/* t410_state.c: fold the engine's `r` (n events) into `s`. The window is
+ * the group's enabled time over the interval per CPU (ELAPSED_TIME_IN_NS
+ * of the kernel doc). An interval without running time leaves the totals
+ * as they are and is counted in not_counted. Pure. */
 void t410_series_update(struct t410_series *s, const struct pmu_reading *r,
-                        size_t n, uint64_t now_ns);
+                        size_t n);
 /* Forget everything (after a reopen, counts restart at 0). */
 void t410_series_reset(struct t410_series *s);
 

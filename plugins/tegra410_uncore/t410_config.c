@@ -39,12 +39,13 @@ static const struct pmu_term *t410_term(const struct pmu_event_spec *e,
 /*
  * <Filter "name"> PMU "ucf|pcie|pcie_tgt|c2c"; Terms "t=v,..." </Filter>
  * The rules the hardware imposes, checked here so a bad combination is a
- * config error and not an EINVAL at open time (the kernel's
- * Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst, "PCIE PMU"
- * filters): a PCIE filter is a root-port mask or a BDF, never both; a BDF
- * needs src_bdf_en=1; a PCIE PMU has one BDF filter for all its counters,
- * so all PCIE filters share one BDF at most; PCIE-TGT has 8 address slots
- * (drivers/perf/arm_cspmu/nvidia_cspmu.c: NV_PCIE_TGT_ADDR_COUNT).
+ * config error and not an EINVAL at open time: a PCIE filter is a
+ * root-port mask or a BDF, never both; a BDF needs src_bdf_en=1; a PCIE
+ * PMU has one BDF filter for all its counters, so all PCIE filters share
+ * one BDF at most (Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst,
+ * "PCIE PMU"); PCIE-TGT has 8 address filter slots
+ * (drivers/perf/arm_cspmu/nvidia_cspmu.c, NV_PCIE_TGT_ADDR_COUNT, taken by
+ * pcie_tgt_find_addr_idx).
  */
 static int t410_config_filter(struct t410_config *cfg,
                               const struct cfg_item *item) {

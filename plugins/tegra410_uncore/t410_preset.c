@@ -6,15 +6,24 @@
  * (Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst), grouped so
  * that every ratio comes from one group, i.e. one window:
  *
- *   UCF        {cycles, slc_bytes_rd, slc_bytes_wr, mem_bytes_rd,
- *               mem_bytes_wr} and {cycles, slc_access_rd, slc_access_wr,
- *               mem_access_rd, mem_access_wr}
+ *   UCF        {slc_bytes_rd, slc_bytes_wr, mem_bytes_rd, mem_bytes_wr}
+ *              and {cycles, slc_access_rd, slc_access_wr, mem_access_rd,
+ *              mem_access_wr}
  *   PCIE       {cycles, rd_bytes, wr_bytes, rd_req, wr_req, rd_cum_outs}
  *   PCIE-TGT   {cycles, rd_bytes, wr_bytes, rd_req, wr_req}
  *   CMEM       {cycles, rd_req, rd_cum_outs}
  *   C2C, CLink, DLink: {cycles, in_rd_req, in_rd_cum_outs, in_wr_req,
- *               in_wr_cum_outs} and the same for out_*, each limited to
- *               the events the PMU lists (its peer decides which exist)
+ *               in_wr_cum_outs} and {out_rd_req, out_rd_cum_outs,
+ *               out_wr_req, out_wr_cum_outs}, each limited to the events
+ *               the PMU lists (its peer decides which exist)
+ *
+ * One group per PMU carries `cycles`, and a Filter's copies carry none:
+ * these PMUs have one dedicated cycle counter that only the cycles event
+ * can use (drivers/perf/arm_cspmu/arm_cspmu.c arm_cspmu_get_event_idx), so
+ * two groups that both need it could never run at the same time and the
+ * kernel would rotate them (kernel/events/core.c perf_rotate_context),
+ * leaving each a fraction of every interval. A group without cycles
+ * reports what needs no cycles: bandwidths and latency in cycles.
  */
 #include "plugins/tegra410_uncore/t410.h"
 
@@ -39,8 +48,7 @@ static const struct t410_preset_group t410_preset_groups[] = {
     {T410_UCF,
      "bandwidth",
      NULL,
-     {{"cycles", T410_CYCLES},
-      {"slc_bytes_rd", T410_SLC_BYTES_RD},
+     {{"slc_bytes_rd", T410_SLC_BYTES_RD},
       {"slc_bytes_wr", T410_SLC_BYTES_WR},
       {"mem_bytes_rd", T410_RD_BYTES},
       {"mem_bytes_wr", T410_WR_BYTES}}},
@@ -86,8 +94,7 @@ static const struct t410_preset_group t410_preset_groups[] = {
     {T410_C2C,
      "out",
      "out",
-     {{"cycles", T410_CYCLES},
-      {"out_rd_req", T410_RD_REQ},
+     {{"out_rd_req", T410_RD_REQ},
       {"out_rd_cum_outs", T410_RD_CUM_OUTS},
       {"out_wr_req", T410_WR_REQ},
       {"out_wr_cum_outs", T410_WR_CUM_OUTS}}},
@@ -165,6 +172,9 @@ static bool t410_preset_group_add(const char *sysfs_root, const char *pmu,
     enum t410_role roles[PMU_MAX_GROUP];
     size_t n = 0;
     for (size_t e = 0; e < 7 && pg->events[e].name != NULL; e++) {
+      /* the PMU's one cycle counter belongs to its unfiltered group */
+      if (filter != NULL && pg->events[e].role == T410_CYCLES)
+        continue;
       if (!t410_event_exists(sysfs_root, pmu, pg->events[e].name))
         continue;
       len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s/%s%s%s/",
@@ -180,8 +190,11 @@ static bool t410_preset_group_add(const char *sysfs_root, const char *pmu,
       roles[n++] = pg->events[e].role;
     }
     snprintf(text + len, sizeof(text) - len, "}");
-    /* cycles alone measures nothing the formulas use */
-    if (n < 2 || roles[0] != T410_CYCLES) {
+    /* cycles alone measures nothing the formulas use; a group whose
+     * table lists cycles first is not taken without it */
+    bool lost_cycles = filter == NULL && pg->events[0].role == T410_CYCLES &&
+                       (n == 0 || roles[0] != T410_CYCLES);
+    if (n == 0 || (n == 1 && roles[0] == T410_CYCLES) || lost_cycles) {
       if (filter == NULL)
         log_msg(LOG_LEVEL_INFO, T410_PLUGIN, pmu, "preset",
                 "%s events not listed by this PMU, skipped",

@@ -35,10 +35,13 @@ static int t410_report_metrics(const struct t410 *d, const struct t410_group *g,
   const struct t410_series *s = &g->series[i];
   struct t410_sample sample;
   memset(&sample, 0, sizeof(sample));
+  if (!s->have)
+    return 0;
   for (size_t k = 0; k < g->pg.n_events; k++) {
-    if (!s->have_delta[k] || g->roles[k] == T410_NONE)
+    if (g->roles[k] == T410_NONE)
       return 0;
-    sample.have[g->roles[k]] = true;
+    /* a group runs all or nothing: every event or none was counted */
+    sample.have[g->roles[k]] = s->counted;
     sample.delta[g->roles[k]] = (double)s->delta[k];
   }
   sample.elapsed_ns = s->window_ns;
@@ -56,7 +59,11 @@ static int t410_report_metrics(const struct t410 *d, const struct t410_group *g,
                                               g->preset.socket, g->preset.rc)));
   t410_first(&rc, metric_add_tag(&m, "direction", g->preset.direction));
   t410_first(&rc, metric_add_tag(&m, "filter", g->preset.filter));
-  t410_first(&rc, t410_metrics_add(g->preset.kind, &sample, &m));
+  if (s->counted)
+    t410_first(&rc, t410_metrics_add(g->preset.kind, &sample, &m));
+  if (s->have_running)
+    t410_first(&rc, metric_add_float(&m, "running_percent", "percent",
+                                     s->running_percent));
   if (rc < 0)
     return rc;
   return m.n_fields ? metric_sink_write(sink, &m) : 0;
@@ -67,7 +74,7 @@ static int t410_report_event(const struct t410_group *g, size_t i, size_t k,
                              struct metric_sink *sink, uint64_t time_ns) {
   const struct t410_series *s = &g->series[i];
   const struct pmu_event *ev = &g->pg.events[k];
-  uint64_t count = s->counts[k].last;
+  uint64_t count = s->total[k];
   struct metric m;
   char cpu[12];
   int rc = 0;
@@ -77,17 +84,25 @@ static int t410_report_event(const struct t410_group *g, size_t i, size_t k,
   t410_first(&rc, metric_add_tag(&m, "unit", ev->unit));
   t410_first(&rc, metric_add_tag(&m, "group", g->preset.part));
   t410_first(&rc, metric_add_tag(&m, "filter", g->preset.filter));
-  t410_first(&rc, metric_add_int(&m, "count", "derive", count));
-  if (ev->scale != 1.0)
-    t410_first(&rc, metric_add_float(&m, "value", "uncore_value",
-                                     (double)count * ev->scale));
+  /* an interval the group never ran in has no value (perf: "<not
+   * counted>"): no count, value or rate, never a 0 or a guess */
   double rate;
-  if (s->have_delta[k] && s->window_ns > 0 &&
-      counter_rate(s->delta[k], (uint64_t)llround(s->window_ns), &rate))
-    t410_first(&rc,
-               metric_add_float(&m, "rate", "uncore_rate", rate * ev->scale));
+  if (s->counted) {
+    t410_first(&rc, metric_add_int(&m, "count", "derive", count));
+    if (ev->scale != 1.0)
+      t410_first(&rc, metric_add_float(&m, "value", "uncore_value",
+                                       (double)count * ev->scale));
+    if (s->window_ns > 0 &&
+        counter_rate(s->delta[k], (uint64_t)llround(s->window_ns), &rate))
+      t410_first(&rc,
+                 metric_add_float(&m, "rate", "uncore_rate", rate * ev->scale));
+  }
   t410_first(&rc, metric_add_int(&m, "enabled_ns", "derive", s->enabled_ns));
   t410_first(&rc, metric_add_int(&m, "running_ns", "derive", s->running_ns));
+  if (s->have_running)
+    t410_first(&rc, metric_add_float(&m, "running_percent", "percent",
+                                     s->running_percent));
+  t410_first(&rc, metric_add_int(&m, "not_counted", "derive", s->not_counted));
   if (rc < 0)
     return rc;
   return metric_sink_write(sink, &m);

@@ -1,37 +1,42 @@
 /*
  * t410_state.c: the state layer of tegra410_uncore. A group's reading
- * (common/pmu/pmu_group.h: multiplex-scaled counts, cumulative since the
- * group was opened) is folded into its series: deltas through struct
- * counter (64-bit perf counts), and the window they cover. A scaled count
- * can step back a little when multiplexing changes; such a step gives no
- * delta for that read, as perf stat -I prints no rate for it.
+ * (common/pmu/pmu_group.h: deltas of value, enabled and running since the
+ * previous read, scaled per interval as perf stat -I does) is folded into
+ * its series: the interval's deltas, their window and running fraction,
+ * and running totals. An interval in which the group never ran is not
+ * counted: no delta, no window, the totals stay, and not_counted says so
+ * (perf prints "<not counted>"); nothing is carried over into the next
+ * interval, so nothing is counted twice.
  */
 #include "plugins/tegra410_uncore/t410.h"
 
 #include <string.h>
 
-void t410_series_reset(struct t410_series *s) {
-  memset(s, 0, sizeof(*s));
-  for (size_t k = 0; k < PMU_MAX_GROUP; k++)
-    counter_init(&s->counts[k], 64);
-}
+void t410_series_reset(struct t410_series *s) { memset(s, 0, sizeof(*s)); }
 
 void t410_series_update(struct t410_series *s, const struct pmu_reading *r,
-                        size_t n, uint64_t now_ns) {
-  bool had = s->have;
-  for (size_t k = 0; k < n && k < PMU_MAX_GROUP; k++) {
-    bool backwards = had && r->counts[k] < s->counts[k].last;
-    uint64_t delta = counter_update(&s->counts[k], r->counts[k]);
-    s->have_delta[k] = had && !backwards;
-    s->delta[k] = s->have_delta[k] ? delta : 0;
-  }
+                        size_t n) {
+  if (n > PMU_MAX_GROUP)
+    n = PMU_MAX_GROUP;
   size_t cpus = r->n_cpus > 0 ? r->n_cpus : 1;
-  if (r->enabled_ns > s->enabled_ns)
-    s->window_ns = (double)(r->enabled_ns - s->enabled_ns) / (double)cpus;
-  else
-    s->window_ns = had ? (double)(now_ns - s->prev_mono_ns) : 0;
+  s->have = true;
   s->enabled_ns = r->enabled_ns;
   s->running_ns = r->running_ns;
-  s->prev_mono_ns = now_ns;
-  s->have = true;
+  s->have_running = r->d_enabled_ns > 0;
+  s->running_percent = s->have_running ? 100.0 * (double)r->d_running_ns /
+                                             (double)r->d_enabled_ns
+                                       : 0;
+  s->counted = r->scaled != PMU_NOT_COUNTED && r->d_enabled_ns > 0;
+  memset(s->delta, 0, sizeof(s->delta));
+  if (!s->counted) {
+    s->window_ns = 0;
+    s->not_counted++;
+    return;
+  }
+  s->window_ns = (double)r->d_enabled_ns / (double)cpus;
+  for (size_t k = 0; k < n; k++) {
+    s->delta[k] = r->delta[k];
+    bool saturated;
+    s->total[k] = counter_add_sat(s->total[k], r->delta[k], &saturated);
+  }
 }

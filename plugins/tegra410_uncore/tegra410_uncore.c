@@ -4,7 +4,9 @@
  * interval in one direction: read (pmu_group_read) -> decode (into the
  * group's readings) -> update state (t410_state.c) -> build records from
  * state (t410_report.c) -> sink. Reported as uncore_event records
- * (cumulative count, rate, enabled/running time) and, for the preset,
+ * (cumulative count, rate, enabled/running time, running fraction,
+ * intervals not counted: counted as perf stat -I counts, pmu_group.h)
+ * and, for the preset,
  * tegra410 records with the kernel documentation's metrics (README,
  * "tegra410_uncore").
  */
@@ -231,15 +233,24 @@ static int t410_init(void *inst, const struct plugin_host *host) {
                                              T410_MAX_PCIE_LABELS);
     int n = t410_preset_scan(d->cfg.sysfs_root, d->cfg.filters,
                              d->cfg.n_filters, t410_preset_add, d);
+    if (n > 0)
+      log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
+              "Tegra410: %d group(s) on the PMUs found", n);
+  }
+  if (d->n_groups == 0 && preset && d->cfg.n_events == 0) {
+    /* the default configuration: the Tegra410 preset where its PMUs
+     * exist, and nothing (no series, no error) on any other machine */
     log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
-            "Tegra410: %d group(s) on the PMUs found", n);
+            "no Tegra410 PMU (nvidia_ucf_pmu_*, nvidia_pcie_pmu_*_rc_*, "
+            "nvidia_pcie_tgt_pmu_*_rc_*, nvidia_cmem_latency_pmu_*, "
+            "nvidia_nvlink_c2c_pmu_*, nvidia_nvclink_pmu_*, "
+            "nvidia_nvdlink_pmu_*) under bus/event_source/devices: "
+            "nothing to count");
+    return 0;
   }
   if (d->n_groups == 0) {
     log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
-            preset && d->cfg.n_events == 0
-                ? "no Event given and no Tegra410 PMU found under %s"
-                : "no event could be set up under %s",
-            d->cfg.sysfs_root);
+            "no event could be set up under %s", d->cfg.sysfs_root);
     return -ENOENT;
   }
   uint64_t now = plugin_host_monotonic_ns(host);
@@ -268,7 +279,7 @@ static int t410_group_collect(const struct t410 *d, struct t410_group *g,
     return rc;
   }
   for (size_t i = 0; i < g->pg.n_readings; i++)
-    t410_series_update(&g->series[i], &g->pg.readings[i], g->pg.n_events, now);
+    t410_series_update(&g->series[i], &g->pg.readings[i], g->pg.n_events);
   rc = 0;
   for (size_t i = 0; i < g->pg.n_readings; i++) {
     int r = t410_report(d, g, i, sink, time_ns);

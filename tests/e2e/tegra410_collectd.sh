@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The real collectd daemon loads build/tegra410_uncore.so with the shipped
-# snippet (its generic instance counts msr/tsc on this machine's kernel)
-# and dispatches the counts and rates under the documented identifiers.
+# The real collectd daemon loads build/tegra410_uncore.so: the shipped
+# snippet (the Tegra410 preset) on this machine, which has no Tegra410 PMU,
+# runs without an error and reports nothing; an instance naming msr/tsc
+# dispatches the counts and rates under the documented identifiers.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -9,11 +10,28 @@ source tests/lib/collectd.sh
 source tests/lib/require.sh
 require_collectd "collectd end to end"
 require_perf_events "collectd end to end"
-require_that "collectd end to end" "this kernel has no msr PMU" \
-  test -d /sys/bus/event_source/devices/msr
 trap 'collectd_stop; [[ -n ${CD_DIR:-} ]] && rm -rf "$CD_DIR"' EXIT
 snippet=$(sed -e 's|Interval 10|Interval 1|' conf.d/tegra410_uncore.conf)
 collectd_start "$snippet"
+tap_check "shipped snippet: says once that no Tegra410 PMU is here" \
+  collectd_wait_log '^\[info\] tegra410_uncore: /sys: Preset: no Tegra410 PMU' 30
+tap_check "shipped snippet: the daemon keeps running" kill -0 "$CD_PID"
+tap_is "" "$(grep -E '^\[?(error|warning)|init callbacks failed|No such read function' "$CD_LOG")" \
+  "shipped snippet: no error or warning in the log"
+tap_check "shipped snippet: no tegra410_uncore series" \
+  bash -c "! ls -d '$CD_CSV'/e2e/tegra410_uncore* 2>/dev/null"
+tap_check "shipped snippet: collectd stops on SIGTERM" collectd_stop
+rm -rf "$CD_DIR"
+
+require_that "collectd msr/tsc" "this kernel has no msr PMU" \
+  test -d /sys/bus/event_source/devices/msr
+collectd_start 'LoadPlugin tegra410_uncore
+<Plugin tegra410_uncore>
+  <Instance "generic">
+    Interval 1
+    Event "msr/tsc/"
+  </Instance>
+</Plugin>'
 dir="$CD_CSV/e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc"
 tap_check "csv: the count series appears" \
   collectd_wait_for "$dir/derive-uncore_event_count-*" 30

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     return 0;
   if (f.word >= PMU_CONFIG_WORDS || f.mask == 0)
     abort();
-  uint64_t config[PMU_CONFIG_WORDS] = {0, 0, 0, 0};
+  uint64_t config[PMU_CONFIG_WORDS] = {0};
   value &= pmu_format_max(&f);
   if (pmu_format_encode(&f, value, config) != 0)
     abort();

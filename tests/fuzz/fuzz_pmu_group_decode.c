@@ -3,9 +3,12 @@
  * read (nr, enabled, running, {value, id} x nr). Input: one byte for the
  * number of events (0..PMU_MAX_GROUP + 1, so too many is tried), their
  * ids, then the words as read. Invariants: a decode needs the whole
- * layout and nr equal to the group size; it reports enabled and running
- * as read; a group that never ran counts 0; one that ran the whole time
- * counts exactly the values read (modulo 2^64).
+ * layout and nr equal to the group size; it reports enabled, running and
+ * the values as read. The decoded read is then differenced against the
+ * open's zero baseline (pmu_counts_delta): never ran -> not counted and
+ * 0; ran the whole time -> exactly the values read; scaled -> never
+ * below the value read (below 2^53, where perf's double arithmetic is
+ * exact).
  */
 #include "common/pmu/pmu_group.h"
 
@@ -33,7 +36,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     return 0;
   if (n_words)
     memcpy(words, data, n_words * sizeof(uint64_t));
-  struct pmu_reading r;
+  struct pmu_counts r;
   int rc = pmu_group_decode(words, n_words, ids, n_events, &r);
   if (rc != 0) {
     if (rc != -EIO)
@@ -45,17 +48,33 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
       words[0] != n_events || r.enabled_ns != words[1] ||
       r.running_ns != words[2])
     abort();
-  uint64_t counted = 0, read = 0;
-  for (size_t k = 0; k < n_events; k++) {
-    counted += r.counts[k];
-    read += words[3 + 2 * k];
-  }
   for (size_t k = n_events; k < PMU_MAX_GROUP; k++)
-    if (r.counts[k] != 0)
+    if (r.values[k] != 0)
       abort();
-  if (words[2] == 0 && counted != 0)
-    abort();
-  if (words[2] != 0 && words[2] >= words[1] && counted != read)
+  struct pmu_counts zero, d;
+  memset(&zero, 0, sizeof(zero));
+  enum pmu_scaled sc = pmu_counts_delta(&zero, &r, n_events, &d);
+  /* the oracle: each value lands at the first event carrying its id */
+  uint64_t want[PMU_MAX_GROUP] = {0};
+  for (size_t i = 0; i < n_events; i++) {
+    size_t k = 0;
+    while (ids[k] != words[4 + 2 * i])
+      k++;
+    want[k] = words[3 + 2 * i];
+  }
+  for (size_t k = 0; k < n_events; k++) {
+    if (r.values[k] != want[k])
+      abort();
+    if (sc == PMU_NOT_COUNTED && d.values[k] != 0)
+      abort();
+    if (sc == PMU_EXACT && d.values[k] != want[k])
+      abort();
+    /* scaling up never loses counts (below 2^53, where perf's double
+     * holds the value exactly) */
+    if (sc == PMU_SCALED && want[k] < (1ull << 53) && d.values[k] < want[k])
+      abort();
+  }
+  if ((words[2] == 0) != (sc == PMU_NOT_COUNTED))
     abort();
   free(words);
   return 0;

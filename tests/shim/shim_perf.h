@@ -5,8 +5,11 @@
  * Opens of PMU types >= the type base (SHIM_PERF_TYPE_BASE unless set)
  * are emulated with the kernel's validation for uncore PMUs; other types
  * reach the real syscall. An event counts `rate` per second of its
- * running time, running = enabled * num / den (multiplexing), on a clock
- * the test may script, so every count is exact. Default rate of
+ * running time, on a clock the test may script, so every count is exact.
+ * Running time: with counters scripted for the type
+ * (shim_perf_set_counters), groups compete for them and rotate as the
+ * kernel's scheduler makes them (shim_perf.c); otherwise every group runs,
+ * for num / den of its enabled time when a ratio is scripted. Default rate of
  * (type, config): 1e6 * (1 + (config & 0xffffffff) % 97 + (config >> 32)).
  * Every setter takes effect for later reads and opens (a rate applies to
  * the whole running time: set it before counting); thread-safe.
@@ -14,6 +17,7 @@
 #ifndef TESTS_SHIM_SHIM_PERF_H
 #define TESTS_SHIM_SHIM_PERF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -28,7 +32,10 @@ int shim_perf_register(void);
 /* Turn it on and apply the environment: SHIM_PERF_TYPE_BASE=<n>,
  * SHIM_PERF_EACCES_TYPE=<type>, SHIM_PERF_FAIL=<type>:<errno>[,...],
  * SHIM_PERF_RATE=<type>:<config>:<per_s>[,...] (config "*" = any),
- * SHIM_PERF_RUNNING=<type>:<num>:<den>[,...]. 0, or -1/EINVAL on a
+ * SHIM_PERF_RUNNING=<type>:<num>:<den>[,...],
+ * SHIM_PERF_COUNTERS=<type>:<general>[:<cycles config>][,...] (with a
+ * third number: a dedicated cycle counter for that config),
+ * SHIM_PERF_MUX_MS=<ms>. 0, or -1/EINVAL on a
  * malformed value (message on stderr; the valid part applies). */
 int shim_perf_load_env(void);
 
@@ -43,6 +50,13 @@ void shim_perf_set_type_base(uint32_t base);
 int shim_perf_set_rate(uint32_t type, uint64_t config, uint64_t per_s);
 /* Events of `type` run num/den of their enabled time (den != 0). */
 void shim_perf_set_running_ratio(uint32_t type, uint32_t num, uint32_t den);
+/* `type` has `n_general` counters and, when has_cycle, one dedicated
+ * cycle counter that only events of config `cycles_config` use (and they
+ * use nothing else): groups compete and rotate. */
+void shim_perf_set_counters(uint32_t type, uint32_t n_general, bool has_cycle,
+                            uint64_t cycles_config);
+/* The rotation interval (perf_event_mux_interval_ms; 0: 4 ms). */
+void shim_perf_set_mux_interval(uint64_t ns);
 /* Opens of `type` fail with `err` (0: succeed again). */
 void shim_perf_fail_type(uint32_t type, int err);
 /* Read time from now_ns(ctx) (borrowed) instead of CLOCK_MONOTONIC;
@@ -58,8 +72,9 @@ int shim_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 /* What a test may check about an open event. */
 struct shim_perf_info {
   uint32_t type, attr_size;
-  uint64_t config, config1, config2, config3; /* config3: size >= 136 */
-  uint64_t id, leader_id;                     /* leader_id == id: leader */
+  uint64_t config, config1, config2;
+  uint64_t config3, config4; /* size >= 136, >= 144 */
+  uint64_t id, leader_id;    /* leader_id == id: leader */
   int cpu;
 };
 /* Call fn for every event whose fd is open, oldest first; returns the

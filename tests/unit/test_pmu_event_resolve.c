@@ -1,10 +1,10 @@
 /*
  * test_pmu_event_resolve.c: PMU discovery (pmu_sysfs) and event resolution
  * (pmu_event_resolve) against a synthetic sysfs holding Tegra410 PMUs
- * (formats and events as the mainline drivers publish them, reference
- * sheet) and a Grace one for contrast: every event form of the kernel
- * documentation resolves to the config words worked out by hand from the
- * format bits.
+ * (formats and events as the mainline drivers publish them:
+ * drivers/perf/arm_cspmu/nvidia_cspmu.c) and a Grace one for contrast: every
+ * event form of the kernel documentation resolves to the config words worked
+ * out by hand from the format bits.
  */
 #include "common/core/log.h"
 #include "common/pmu/pmu_event_resolve.h"

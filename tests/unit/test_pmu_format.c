@@ -1,6 +1,8 @@
 /*
- * test_pmu_format.c: sysfs format grammar and perf's encoding, with the
- * Tegra410 examples of the reference sheet (values checked by hand).
+ * test_pmu_format.c: sysfs format grammar and perf's encoding
+ * (tools/perf/util/pmu.c, pmu_format_value), with the usage examples of
+ * Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst (values checked
+ * by hand).
  */
 #include "common/pmu/pmu_format.h"
 
@@ -31,7 +33,11 @@ static void pmu_format_parse__grammar(void **state) {
       {"config2:0-63", 0, 2, UINT64_MAX},
       {"config3:5", 0, 3, 0x20},
       {"config:0-32", 0, 0, 0x1ffffffffull},
-      {"config4:0", -EINVAL, 0, 0},
+      /* perf_event_attr's words end at config4 (PERF_ATTR_SIZE_VER9) */
+      {"config4:0-7", 0, 4, 0xff},
+      {"config5:0", -ERANGE, 0, 0},
+      {"config9:0", -ERANGE, 0, 0},
+      {"config10:0", -EINVAL, 0, 0},
       {"config:7-3", -EINVAL, 0, 0},
       {"config:64", -EINVAL, 0, 0},
       {"config:", -EINVAL, 0, 0},
@@ -61,7 +67,8 @@ static void pmu_format_encode__scatter(void **state) {
   assert_int_equal(pmu_format_width(&f), 12);
 }
 
-/* The sheet's encodings, term by term as the engine applies them. */
+/* The kernel documentation's examples, term by term as the engine
+ * applies them. */
 static void pmu_format_encode__tegra410_examples(void **state) {
   (void)state;
   /* UCF event=0x113,src_loc_cpu=1,dst_loc_cmem=1 */

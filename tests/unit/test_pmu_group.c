@@ -25,7 +25,7 @@ static void pmu_group_decode__table(void **state) {
     size_t n_words, n_events;
     uint64_t ids[2];
     int rc;
-    uint64_t enabled, running, counts[2];
+    uint64_t enabled, running, values[2];
   } cases[] = {
       {"ids in any order",
        {2, 100, 100, 5, 11, 7, 22},
@@ -36,7 +36,8 @@ static void pmu_group_decode__table(void **state) {
        100,
        100,
        {7, 5}},
-      {"multiplexed: scaled by 100/50",
+      /* values are as read: scaling belongs to the interval, not here */
+      {"multiplexed: as read",
        {1, 100, 50, 10, 1},
        5,
        1,
@@ -44,28 +45,8 @@ static void pmu_group_decode__table(void **state) {
        0,
        100,
        50,
-       {20}},
-      {"never ran: 0", {1, 100, 0, 10, 1}, 5, 1, {1}, 0, 100, 0, {0}},
-      /* bug (found by fuzz_pmu_group_decode): the scaled value went
-       * through a double whose conversion overflowed (undefined) */
-      {"scaled past 64 bits: saturates",
-       {1, 200, 100, 0x9000000000000000ull, 1},
-       5,
-       1,
-       {1},
-       0,
-       200,
-       100,
-       {UINT64_MAX}},
-      {"scaled exactly, beyond a double's 53 bits",
-       {1, 3, 2, 0x0020000000000001ull, 1},
-       5,
-       1,
-       {1},
-       0,
-       3,
-       2,
-       {0x0030000000000001ull}},
+       {10}},
+      {"never ran: as read", {1, 100, 0, 10, 1}, 5, 1, {1}, 0, 100, 0, {10}},
       {"nr is not the group size",
        {2, 100, 100, 5, 1},
        5,
@@ -79,18 +60,97 @@ static void pmu_group_decode__table(void **state) {
       {"unknown id", {1, 100, 100, 5, 9}, 5, 1, {1}, -EIO, 0, 0, {0}},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    struct pmu_reading r;
+    struct pmu_counts r;
     int rc = pmu_group_decode(cases[i].words, cases[i].n_words, cases[i].ids,
                               cases[i].n_events, &r);
     if (rc != cases[i].rc)
       fail_msg("%s: rc %d", cases[i].name, rc);
     if (rc == 0 &&
         (r.enabled_ns != cases[i].enabled || r.running_ns != cases[i].running ||
-         memcmp(r.counts, cases[i].counts,
+         memcmp(r.values, cases[i].values,
                 cases[i].n_events * sizeof(uint64_t)) != 0))
       fail_msg(
           "%s: %llu %llu %llu", cases[i].name, (unsigned long long)r.enabled_ns,
-          (unsigned long long)r.running_ns, (unsigned long long)r.counts[0]);
+          (unsigned long long)r.running_ns, (unsigned long long)r.values[0]);
+  }
+}
+
+/* perf's counting of an interval (evsel__compute_deltas, then
+ * perf_counts_values__scale): deltas of value, enabled and running first,
+ * then the delta scaled by its own enabled / running. */
+static void pmu_counts_delta__as_perf_counts(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    struct pmu_counts prev, now;
+    enum pmu_scaled scaled;
+    uint64_t enabled, running, value;
+  } cases[] = {
+      {"ran the whole interval: exact",
+       {1000, 1000, {1000}},
+       {2000, 2000, {3000}},
+       PMU_EXACT,
+       1000,
+       1000,
+       2000},
+      /* the group ran 100% at 1/ns, then 10% of the next 1000 ns at 3/ns:
+       * the interval is 300 x 1000 / 100 = 3000; scaling the totals and
+       * differencing would say 1300 x 2000 / 1100 - 1000 = 1363 */
+      {"running fraction changes: the delta is scaled, not the total",
+       {1000, 1000, {1000}},
+       {2000, 1100, {1300}},
+       PMU_SCALED,
+       1000,
+       100,
+       3000},
+      /* never ran: no value, whatever the totals would suggest */
+      {"never ran in the interval: not counted",
+       {2000, 1100, {1300}},
+       {3000, 1100, {1300}},
+       PMU_NOT_COUNTED,
+       1000,
+       0,
+       0},
+      {"nothing enabled either: not counted",
+       {3000, 1100, {1300}},
+       {3000, 1100, {1300}},
+       PMU_NOT_COUNTED,
+       0,
+       0,
+       0},
+      /* u64 differences as perf takes them */
+      {"value wraps 2^64",
+       {100, 100, {UINT64_MAX - 9}},
+       {200, 200, {10}},
+       PMU_EXACT,
+       100,
+       100,
+       20},
+      /* perf's double arithmetic: 2^53 + 1 is not a double */
+      {"scaled in double as perf does",
+       {0, 0, {0}},
+       {3, 2, {0x0020000000000001ull}},
+       PMU_SCALED,
+       3,
+       2,
+       0x0030000000000000ull},
+      {"scaled past 64 bits: saturates",
+       {0, 0, {0}},
+       {200, 100, {0x9000000000000000ull}},
+       PMU_SCALED,
+       200,
+       100,
+       UINT64_MAX},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct pmu_counts d;
+    enum pmu_scaled sc = pmu_counts_delta(&cases[i].prev, &cases[i].now, 1, &d);
+    if (sc != cases[i].scaled || d.enabled_ns != cases[i].enabled ||
+        d.running_ns != cases[i].running || d.values[0] != cases[i].value)
+      fail_msg("%s: %d %llu %llu %llu", cases[i].name, (int)sc,
+               (unsigned long long)d.enabled_ns,
+               (unsigned long long)d.running_ns,
+               (unsigned long long)d.values[0]);
   }
 }
 
@@ -206,8 +266,8 @@ static void pmu_group_open__failure_closes_every_cpu(void **state) {
   assert_int_equal(shim_perf_for_each(NULL, NULL), 0);
 }
 
-/* A multiplexed group: the shim runs it half its enabled time; counts
- * come back scaled to the whole window. */
+/* A multiplexed group: the shim runs it half its enabled time; the
+ * interval's delta comes back scaled to the whole window. */
 static void pmu_group_read__multiplexed_is_scaled(void **state) {
   (void)state;
   int cpus[] = {0};
@@ -223,7 +283,9 @@ static void pmu_group_read__multiplexed_is_scaled(void **state) {
   assert_int_equal(pmu_group_read(&g), 0);
   assert_int_equal(g.readings[0].enabled_ns, 1000);
   assert_int_equal(g.readings[0].running_ns, 500);
-  assert_int_equal(g.readings[0].counts[0], 200);
+  assert_int_equal(g.readings[0].counts[0], 100); /* as read */
+  assert_int_equal(g.readings[0].delta[0], 200);  /* scaled */
+  assert_int_equal(g.readings[0].scaled, PMU_SCALED);
   pmu_group_fini(&g);
   shim_perf_reset();
 }
@@ -231,6 +293,7 @@ static void pmu_group_read__multiplexed_is_scaled(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pmu_group_decode__table),
+      cmocka_unit_test(pmu_counts_delta__as_perf_counts),
       cmocka_unit_test(pmu_group_read__cpumask_of_two_cpus),
       cmocka_unit_test(pmu_group_read__single_and_summed),
       cmocka_unit_test(pmu_group_open__failure_closes_every_cpu),

@@ -290,6 +290,7 @@ static void shim_perf_load_env__scripts_from_the_environment(void **state) {
   setenv("SHIM_PERF_RUNNING", "4006:1:4", 1);
   setenv("SHIM_PERF_FAIL", "4007:1", 1);
   setenv("SHIM_PERF_EACCES_TYPE", "4008", 1);
+  setenv("SHIM_PERF_COUNTERS", "4009:1", 1);
   errno = 0;
   assert_int_equal(shim_perf_load_env(), -1);
   assert_int_equal(errno, EINVAL);
@@ -297,6 +298,13 @@ static void shim_perf_load_env__scripts_from_the_environment(void **state) {
   unsetenv("SHIM_PERF_RUNNING");
   unsetenv("SHIM_PERF_FAIL");
   unsetenv("SHIM_PERF_EACCES_TYPE");
+  unsetenv("SHIM_PERF_COUNTERS");
+  /* one counter: a group of two never fits */
+  int one = open_event(4009, 1, 0, -1);
+  assert_true(one >= 0);
+  assert_int_equal(open_event(4009, 2, 0, one), -1);
+  assert_int_equal(errno, EINVAL);
+  assert_int_equal(shim_kernel.close(one), 0);
   assert_int_equal(open_event(4007, 0, 0, -1), -1);
   assert_int_equal(errno, EPERM);
   assert_int_equal(open_event(4008, 0, 0, -1), -1);
@@ -308,6 +316,109 @@ static void shim_perf_load_env__scripts_from_the_environment(void **state) {
   expect_read(leader, (uint64_t[]){2, 8 * SEC, 2 * SEC, 1000, id0, 40, id1}, 7);
   assert_int_equal(shim_kernel.close(member), 0);
   assert_int_equal(shim_kernel.close(leader), 0);
+}
+
+#define CYC 0x100000000ull /* arm_cspmu's default cycles event */
+
+/* Open {events[0], ...} as one disabled group; fds out. */
+static void open_group(uint32_t type, const uint64_t *configs, size_t n,
+                       int *fds) {
+  for (size_t i = 0; i < n; i++) {
+    fds[i] = open_event(type, configs[i], i == 0, i ? fds[0] : -1);
+    assert_true(fds[i] >= 0);
+  }
+}
+
+static void close_group(int *fds, size_t n) {
+  for (size_t i = n; i-- > 0;)
+    assert_int_equal(shim_kernel.close(fds[i]), 0);
+}
+
+/* enabled and running time of a group, from a read of its leader */
+static void times_of(int fd, uint64_t *enabled, uint64_t *running) {
+  uint64_t w[32];
+  assert_true(shim_kernel.read(fd, w, sizeof(w)) > 0);
+  *enabled = w[1];
+  *running = w[2];
+}
+
+/* Two groups that each lead with cycles on a PMU with one dedicated cycle
+ * counter (arm_cspmu_get_event_idx) cannot run together: the second waits,
+ * and every multiplexing interval perf_rotate_context swaps them. A group
+ * that could never fit (two cycles events, or more events than general
+ * counters) is refused at open (arm_cspmu_validate_group). */
+static void shim_perf_schedule__one_cycle_counter_rotates(void **state) {
+  (void)state;
+  shim_perf_set_counters(4020, 2, /*has_cycle=*/true, CYC);
+  shim_perf_set_mux_interval(SEC);
+  assert_int_equal(shim_perf_set_rate(4020, CYC, 1000), 0);
+  assert_int_equal(shim_perf_set_rate(4020, 1, 10), 0);
+  assert_int_equal(shim_perf_set_rate(4020, 2, 20), 0);
+  int a[2], b[2];
+  open_group(4020, (uint64_t[]){CYC, 1}, 2, a);
+  open_group(4020, (uint64_t[]){CYC, 2}, 2, b);
+  /* a second cycles event in one group, a third general event: EINVAL */
+  assert_int_equal(open_event(4020, CYC, 0, a[0]), -1);
+  assert_int_equal(errno, EINVAL);
+  int c = open_event(4020, 3, 0, a[0]);
+  assert_true(c >= 0);
+  assert_int_equal(open_event(4020, 4, 0, a[0]), -1);
+  assert_int_equal(errno, EINVAL);
+  assert_int_equal(shim_kernel.close(c), 0);
+  ioctl_group(a[0], PERF_EVENT_IOC_ENABLE);
+  ioctl_group(b[0], PERF_EVENT_IOC_ENABLE);
+  uint64_t ida[2] = {event_id(a[0]), event_id(a[1])};
+  uint64_t idb[2] = {event_id(b[0]), event_id(b[1])};
+  clock_ns += SEC / 2; /* a on the counters, b waiting */
+  expect_read(a[0], (uint64_t[]){2, SEC / 2, SEC / 2, 500, ida[0], 5, ida[1]},
+              7);
+  expect_read(b[0], (uint64_t[]){2, SEC / 2, 0, 0, idb[0], 0, idb[1]}, 7);
+  clock_ns += SEC; /* the tick at 1 s rotated: b runs since */
+  expect_read(a[0], (uint64_t[]){2, 3 * SEC / 2, SEC, 1000, ida[0], 10, ida[1]},
+              7);
+  expect_read(
+      b[0], (uint64_t[]){2, 3 * SEC / 2, SEC / 2, 500, idb[0], 10, idb[1]}, 7);
+  close_group(b, 2); /* the counter is free again: a runs from now on */
+  clock_ns += 3 * SEC;
+  expect_read(
+      a[0], (uint64_t[]){2, 9 * SEC / 2, 4 * SEC, 4000, ida[0], 40, ida[1]}, 7);
+  close_group(a, 2);
+}
+
+/* Groups are scheduled in order, all or nothing (group_sched_in); once one
+ * does not fit no later group is tried in that pass, even one that would
+ * fit (merge_sched_in clears can_add_hw); each tick moves the first
+ * scheduled group to the end (ctx_event_to_rotate, rotate_ctx). With 3
+ * counters and A {2 events}, B {2}, C {1}:
+ *   [0,1) A          (B does not fit, C is not tried)
+ *   [1,2) B, C       (A does not fit)
+ *   [2,3) C, A       (B does not fit)
+ *   [3,4) A          (B does not fit, C is not tried) */
+static void shim_perf_schedule__in_order_all_or_nothing(void **state) {
+  (void)state;
+  shim_perf_set_counters(4021, 3, /*has_cycle=*/false, 0);
+  shim_perf_set_mux_interval(SEC);
+  int a[2], b[2], c[1];
+  open_group(4021, (uint64_t[]){1, 2}, 2, a);
+  open_group(4021, (uint64_t[]){3, 4}, 2, b);
+  open_group(4021, (uint64_t[]){5}, 1, c);
+  ioctl_group(a[0], PERF_EVENT_IOC_ENABLE);
+  ioctl_group(b[0], PERF_EVENT_IOC_ENABLE);
+  ioctl_group(c[0], PERF_EVENT_IOC_ENABLE);
+  clock_ns += 7 * SEC / 2;
+  uint64_t e, r;
+  times_of(a[0], &e, &r);
+  assert_int_equal(e, 7 * SEC / 2);
+  assert_int_equal(r, 5 * SEC / 2);
+  times_of(b[0], &e, &r);
+  assert_int_equal(e, 7 * SEC / 2);
+  assert_int_equal(r, SEC);
+  times_of(c[0], &e, &r);
+  assert_int_equal(e, 7 * SEC / 2);
+  assert_int_equal(r, 2 * SEC);
+  close_group(c, 1);
+  close_group(b, 2);
+  close_group(a, 2);
 }
 
 int main(void) {
@@ -324,6 +435,10 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(
           shim_perf_load_env__scripts_from_the_environment, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          shim_perf_schedule__one_cycle_counter_rotates, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          shim_perf_schedule__in_order_all_or_nothing, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
