@@ -108,6 +108,8 @@ struct dfi {
   bool scanned_once;
   bool fd_count_mode;        /* st_size of /proc/<pid>/fd is the fd count */
   int notify_fd;             /* inotify on <DevRoot>/{dri,accel}, or -1 */
+  bool own_pid_ns;           /* ProcRoot is our pid namespace's /proc */
+  pid_t last_pid;            /* last pid handed out at the last listing */
   uint64_t walk_window_ns;   /* every process walked once per window */
   uint64_t count_window_ns;  /* fd_count_mode: every count looked at once */
   struct dfi_pid_table pids; /* per process, between reads */

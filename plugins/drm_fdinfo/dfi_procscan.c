@@ -6,7 +6,9 @@
  *  1. re-reads the fdinfo of known clients through the fds they were found
  *     under (dfi_refresh_known: closed clients go at once);
  *  2. walks the processes whose debugfs client-list rows grew (root);
- *  3. lists /proc once and walks
+ *  3. lists /proc once, unless no task was created since the previous
+ *     listing (the last pid handed out, in /proc/loadavg, is the same:
+ *     then the processes are those of the table), and walks
  *     - every process that is new since the previous read;
  *     - where the kernel reports the open-fd count in st_size of
  *       /proc/<pid>/fd (fs/proc/fd.c: proc_fd_getattr, Linux 6.2; detected
@@ -202,7 +204,20 @@ void dfi_fd_count_detect(struct dfi *d) {
   dfi_windows_set(d);
 }
 
+/* Whether ProcRoot shows our own pid namespace (its "self" is the entry of
+ * our pid): then /proc/loadavg's last pid is that of ProcRoot's processes. */
+static void dfi_pid_ns_detect(struct dfi *d) {
+  const struct kernel_ops *k = d->host->kernel;
+  char own[32];
+  snprintf(own, sizeof(own), "%d", (int)getpid());
+  struct stat self, mine;
+  d->own_pid_ns = k->fstatat(d->proc_fd, "self", &self, 0) == 0 &&
+                  k->fstatat(d->proc_fd, own, &mine, 0) == 0 &&
+                  self.st_dev == mine.st_dev && self.st_ino == mine.st_ino;
+}
+
 void dfi_open_watch(struct dfi *d) {
+  dfi_pid_ns_detect(d);
   const struct kernel_ops *k = d->host->kernel;
   static const char *const dirs[] = {"dri", "accel"};
   int fd = k->inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -264,10 +279,57 @@ static bool dfi_count_changed(struct dfi *d, pid_t pid,
   return (uint64_t)st.st_size != e->fd_count;
 }
 
-/* List /proc once; walk the processes that are due (see the top). */
+/* Look at one process of the pass (see the top). */
+static void dfi_pass_one(struct dfi *d, pid_t pid, struct dfi_pid *e,
+                         bool created, bool full, bool opened, uint64_t from,
+                         uint64_t to) {
+  bool walk = full || e == NULL || created || !e->walked ||
+              dfi_phase_due(pid, d->walk_window_ns, from, to);
+  if (!walk && d->fd_count_mode &&
+      (opened || d->count_window_ns == 0 ||
+       dfi_phase_due(pid, d->count_window_ns, from, to)))
+    walk = dfi_count_changed(d, pid, e);
+  if (walk)
+    dfi_scan_pid(d, pid, e);
+}
+
+/* The last pid the kernel handed out in the reader's pid namespace (the
+ * last field of /proc/loadavg: fs/proc/loadavg.c: loadavg_proc_show,
+ * idr_get_cursor of task_active_pid_ns), or 0 when unknown. */
+static pid_t dfi_last_pid(struct dfi *d) {
+  if (!d->own_pid_ns)
+    return 0;
+  char line[128];
+  ssize_t n = fileio_read_line_at(d->proc_fd, "loadavg", line, sizeof(line));
+  const char *last = n > 0 ? strrchr(line, ' ') : NULL;
+  return last != NULL ? dfi_parse_pid(last + 1) : 0;
+}
+
+/* No task was created since the previous listing: the processes are the
+ * table's (those that exited since stay until the next listing; their
+ * looks fail as ENOENT). */
+static void dfi_table_pass(struct dfi *d, bool opened, uint64_t from,
+                           uint64_t to) {
+  for (size_t i = 0; i < d->pids.cap; i++) {
+    struct dfi_pid *e = &d->pids.slots[i];
+    if (e->pid == 0 || e->seen_gen == d->gen)
+      continue; /* empty, or walked already in this read (debugfs) */
+    e->seen_gen = d->gen;
+    dfi_pass_one(d, e->pid, e, /*created=*/false, /*full=*/false, opened, from,
+                 to);
+  }
+}
+
+/* List /proc once (unless no task was created since the previous listing);
+ * walk the processes that are due (see the top). */
 static int dfi_proc_pass(struct dfi *d, bool full, bool opened, uint64_t from,
                          uint64_t to) {
   const struct kernel_ops *k = d->host->kernel;
+  pid_t last_pid = dfi_last_pid(d);
+  if (!full && last_pid != 0 && last_pid == d->last_pid) {
+    dfi_table_pass(d, opened, from, to);
+    return 0;
+  }
   int dir_fd =
       k->openat(d->proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
   DIR *dir = dir_fd >= 0 ? k->fdopendir(dir_fd) : NULL;
@@ -291,17 +353,13 @@ static int dfi_proc_pass(struct dfi *d, bool full, bool opened, uint64_t from,
         continue; /* walked already in this read (debugfs) */
       e->seen_gen = d->gen;
     }
-    bool walk = full || e == NULL || created || !e->walked ||
-                dfi_phase_due(pid, d->walk_window_ns, from, to);
-    if (!walk && d->fd_count_mode &&
-        (opened || d->count_window_ns == 0 ||
-         dfi_phase_due(pid, d->count_window_ns, from, to)))
-      walk = dfi_count_changed(d, pid, e);
-    if (walk)
-      dfi_scan_pid(d, pid, e);
+    dfi_pass_one(d, pid, e, created, full, opened, from, to);
   }
   k->closedir(dir);
-  return dfi_pids_sweep(&d->pids, d->gen) < 0 ? -ENOMEM : 0;
+  if (dfi_pids_sweep(&d->pids, d->gen) < 0)
+    return -ENOMEM;
+  d->last_pid = last_pid; /* every process up to it is in the table */
+  return 0;
 }
 
 /* After a read that walked every process: the holder lists were rebuilt,

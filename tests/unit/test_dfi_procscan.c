@@ -268,6 +268,40 @@ static void open_of_a_node_looks_at_every_count(void **state) {
   assert_true(dfx_calls.fd_counts - before < 30);
 }
 
+/* When no task was created since the previous read (the last pid of
+ * <ProcRoot>/loadavg unchanged, ProcRoot our own pid namespace), /proc is
+ * not listed: the known processes are looked at from the table. A new
+ * pid in loadavg brings the listing back, and the new process is walked. */
+static void no_new_pid_skips_the_listing(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  char own[32], path[400];
+  snprintf(own, sizeof(own), "%d", (int)getpid());
+  fakeproc_process(&f->fp, getpid(), "me", NULL);
+  snprintf(path, sizeof(path), "%s/self", f->fp.proc);
+  assert_int_equal(symlink(own, path), 0);
+  for (pid_t pid = 1000; pid < 1010; pid++)
+    fakeproc_process(&f->fp, pid, "idle", NULL);
+  fakeproc_write(&f->fp, "proc/loadavg", "0.00 0.01 0.05 1/99 1009\n");
+  start(f, "FdCount", "true", "UseDebugfs", "false", "FdCountInterval", "0",
+        NULL);
+  read_at(f, 1);
+  unsigned long opens = dfx_calls.openat, counts = dfx_calls.fd_counts;
+  fakeproc_process(&f->fp, 2000, "game", NULL);
+  fakeproc_fd(&f->fp, 2000, 5, "renderD128", fdinfo_i915(9, 0, 0));
+  read_at(f, 11);
+  /* no listing: the only opens are walks (a phase may come due); every
+   * other process of the table had its count looked at */
+  uint64_t walked = scan_field(f, "processes");
+  assert_int_equal(dfx_calls.openat - opens, walked);
+  assert_int_equal(dfx_calls.fd_counts - counts + walked, 11);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=0i,");
+  fakeproc_write(&f->fp, "proc/loadavg", "0.00 0.01 0.05 1/99 2000\n");
+  read_at(f, 21);
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+}
+
 /* The documented bound for a client that replaces an fd in place (dup2
  * onto an open fd: the count does not change, and no node is opened in
  * the watched directories): found by its process's walk phase, within
@@ -387,6 +421,7 @@ int main(void) {
       T(new_process_client_found_at_next_read),
       T(open_of_a_node_looks_at_every_count),
       T(dup2_in_place_found_within_full_scan_interval),
+      T(no_new_pid_skips_the_listing),
       T(reused_pid_walked_and_new_series),
       T(spread_walk_covers_each_process_once_per_window),
       T(long_pause_walks_everything),
