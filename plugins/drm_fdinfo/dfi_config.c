@@ -16,7 +16,7 @@ void dfi_config_defaults(struct dfi_config *cfg) {
   cfg->max_clients = 4096;
   cfg->max_processes = 256;
   cfg->full_scan_interval_s = -1; /* auto: see dfi_fd_count_detect */
-  cfg->fd_count_interval_s = 30.0;
+  cfg->fd_count_interval_s = 60.0;
   cfg->fd_count = -1;
   cfg->use_debugfs = true;
 }

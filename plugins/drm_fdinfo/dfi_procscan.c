@@ -53,7 +53,7 @@
 #define DFI_DEBUGFS_MAX_PIDS 65536
 /* FullScanInterval auto, seconds: with fd counts the walk is only the
  * safety net for fds replaced in place; without, it finds new clients. */
-#define DFI_WALK_WINDOW_COUNTS 1800.0
+#define DFI_WALK_WINDOW_COUNTS 3600.0
 #define DFI_WALK_WINDOW_PLAIN 30.0
 
 static uint64_t dfi_now(struct dfi *d) {
@@ -238,6 +238,9 @@ void dfi_open_watch(struct dfi *d) {
   }
   if (watched == 0) {
     k->close(fd);
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.dev_root, "inotify",
+            "no dri or accel directory to watch: opens are found by the fd "
+            "counts of FdCountInterval");
     return;
   }
   d->notify_fd = fd;

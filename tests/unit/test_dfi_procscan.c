@@ -188,9 +188,9 @@ static void same_fd_count_waits_for_its_phase(void **state) {
 }
 
 /* The default settings with fd counts, read every 10 s: each process's
- * count is looked at once per FdCountInterval (30 s), so a third of them
+ * count is looked at once per FdCountInterval (60 s), so a sixth of them
  * per read, and only the few whose walk phase (FullScanInterval auto,
- * 1800 s) comes are walked: no read pays for the whole machine. */
+ * 3600 s) comes are walked: no read pays for the whole machine. */
 static void default_read_looks_at_counts_thinly(void **state) {
   struct fixture *f = need_tmpfs(state);
   i915_device(f);
@@ -202,17 +202,17 @@ static void default_read_looks_at_counts_thinly(void **state) {
   read_at(f, 1);
   assert_int_equal(scan_field(f, "processes"), 300);
   unsigned long looks = 0, walked = 0;
-  for (unsigned t = 11; t <= 31; t += 10) {
+  for (unsigned t = 11; t <= 61; t += 10) {
     unsigned long before = dfx_calls.fd_counts;
     read_at(f, t);
     unsigned long n = dfx_calls.fd_counts - before;
-    assert_true(n < 150); /* about 100: a third of the counts */
+    assert_true(n < 100); /* about 50: a sixth of the counts */
     looks += n;
     walked += scan_field(f, "processes");
   }
   /* every count due exactly once in the window, less those walked */
   assert_true(looks <= 300 && looks + walked >= 300);
-  assert_true(walked < 30); /* about 5: 30 s of an 1800 s walk window */
+  assert_true(walked < 30); /* about 5: 60 s of a 3600 s walk window */
   assert_int_equal(scan_field(f, "fdinfo_reads"), 0);
 }
 
@@ -247,7 +247,7 @@ static void open_of_a_node_looks_at_every_count(void **state) {
   assert_int_equal(fakeproc_write(&f->fp, "dev/dri/renderD128", "node\n"), 0);
   start(f, "FdCount", "true", "UseDebugfs", "false", NULL);
   read_at(f, 1);
-  read_at(f, 2); /* nothing opened: a thirtieth of the counts */
+  read_at(f, 2); /* nothing opened: a sixtieth of the counts */
   assert_true(dfx_calls.fd_counts < 30);
   unsigned long before = dfx_calls.fd_counts;
   fakeproc_fd(&f->fp, 1042, 7, "renderD128", fdinfo_i915(9, 0, 0));
@@ -264,7 +264,7 @@ static void open_of_a_node_looks_at_every_count(void **state) {
   expect_line(
       f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
   before = dfx_calls.fd_counts;
-  read_at(f, 4); /* the queue was drained: back to a thirtieth */
+  read_at(f, 4); /* the queue was drained: back to a sixtieth */
   assert_true(dfx_calls.fd_counts - before < 30);
 }
 
@@ -305,7 +305,7 @@ static void no_new_pid_skips_the_listing(void **state) {
 /* The documented bound for a client that replaces an fd in place (dup2
  * onto an open fd: the count does not change, and no node is opened in
  * the watched directories): found by its process's walk phase, within
- * FullScanInterval (auto with fd counts: 1800 s), read every 10 s. */
+ * FullScanInterval (auto with fd counts: 3600 s), read every 10 s. */
 static void dup2_in_place_found_within_full_scan_interval(void **state) {
   struct fixture *f = need_tmpfs(state);
   i915_device(f);
@@ -320,20 +320,17 @@ static void dup2_in_place_found_within_full_scan_interval(void **state) {
     fakeproc_fd_remove(&f->fp, pid, 3);
     fakeproc_fd(&f->fp, pid, 3, "card0", fdinfo_i915(100 + pid, 0, 0));
   }
-  unsigned found = 0, last = 0;
-  for (unsigned t = 11; t <= 1801; t += 10) {
+  unsigned found = 0;
+  for (unsigned t = 11; t <= 3601; t += 10) {
     read_at(f, t);
     const char *line = capture_sink_find(
         &f->sink, "drm_device,driver=i915,device=0000:00:02.0 clients=");
     assert_non_null(line);
     unsigned n = (unsigned)strtoul(strstr(line, "clients=") + 8, NULL, 10);
     assert_true(n >= found); /* a found client stays */
-    if (n > found)
-      last = t;
     found = n;
   }
   assert_int_equal(found, 10); /* every one within the window */
-  assert_true(last <= 1801);
   assert_int_equal(scan_field(f, "full_scans"), 2); /* first, one window */
 }
 
