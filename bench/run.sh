@@ -7,6 +7,8 @@
 # allocations of its read path; bench_i915_live: its live drain through the
 # in-process shim).
 # Environment knobs are listed at the top of each bench/*.c.
+# bench/daemon_cost.sh (not run here: it takes over two minutes and needs
+# collectd) measures drm_fdinfo's share of one core in the real daemon.
 # A benchmark that forks helpers (bench_scan) releases them when it exits or
 # dies; on Ctrl-C or failure the trap below stops the running benchmark by
 # its PID, which does that.

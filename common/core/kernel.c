@@ -6,12 +6,15 @@
  */
 #include "common/core/kernel.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -50,6 +53,12 @@ const struct kernel_ops kernel_real = {
     .munmap = munmap,
     .eventfd = kernel_sys_eventfd,
     .perf_event_open = kernel_sys_perf_event_open,
+    .fstatat = fstatat,
+    .fdopendir = fdopendir,
+    .readdir = readdir,
+    .closedir = closedir,
+    .inotify_init1 = inotify_init1,
+    .inotify_add_watch = inotify_add_watch,
 };
 
 ssize_t kernel_read_retry(const struct kernel_ops *ops, int fd, void *buf,

@@ -2,7 +2,8 @@
  * kernel.h: the one seam between plugin edge code and the kernel.
  *
  * Every open, ioctl, read, poll, mmap, close, eventfd and perf_event_open
- * that a plugin issues on a device, stream or counter goes through a
+ * that a plugin issues on a device, stream or counter, and every stat and
+ * directory listing it makes of /proc, /sys or /dev, goes through a
  * `struct kernel_ops` table. kernel_real (kernel.c) calls the system;
  * tests link tests/shim in-process and pass its table instead (shim.h), or
  * preload the same shim under the real daemon, where kernel_real's calls
@@ -16,8 +17,11 @@
 #ifndef COMMON_CORE_KERNEL_H
 #define COMMON_CORE_KERNEL_H
 
+#include <dirent.h>
 #include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct perf_event_attr;
@@ -35,6 +39,16 @@ struct kernel_ops {
   int (*eventfd)(unsigned int initval, int flags);
   int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu,
                          int group_fd, unsigned long flags);
+  /* fstatat(2); fstat is fstatat(fd, "", st, AT_EMPTY_PATH). */
+  int (*fstatat)(int dirfd, const char *path, struct stat *st, int flags);
+  /* Directory listing: fdopendir takes over `fd` (closedir closes it);
+   * readdir returns NULL at the end (errno unchanged) or on error. */
+  DIR *(*fdopendir)(int fd);
+  struct dirent *(*readdir)(DIR *dir);
+  int (*closedir)(DIR *dir);
+  /* inotify(7); events are read with `read`. */
+  int (*inotify_init1)(int flags);
+  int (*inotify_add_watch)(int fd, const char *path, uint32_t mask);
 };
 
 /* The real system calls. */

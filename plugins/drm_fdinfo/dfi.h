@@ -47,6 +47,7 @@ struct dfi_config {
   char *proc_root;    /* ProcRoot */
   char *sysfs_root;   /* SysfsRoot */
   char *debugfs_root; /* DebugfsRoot */
+  char *dev_root;     /* DevRoot */
   unsigned report_by; /* DFI_SCOPE_* bits; 0 = not configured */
   bool has_process_match;
   regex_t process_match; /* ProcessMatch (POSIX ERE on comm) */
@@ -56,7 +57,8 @@ struct dfi_config {
   size_t n_devices;
   uint64_t max_clients;        /* MaxClients */
   uint64_t max_processes;      /* MaxProcesses (reported per device) */
-  double full_scan_interval_s; /* FullScanInterval */
+  double full_scan_interval_s; /* FullScanInterval; -1 auto */
+  double fd_count_interval_s;  /* FdCountInterval */
   bool wake_suspended;         /* WakeSuspended */
   bool enable_profiling;       /* EnableProfiling */
   bool use_debugfs;            /* UseDebugfs */
@@ -105,6 +107,11 @@ struct dfi {
   uint64_t last_read_ns; /* monotonic: where the spread scan left off */
   bool scanned_once;
   bool fd_count_mode;        /* st_size of /proc/<pid>/fd is the fd count */
+  int notify_fd;             /* inotify on <DevRoot>/{dri,accel}, or -1 */
+  bool own_pid_ns;           /* ProcRoot is our pid namespace's /proc */
+  pid_t last_pid;            /* last pid handed out at the last listing */
+  uint64_t walk_window_ns;   /* every process walked once per window */
+  uint64_t count_window_ns;  /* fd_count_mode: every count looked at once */
   struct dfi_pid_table pids; /* per process, between reads */
   struct dfi_pid *walking;   /* the process being walked, or NULL */
 

@@ -34,7 +34,8 @@ void dfi_config_defaults(struct dfi_config *cfg) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->max_clients = 4096;
   cfg->max_processes = 256;
-  cfg->full_scan_interval_s = 30.0;
+  cfg->full_scan_interval_s = -1; /* auto: see dfi_fd_count_detect */
+  cfg->fd_count_interval_s = 60.0;
   cfg->fd_count = -1;
   cfg->use_debugfs = true;
 }
@@ -43,6 +44,7 @@ void dfi_config_fini(struct dfi_config *cfg) {
   free(cfg->proc_root);
   free(cfg->sysfs_root);
   free(cfg->debugfs_root);
+  free(cfg->dev_root);
   if (cfg->has_process_match)
     regfree(&cfg->process_match);
   for (size_t i = 0; i < cfg->n_drivers; i++)
@@ -176,6 +178,18 @@ static int dfi_config_fd_count(struct dfi_config *cfg,
   return 0;
 }
 
+/* FullScanInterval auto|seconds: auto (-1) is decided at init by whether
+ * the kernel reports fd counts. */
+static int dfi_config_full_scan(struct dfi_config *cfg,
+                                const struct cfg_item *item) {
+  if (item->n_values == 1 && item->values[0].type == CFG_STRING &&
+      strcasecmp(item->values[0].string, "auto") == 0) {
+    cfg->full_scan_interval_s = -1;
+    return 0;
+  }
+  return cfg_get_double(DFI_PLUGIN, item, 0, 86400, &cfg->full_scan_interval_s);
+}
+
 int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
   if (cfg_key_is(item, "ProcRoot"))
     return dfi_config_path(item, &cfg->proc_root);
@@ -183,6 +197,8 @@ int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
     return dfi_config_path(item, &cfg->sysfs_root);
   if (cfg_key_is(item, "DebugfsRoot"))
     return dfi_config_path(item, &cfg->debugfs_root);
+  if (cfg_key_is(item, "DevRoot"))
+    return dfi_config_path(item, &cfg->dev_root);
   if (cfg_key_is(item, "ReportBy"))
     return dfi_config_report_by(cfg, item);
   if (cfg_key_is(item, "ProcessMatch"))
@@ -196,8 +212,10 @@ int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
   if (cfg_key_is(item, "MaxProcesses"))
     return cfg_get_u64(DFI_PLUGIN, item, 1, 1000000, &cfg->max_processes);
   if (cfg_key_is(item, "FullScanInterval"))
+    return dfi_config_full_scan(cfg, item);
+  if (cfg_key_is(item, "FdCountInterval"))
     return cfg_get_double(DFI_PLUGIN, item, 0, 86400,
-                          &cfg->full_scan_interval_s);
+                          &cfg->fd_count_interval_s);
   if (cfg_key_is(item, "FdCount"))
     return dfi_config_fd_count(cfg, item);
   if (cfg_key_is(item, "UseDebugfs"))

@@ -2,23 +2,38 @@
  * dfi_procscan.c: which processes a read of drm_fdinfo walks.
  *
  * Walking /proc/<pid>/fd means one fstatat() per open fd on the machine:
- * the syscall floor of a full scan. A read instead
+ * the syscall floor of a full scan, about 3 us per fd. A read instead
  *  1. re-reads the fdinfo of known clients through the fds they were found
  *     under (dfi_refresh_known: closed clients go at once);
  *  2. walks the processes whose debugfs client-list rows grew (root);
- *  3. lists /proc once and walks
- *     - every process whose open-fd count changed or that is new, where the
- *       kernel reports the count in st_size of /proc/<pid>/fd (Linux 6.2,
- *       commit "proc: report open files as size in stat() for /proc/pid/fd";
- *       detected at init, FdCount), one stat() per process;
- *     - the processes whose phase falls into the time since the previous
- *       read: each pid has a fixed phase in [0, FullScanInterval), so the
- *       full walk is spread over the window and every process is walked
- *       once per FullScanInterval whatever the read times;
- *     - every process when the window has passed since the previous read
- *       (the first read, FullScanInterval 0, or a long pause).
- * A process that closes one fd and opens a DRM fd between two reads keeps
- * its count; its phase walk finds it within FullScanInterval.
+ *  3. lists /proc once, unless no task was created since the previous
+ *     listing (the last pid handed out, in /proc/loadavg, is the same:
+ *     then the processes are those of the table), and walks
+ *     - every process that is new since the previous read;
+ *     - where the kernel reports the open-fd count in st_size of
+ *       /proc/<pid>/fd (fs/proc/fd.c: proc_fd_getattr, Linux 6.2; detected
+ *       at init, FdCount): the processes whose count changed. The count is
+ *       one stat() per process, about as dear as listing the process, so
+ *       it is looked at for the processes whose count phase falls into
+ *       the time since the previous read: every count once per
+ *       FdCountInterval (0: every count at every read), and every count
+ *       at a read after a DRM or accel node under DevRoot was opened
+ *       (inotify IN_OPEN on <DevRoot>/dri and <DevRoot>/accel: opening
+ *       a node is how a client is made; fs/notify/fsnotify.c reports
+ *       opens of a watched directory's entries to any reader allowed to
+ *       list it, so no root is needed);
+ *     - the processes whose walk phase falls into that time: every process
+ *       once per FullScanInterval whatever the read times. With fd counts
+ *       this walk only catches an fd replaced in place (dup2 onto an open
+ *       fd, or a close and an open between two looks), so its window is
+ *       long (auto: DFI_WALK_WINDOW_COUNTS); without them it is what finds
+ *       a known process's new client (auto: DFI_WALK_WINDOW_PLAIN);
+ *     - every process when the walk window has passed since the previous
+ *       read (the first read, FullScanInterval 0, or a long pause).
+ * Each pid has a fixed phase in a window (a hash of the pid), so the work
+ * is spread evenly over the reads and no read costs much more than its
+ * neighbours. Processes without DRM clients are never asked for their
+ * comm or stat: only a DRM fd found in a walk reads them.
  */
 #include "common/drm/drm_clients_parse.h"
 #include "plugins/drm_fdinfo/dfi.h"
@@ -31,10 +46,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define DFI_DEBUGFS_MAX_PIDS 65536
+/* FullScanInterval auto, seconds: with fd counts the walk is only the
+ * safety net for fds replaced in place; without, it finds new clients. */
+#define DFI_WALK_WINDOW_COUNTS 3600.0
+#define DFI_WALK_WINDOW_PLAIN 30.0
 
 static uint64_t dfi_now(struct dfi *d) {
   return plugin_host_monotonic_ns(d->host);
@@ -131,40 +151,114 @@ static bool dfi_phase_due(pid_t pid, uint64_t window_ns, uint64_t from,
   return a <= b ? (p > a && p <= b) : (p > a || p <= b);
 }
 
+/* The walk and count windows from the options and the detected mode. */
+static void dfi_windows_set(struct dfi *d) {
+  double walk = d->cfg.full_scan_interval_s;
+  if (walk < 0)
+    walk = d->fd_count_mode ? DFI_WALK_WINDOW_COUNTS : DFI_WALK_WINDOW_PLAIN;
+  d->walk_window_ns = (uint64_t)(walk * 1e9);
+  d->count_window_ns = (uint64_t)(d->cfg.fd_count_interval_s * 1e9);
+  if (d->count_window_ns > d->walk_window_ns)
+    d->count_window_ns = d->walk_window_ns; /* a walk looks at the count */
+  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "FullScanInterval",
+          "every process's fds are walked once per %.0f s%s", walk,
+          d->fd_count_mode ? "" : "; new processes at every read");
+  if (d->fd_count_mode)
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "FdCountInterval",
+            "every process's fd count is looked at once per %.0f s; new "
+            "processes and changed counts are walked at once",
+            (double)d->count_window_ns / 1e9);
+}
+
 void dfi_fd_count_detect(struct dfi *d) {
+  const struct kernel_ops *k = d->host->kernel;
   if (d->cfg.fd_count >= 0) {
     d->fd_count_mode = d->cfg.fd_count == 1;
     log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "FdCount",
             "%s (configured)",
-            d->fd_count_mode
-                ? "new and changed processes are walked at every "
-                  "read (fd counts)"
-                : "processes are walked once per FullScanInterval");
+            d->fd_count_mode ? "fd counts are used" : "fd counts are not used");
+    dfi_windows_set(d);
     return;
   }
   /* Ask the kernel about a process whose fds we know: ourselves. The
    * directory fd we open is one of them, so count after opening it. */
-  int fd = d->host->kernel->openat(d->proc_fd, "self/fd",
-                                   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+  int fd =
+      k->openat(d->proc_fd, "self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  DIR *dir = fd >= 0 ? k->fdopendir(fd) : NULL;
   struct stat st;
   size_t n = 0;
-  bool ok = dir != NULL && fstat(fd, &st) == 0;
+  bool ok = dir != NULL && k->fstatat(fd, "", &st, AT_EMPTY_PATH) == 0;
   struct dirent *de;
-  while (ok && (de = readdir(dir)) != NULL)
+  while (ok && (de = k->readdir(dir)) != NULL)
     n += de->d_name[0] >= '0' && de->d_name[0] <= '9';
   if (dir != NULL)
-    closedir(dir);
+    k->closedir(dir);
   else if (fd >= 0)
-    d->host->kernel->close(fd);
+    k->close(fd);
   d->fd_count_mode = ok && n > 0 && (uint64_t)st.st_size == n;
   log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "FdCount",
           d->fd_count_mode
-              ? "the kernel reports fd counts: new and changed processes are "
-                "walked at every read"
-              : "the kernel does not report fd counts (before Linux 6.2): "
-                "new processes are walked at every read, the others once "
-                "per FullScanInterval");
+              ? "the kernel reports fd counts: processes whose count changed "
+                "are walked"
+              : "the kernel does not report fd counts (before Linux 6.2)");
+  dfi_windows_set(d);
+}
+
+/* Whether ProcRoot shows our own pid namespace (its "self" is the entry of
+ * our pid): then /proc/loadavg's last pid is that of ProcRoot's processes. */
+static void dfi_pid_ns_detect(struct dfi *d) {
+  const struct kernel_ops *k = d->host->kernel;
+  char own[32];
+  snprintf(own, sizeof(own), "%d", (int)getpid());
+  struct stat self, mine;
+  d->own_pid_ns = k->fstatat(d->proc_fd, "self", &self, 0) == 0 &&
+                  k->fstatat(d->proc_fd, own, &mine, 0) == 0 &&
+                  self.st_dev == mine.st_dev && self.st_ino == mine.st_ino;
+}
+
+void dfi_open_watch(struct dfi *d) {
+  dfi_pid_ns_detect(d);
+  const struct kernel_ops *k = d->host->kernel;
+  static const char *const dirs[] = {"dri", "accel"};
+  int fd = k->inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (fd < 0) {
+    log_errno(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.dev_root, "inotify_init1",
+              errno, "device opens are found by fd counts only");
+    return;
+  }
+  int watched = 0;
+  for (size_t i = 0; i < 2; i++) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", d->cfg.dev_root, dirs[i]);
+    if (k->inotify_add_watch(fd, path, IN_OPEN | IN_ONLYDIR) >= 0)
+      watched++;
+    else if (errno != ENOENT)
+      log_errno(LOG_LEVEL_INFO, DFI_PLUGIN, path, "inotify_add_watch", errno,
+                NULL);
+  }
+  if (watched == 0) {
+    k->close(fd);
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.dev_root, "inotify",
+            "no dri or accel directory to watch: opens are found by the fd "
+            "counts of FdCountInterval");
+    return;
+  }
+  d->notify_fd = fd;
+  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.dev_root, "inotify",
+          "opens of its DRM/accel nodes have every fd count looked at "
+          "at the next read");
+}
+
+/* Whether a watched node was opened since the previous read (the queue
+ * drained). An overflowed queue counts as an open. */
+static bool dfi_opened(struct dfi *d) {
+  if (d->notify_fd < 0)
+    return false;
+  bool any = false;
+  char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+  while (d->host->kernel->read(d->notify_fd, buf, sizeof(buf)) > 0)
+    any = true;
+  return any;
 }
 
 /* Walk `pid`, remembering what was found in its table entry. */
@@ -176,38 +270,82 @@ static void dfi_walk(struct dfi *d, pid_t pid) {
   dfi_scan_pid(d, pid, e);
 }
 
-/* Whether a process the phase does not call for is to be walked now: it is
- * new, or its open-fd count changed. */
-static bool dfi_changed(struct dfi *d, pid_t pid, const struct dfi_pid *e,
-                        bool created) {
-  if (e == NULL || created || !e->walked)
-    return true;
-  if (!d->fd_count_mode)
-    return false;
+/* Whether a process's open-fd count differs from the one its last walk
+ * saw (one stat of /proc/<pid>/fd). */
+static bool dfi_count_changed(struct dfi *d, pid_t pid,
+                              const struct dfi_pid *e) {
   char path[32];
   snprintf(path, sizeof(path), "%d/fd", (int)pid);
   struct stat st;
-  if (fstatat(d->proc_fd, path, &st, 0) < 0)
+  if (d->host->kernel->fstatat(d->proc_fd, path, &st, 0) < 0)
     return false; /* gone, or not ours to see: nothing to find there */
   return (uint64_t)st.st_size != e->fd_count;
 }
 
-/* List /proc once; walk the processes that are due (see the top). */
-static int dfi_proc_pass(struct dfi *d, bool full, uint64_t from, uint64_t to) {
-  int dir_fd = d->host->kernel->openat(d->proc_fd, ".",
-                                       O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  DIR *dir = dir_fd >= 0 ? fdopendir(dir_fd) : NULL;
+/* Look at one process of the pass (see the top). */
+static void dfi_pass_one(struct dfi *d, pid_t pid, struct dfi_pid *e,
+                         bool created, bool full, bool opened, uint64_t from,
+                         uint64_t to) {
+  bool walk = full || e == NULL || created || !e->walked ||
+              dfi_phase_due(pid, d->walk_window_ns, from, to);
+  if (!walk && d->fd_count_mode &&
+      (opened || d->count_window_ns == 0 ||
+       dfi_phase_due(pid, d->count_window_ns, from, to)))
+    walk = dfi_count_changed(d, pid, e);
+  if (walk)
+    dfi_scan_pid(d, pid, e);
+}
+
+/* The last pid the kernel handed out in the reader's pid namespace (the
+ * last field of /proc/loadavg: fs/proc/loadavg.c: loadavg_proc_show,
+ * idr_get_cursor of task_active_pid_ns), or 0 when unknown. */
+static pid_t dfi_last_pid(struct dfi *d) {
+  if (!d->own_pid_ns)
+    return 0;
+  char line[128];
+  ssize_t n = fileio_read_line_at(d->proc_fd, "loadavg", line, sizeof(line));
+  const char *last = n > 0 ? strrchr(line, ' ') : NULL;
+  return last != NULL ? dfi_parse_pid(last + 1) : 0;
+}
+
+/* No task was created since the previous listing: the processes are the
+ * table's (those that exited since stay until the next listing; their
+ * looks fail as ENOENT). */
+static void dfi_table_pass(struct dfi *d, bool opened, uint64_t from,
+                           uint64_t to) {
+  for (size_t i = 0; i < d->pids.cap; i++) {
+    struct dfi_pid *e = &d->pids.slots[i];
+    if (e->pid == 0 || e->seen_gen == d->gen)
+      continue; /* empty, or walked already in this read (debugfs) */
+    e->seen_gen = d->gen;
+    dfi_pass_one(d, e->pid, e, /*created=*/false, /*full=*/false, opened, from,
+                 to);
+  }
+}
+
+/* List /proc once (unless no task was created since the previous listing);
+ * walk the processes that are due (see the top). */
+static int dfi_proc_pass(struct dfi *d, bool full, bool opened, uint64_t from,
+                         uint64_t to) {
+  const struct kernel_ops *k = d->host->kernel;
+  pid_t last_pid = dfi_last_pid(d);
+  if (!full && last_pid != 0 && last_pid == d->last_pid) {
+    dfi_table_pass(d, opened, from, to);
+    return 0;
+  }
+  int dir_fd =
+      k->openat(d->proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  DIR *dir = dir_fd >= 0 ? k->fdopendir(dir_fd) : NULL;
   if (dir == NULL) {
     int err = errno;
     if (dir_fd >= 0)
-      d->host->kernel->close(dir_fd);
+      k->close(dir_fd);
     log_errno(LOG_LEVEL_ERROR, DFI_PLUGIN, d->cfg.proc_root, "opendir", err,
               NULL);
     return -err;
   }
-  uint64_t window = (uint64_t)(d->cfg.full_scan_interval_s * 1e9);
   struct dirent *de;
-  while ((de = readdir(dir)) != NULL) {
+  while ((de = k->readdir(dir)) != NULL) {
     pid_t pid = dfi_parse_pid(de->d_name);
     if (pid <= 0)
       continue;
@@ -218,12 +356,13 @@ static int dfi_proc_pass(struct dfi *d, bool full, uint64_t from, uint64_t to) {
         continue; /* walked already in this read (debugfs) */
       e->seen_gen = d->gen;
     }
-    if (full || dfi_phase_due(pid, window, from, to) ||
-        dfi_changed(d, pid, e, created))
-      dfi_scan_pid(d, pid, e);
+    dfi_pass_one(d, pid, e, created, full, opened, from, to);
   }
-  closedir(dir);
-  return dfi_pids_sweep(&d->pids, d->gen) < 0 ? -ENOMEM : 0;
+  k->closedir(dir);
+  if (dfi_pids_sweep(&d->pids, d->gen) < 0)
+    return -ENOMEM;
+  d->last_pid = last_pid; /* every process up to it is in the table */
+  return 0;
 }
 
 /* After a read that walked every process: the holder lists were rebuilt,
@@ -261,7 +400,7 @@ int dfi_scan(struct dfi *d) {
   d->gen++;
   memset(&d->stats, 0, sizeof(d->stats));
   uint64_t now = dfi_now(d);
-  uint64_t window = (uint64_t)(d->cfg.full_scan_interval_s * 1e9);
+  uint64_t window = d->walk_window_ns;
   uint64_t from = d->last_read_ns;
   bool full = !d->scanned_once || window == 0 || now - from >= window;
   d->stats.full_scan = full;
@@ -275,7 +414,7 @@ int dfi_scan(struct dfi *d) {
         dfi_walk(d, changed[i]);
     free(changed);
   }
-  int rc = dfi_proc_pass(d, full, from, now);
+  int rc = dfi_proc_pass(d, full, dfi_opened(d), from, now);
   if (rc < 0)
     return rc;
   dfi_clients_settle(d, full);

@@ -267,11 +267,12 @@ static void dfi_discover(struct dfi *d, struct dfi_proc *p, int fd,
 
 /* Walk /proc/<pid>/fd. */
 void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
+  const struct kernel_ops *k = d->host->kernel;
   char path[32];
   snprintf(path, sizeof(path), "%d/fd", (int)pid);
   d->stats.processes++;
-  int dir_fd = d->host->kernel->openat(d->proc_fd, path,
-                                       O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  int dir_fd =
+      k->openat(d->proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
   if (e != NULL) {
     e->unreadable = false;
     e->untracked = 0;
@@ -283,12 +284,14 @@ void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
       if (e != NULL) {
         /* not tried again until its fd count changes or its phase comes:
          * an unprivileged reader must not pay a failing open per process
-         * at every read */
+         * at every read (fs/proc/fd.c: proc_fd_getattr counts the fds
+         * without a permission check) */
         struct stat st;
         e->unreadable = true;
         e->walked = true;
-        e->fd_count =
-            fstatat(d->proc_fd, path, &st, 0) == 0 ? (uint64_t)st.st_size : 0;
+        e->fd_count = k->fstatat(d->proc_fd, path, &st, 0) == 0
+                          ? (uint64_t)st.st_size
+                          : 0;
       }
       if (log_complaint_raise(&d->eacces_complaint))
         log_errno(LOG_LEVEL_WARNING, DFI_PLUGIN, "/proc/<pid>/fd", "openat",
@@ -304,23 +307,25 @@ void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
     /* the open-fd count of the kernels that report it (0 otherwise),
      * taken before the walk: a change after it shows at the next read */
     struct stat dir_st;
-    e->fd_count = fstat(dir_fd, &dir_st) == 0 ? (uint64_t)dir_st.st_size : 0;
+    e->fd_count = k->fstatat(dir_fd, "", &dir_st, AT_EMPTY_PATH) == 0
+                      ? (uint64_t)dir_st.st_size
+                      : 0;
     e->walked = true;
   }
-  DIR *dir = fdopendir(dir_fd);
+  DIR *dir = k->fdopendir(dir_fd);
   if (dir == NULL) {
-    d->host->kernel->close(dir_fd);
+    k->close(dir_fd);
     return;
   }
   d->walking = e;
   struct dfi_proc proc = {.pid = pid};
   struct dirent *de;
-  while ((de = readdir(dir)) != NULL) {
+  while ((de = k->readdir(dir)) != NULL) {
     if (de->d_name[0] < '0' || de->d_name[0] > '9')
       continue;
     d->stats.fds++;
     struct stat st;
-    if (fstatat(dir_fd, de->d_name, &st, 0) < 0 || !S_ISCHR(st.st_mode))
+    if (k->fstatat(dir_fd, de->d_name, &st, 0) < 0 || !S_ISCHR(st.st_mode))
       continue;
     unsigned maj = major(st.st_rdev);
     if (maj != DFI_DRM_MAJOR && maj != DFI_ACCEL_MAJOR)
@@ -328,7 +333,7 @@ void dfi_scan_pid(struct dfi *d, pid_t pid, struct dfi_pid *e) {
     dfi_discover(d, &proc, atoi(de->d_name), st.st_rdev);
   }
   d->walking = NULL;
-  closedir(dir);
+  k->closedir(dir);
 }
 
 pid_t dfi_parse_pid(const char *name) {

@@ -25,6 +25,9 @@ pid_t dfi_parse_pid(const char *name);
 /* dfi_procscan.c: which processes a read walks */
 /* Decide at init whether the kernel reports fd counts (FdCount). */
 void dfi_fd_count_detect(struct dfi *d);
+/* Watch <DevRoot>/dri and <DevRoot>/accel for opens (inotify), if any;
+ * learn whether ProcRoot is our own pid namespace's /proc. */
+void dfi_open_watch(struct dfi *d);
 int dfi_scan(struct dfi *d);
 
 #endif

@@ -30,6 +30,7 @@ static void *dfi_new(const char *instance) {
   }
   dfi_config_defaults(&d->cfg);
   d->proc_fd = -1;
+  d->notify_fd = -1;
   fileio_buf_init(&d->buf);
   return d;
 }
@@ -50,14 +51,19 @@ static int dfi_default_path(char **slot, const char *value) {
  * still reports drm_device clients=0: /sys/class/{drm,accel}/<minor>/dev. */
 static void dfi_devices_enumerate(struct dfi *d) {
   static const char *const classes[] = {"drm", "accel"};
+  const struct kernel_ops *ops = d->host->kernel;
   for (size_t k = 0; k < 2; k++) {
     char path[512];
     snprintf(path, sizeof(path), "%s/class/%s", d->cfg.sysfs_root, classes[k]);
-    DIR *dir = opendir(path);
-    if (dir == NULL)
+    int fd = ops->open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    DIR *dir = fd >= 0 ? ops->fdopendir(fd) : NULL;
+    if (dir == NULL) {
+      if (fd >= 0)
+        ops->close(fd);
       continue;
+    }
     struct dirent *de;
-    while ((de = readdir(dir)) != NULL) {
+    while ((de = ops->readdir(dir)) != NULL) {
       if (strncmp(de->d_name, DRM_PRIMARY_MINOR_NAME,
                   strlen(DRM_PRIMARY_MINOR_NAME)) != 0 &&
           strncmp(de->d_name, DRM_RENDER_MINOR_NAME,
@@ -73,7 +79,7 @@ static void dfi_devices_enumerate(struct dfi *d) {
           sscanf(line, "%u:%u", &maj, &min) == 2)
         dfi_device_get(d, makedev(maj, min));
     }
-    closedir(dir);
+    ops->closedir(dir);
   }
 }
 
@@ -85,6 +91,8 @@ static int dfi_init(void *inst, const struct plugin_host *host) {
     rc = dfi_default_path(&d->cfg.sysfs_root, "/sys");
   if (rc == 0)
     rc = dfi_default_path(&d->cfg.debugfs_root, "/sys/kernel/debug");
+  if (rc == 0)
+    rc = dfi_default_path(&d->cfg.dev_root, "/dev");
   if (rc < 0)
     return rc;
   if (d->cfg.report_by == 0)
@@ -104,6 +112,7 @@ static int dfi_init(void *inst, const struct plugin_host *host) {
     dfi_profiling_enable(d); /* failures are warnings: counters stay 0 */
   dfi_devices_enumerate(d);
   dfi_fd_count_detect(d);
+  dfi_open_watch(d);
   log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "init",
           "instance \"%s\": %zu DRM/accel device(s) under %s", d->instance,
           d->n_devices, d->cfg.sysfs_root);
@@ -129,6 +138,9 @@ static void dfi_free(void *inst) {
   if (d->proc_fd >= 0)
     d->host->kernel->close(d->proc_fd);
   d->proc_fd = -1;
+  if (d->notify_fd >= 0)
+    d->host->kernel->close(d->notify_fd);
+  d->notify_fd = -1;
   dfi_groups_free(d);
   dfi_client_table_fini(&d->clients);
   dfi_pids_fini(&d->pids);

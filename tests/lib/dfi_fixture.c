@@ -10,8 +10,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
+
+struct dfx_calls dfx_calls;
+
+/* The kernel seam of every drm_fdinfo fixture test: the real calls (the
+ * tree is real files), counted by kind. */
+static int dfx_openat(int dirfd, const char *path, int flags, mode_t mode) {
+  dfx_calls.openat++;
+  return kernel_real.openat(dirfd, path, flags, mode);
+}
+
+static int dfx_fstatat(int dirfd, const char *path, struct stat *st,
+                       int flags) {
+  size_t len = strlen(path);
+  if (len > 3 && strcmp(path + len - 3, "/fd") == 0)
+    dfx_calls.fd_counts++;
+  else
+    dfx_calls.fstatat++;
+  return kernel_real.fstatat(dirfd, path, st, flags);
+}
+
+static struct kernel_ops dfx_kernel;
 
 static uint64_t clock_mono(void *ctx) { return ((struct fixture *)ctx)->mono; }
 static uint64_t clock_real(void *ctx) {
@@ -60,6 +82,7 @@ void start(struct fixture *f, ...) {
   assert_int_equal(configure(f, "ProcRoot", f->fp.proc), 0);
   assert_int_equal(configure(f, "SysfsRoot", f->fp.sys), 0);
   assert_int_equal(configure(f, "DebugfsRoot", f->fp.debug), 0);
+  assert_int_equal(configure(f, "DevRoot", f->fp.dev), 0);
   va_list ap;
   va_start(ap, f);
   const char *key;
@@ -67,6 +90,11 @@ void start(struct fixture *f, ...) {
     assert_int_equal(configure(f, key, va_arg(ap, const char *)), 0);
   va_end(ap);
   plugin_host_init(&f->host, "test", SEC);
+  dfx_kernel = kernel_real;
+  dfx_kernel.openat = dfx_openat;
+  dfx_kernel.fstatat = dfx_fstatat;
+  f->host.kernel = &dfx_kernel;
+  memset(&dfx_calls, 0, sizeof(dfx_calls));
   f->host.clock = (struct plugin_clock){clock_mono, clock_real, f};
   assert_int_equal(drm_fdinfo_ops.init(f->inst, &f->host), 0);
 }

@@ -25,6 +25,13 @@ struct fixture {
   struct plugin_host host; /* scripted clocks: see clock_mono/_real */
 };
 
+/* The instance's kernel calls through the seam since start(), by kind:
+ * fd_counts are stats of /proc/<pid>/fd, fstatat every other stat. */
+struct dfx_calls {
+  unsigned long openat, fstatat, fd_counts;
+};
+extern struct dfx_calls dfx_calls;
+
 /* cmocka group setup/teardown: a fixture in *state, or NULL (each case
  * skips) when mknod is not allowed. */
 int dfx_setup(void **state);

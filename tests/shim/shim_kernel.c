@@ -1,13 +1,19 @@
 /*
  * shim_kernel.c: shim_kernel, the kernel seam (common/core/kernel.h) of
  * in-process tests: the shim core's entry points, perf_event_open through
- * the perf driver for the types it claims, everything else real.
+ * the perf driver for the types it claims, fstatat of a registered device
+ * node as the shim's stat says (S_IFCHR with its rdev), everything else
+ * (directory listings, inotify) real.
  */
 #include "tests/shim/shim.h"
 #include "tests/shim/shim_libc.h"
 #include "tests/shim/shim_perf.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 static int shim_kernel_munmap(void *addr, size_t len) {
@@ -27,6 +33,15 @@ static int shim_kernel_perf_event_open(struct perf_event_attr *attr, pid_t pid,
                                    (long)cpu, (long)group_fd, flags);
 }
 
+static int shim_kernel_fstatat(int dirfd, const char *path, struct stat *st,
+                               int flags) {
+  if ((flags & AT_EMPTY_PATH) && path[0] == '\0' && dirfd != AT_FDCWD)
+    return shim_fstat(dirfd, st);
+  if (shim_stat_device(dirfd, path, st))
+    return 0;
+  return fstatat(dirfd, path, st, flags);
+}
+
 const struct kernel_ops shim_kernel = {
     .open = shim_open,
     .openat = shim_openat,
@@ -38,4 +53,10 @@ const struct kernel_ops shim_kernel = {
     .munmap = shim_kernel_munmap,
     .eventfd = shim_kernel_eventfd,
     .perf_event_open = shim_kernel_perf_event_open,
+    .fstatat = shim_kernel_fstatat,
+    .fdopendir = fdopendir,
+    .readdir = readdir,
+    .closedir = closedir,
+    .inotify_init1 = inotify_init1,
+    .inotify_add_watch = inotify_add_watch,
 };

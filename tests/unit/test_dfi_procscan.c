@@ -142,9 +142,9 @@ static void without_fd_counts(void **state) {
   assert_true(found_at >= 3 && found_at <= 12); /* within the window */
 }
 
-/* With fd counts: a known process that opens a client (its count grows)
- * is walked at the next read; processes whose count did not change are
- * not walked at all. */
+/* With fd counts looked at every read (FdCountInterval 0): a known
+ * process that opens a client (its count grows) is walked at the next
+ * read; processes whose count did not change are not walked at all. */
 static void fd_count_change_walks_the_process(void **state) {
   struct fixture *f = need_tmpfs(state);
   i915_device(f);
@@ -152,7 +152,7 @@ static void fd_count_change_walks_the_process(void **state) {
     fakeproc_process(&f->fp, pid, "idle", NULL);
   fakeproc_fd(&f->fp, 100, 3, "card0", fdinfo_i915(7, 0, 0));
   start(f, "FullScanInterval", "3600", "FdCount", "true", "UseDebugfs", "false",
-        NULL);
+        "FdCountInterval", "0", NULL);
   read_at(f, 1);
   assert_int_equal(scan_field(f, "processes"), 10);
   read_at(f, 2); /* nothing changed: nothing walked */
@@ -185,6 +185,153 @@ static void same_fd_count_waits_for_its_phase(void **state) {
       found_at = t;
   }
   assert_true(found_at >= 2 && found_at <= 11);
+}
+
+/* The default settings with fd counts, read every 10 s: each process's
+ * count is looked at once per FdCountInterval (60 s), so a sixth of them
+ * per read, and only the few whose walk phase (FullScanInterval auto,
+ * 3600 s) comes are walked: no read pays for the whole machine. */
+static void default_read_looks_at_counts_thinly(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  for (pid_t pid = 1000; pid < 1300; pid++) {
+    fakeproc_process(&f->fp, pid, "idle", NULL);
+    fakeproc_fd(&f->fp, pid, 3, NULL, "pos: 0\n");
+  }
+  start(f, "FdCount", "true", "UseDebugfs", "false", NULL);
+  read_at(f, 1);
+  assert_int_equal(scan_field(f, "processes"), 300);
+  unsigned long looks = 0, walked = 0;
+  for (unsigned t = 11; t <= 61; t += 10) {
+    unsigned long before = dfx_calls.fd_counts;
+    read_at(f, t);
+    unsigned long n = dfx_calls.fd_counts - before;
+    assert_true(n < 100); /* about 50: a sixth of the counts */
+    looks += n;
+    walked += scan_field(f, "processes");
+  }
+  /* every count due exactly once in the window, less those walked */
+  assert_true(looks <= 300 && looks + walked >= 300);
+  assert_true(walked < 30); /* about 5: 60 s of a 3600 s walk window */
+  assert_int_equal(scan_field(f, "fdinfo_reads"), 0);
+}
+
+/* A new client in a new process is found at the next read, at the
+ * default settings, whatever the phases. */
+static void new_process_client_found_at_next_read(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  for (pid_t pid = 1000; pid < 1050; pid++)
+    fakeproc_process(&f->fp, pid, "idle", NULL);
+  start(f, "FdCount", "true", "UseDebugfs", "false", NULL);
+  read_at(f, 1);
+  fakeproc_process(&f->fp, 2000, "game", NULL);
+  fakeproc_fd(&f->fp, 2000, 5, "renderD128", fdinfo_i915(9, 0, 0));
+  read_at(f, 11);
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+  expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
+                 "engine=render,pid=2000,comm=game busy_ns=0i,");
+}
+
+/* An open of a node in <DevRoot>/dri (inotify) has every count looked at
+ * by the next read: a known process whose count grew is walked then, even
+ * when its count phase is far. A regular file stands in for the node
+ * here: without a driver behind it, a char device node cannot be opened,
+ * and inotify reports the open of any entry of the watched directory. */
+static void open_of_a_node_looks_at_every_count(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  for (pid_t pid = 1000; pid < 1100; pid++)
+    fakeproc_process(&f->fp, pid, "idle", NULL);
+  assert_int_equal(fakeproc_write(&f->fp, "dev/dri/renderD128", "node\n"), 0);
+  start(f, "FdCount", "true", "UseDebugfs", "false", NULL);
+  read_at(f, 1);
+  read_at(f, 2); /* nothing opened: a sixtieth of the counts */
+  assert_true(dfx_calls.fd_counts < 30);
+  unsigned long before = dfx_calls.fd_counts;
+  fakeproc_fd(&f->fp, 1042, 7, "renderD128", fdinfo_i915(9, 0, 0));
+  char node[400];
+  snprintf(node, sizeof(node), "%s/dri/renderD128", f->fp.dev);
+  FILE *opened = fopen(node, "r");
+  assert_non_null(opened);
+  fclose(opened);
+  read_at(f, 3);
+  /* every count not walked by its phase was looked at; 1042's changed,
+   * so it was looked at and walked */
+  assert_int_equal(dfx_calls.fd_counts - before + scan_field(f, "processes"),
+                   101);
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+  before = dfx_calls.fd_counts;
+  read_at(f, 4); /* the queue was drained: back to a sixtieth */
+  assert_true(dfx_calls.fd_counts - before < 30);
+}
+
+/* When no task was created since the previous read (the last pid of
+ * <ProcRoot>/loadavg unchanged, ProcRoot our own pid namespace), /proc is
+ * not listed: the known processes are looked at from the table. A new
+ * pid in loadavg brings the listing back, and the new process is walked. */
+static void no_new_pid_skips_the_listing(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  char own[32], path[400];
+  snprintf(own, sizeof(own), "%d", (int)getpid());
+  fakeproc_process(&f->fp, getpid(), "me", NULL);
+  snprintf(path, sizeof(path), "%s/self", f->fp.proc);
+  assert_int_equal(symlink(own, path), 0);
+  for (pid_t pid = 1000; pid < 1010; pid++)
+    fakeproc_process(&f->fp, pid, "idle", NULL);
+  fakeproc_write(&f->fp, "proc/loadavg", "0.00 0.01 0.05 1/99 1009\n");
+  start(f, "FdCount", "true", "UseDebugfs", "false", "FdCountInterval", "0",
+        NULL);
+  read_at(f, 1);
+  unsigned long opens = dfx_calls.openat, counts = dfx_calls.fd_counts;
+  fakeproc_process(&f->fp, 2000, "game", NULL);
+  fakeproc_fd(&f->fp, 2000, 5, "renderD128", fdinfo_i915(9, 0, 0));
+  read_at(f, 11);
+  /* no listing: the only opens are walks (a phase may come due); every
+   * other process of the table had its count looked at */
+  uint64_t walked = scan_field(f, "processes");
+  assert_int_equal(dfx_calls.openat - opens, walked);
+  assert_int_equal(dfx_calls.fd_counts - counts + walked, 11);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=0i,");
+  fakeproc_write(&f->fp, "proc/loadavg", "0.00 0.01 0.05 1/99 2000\n");
+  read_at(f, 21);
+  expect_line(
+      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+}
+
+/* The documented bound for a client that replaces an fd in place (dup2
+ * onto an open fd: the count does not change, and no node is opened in
+ * the watched directories): found by its process's walk phase, within
+ * FullScanInterval (auto with fd counts: 3600 s), read every 10 s. */
+static void dup2_in_place_found_within_full_scan_interval(void **state) {
+  struct fixture *f = need_tmpfs(state);
+  i915_device(f);
+  for (pid_t pid = 1000; pid < 1010; pid++) {
+    fakeproc_process(&f->fp, pid, "p", NULL);
+    fakeproc_fd(&f->fp, pid, 3, NULL, "pos: 0\n");
+  }
+  start(f, "FdCount", "true", "UseDebugfs", "false", NULL);
+  read_at(f, 1);
+  for (pid_t pid = 1000; pid < 1010; pid++) {
+    /* dup2(drm_fd, 3): fd 3 now is a DRM client, the count unchanged */
+    fakeproc_fd_remove(&f->fp, pid, 3);
+    fakeproc_fd(&f->fp, pid, 3, "card0", fdinfo_i915(100 + pid, 0, 0));
+  }
+  unsigned found = 0;
+  for (unsigned t = 11; t <= 3601; t += 10) {
+    read_at(f, t);
+    const char *line = capture_sink_find(
+        &f->sink, "drm_device,driver=i915,device=0000:00:02.0 clients=");
+    assert_non_null(line);
+    unsigned n = (unsigned)strtoul(strstr(line, "clients=") + 8, NULL, 10);
+    assert_true(n >= found); /* a found client stays */
+    found = n;
+  }
+  assert_int_equal(found, 10); /* every one within the window */
+  assert_int_equal(scan_field(f, "full_scans"), 2); /* first, one window */
 }
 
 /* Pid reuse with fd counts: the new process's count differs, so it is
@@ -254,6 +401,8 @@ static void fd_count_option(void **state) {
   read_at(f, 1);
   assert_int_equal(configure(f, "FdCount", "maybe"), -EINVAL);
   assert_int_equal(configure(f, "FdCount", "TRUE"), 0);
+  assert_int_equal(configure(f, "FullScanInterval", "Auto"), 0);
+  assert_int_equal(configure(f, "FdCountInterval", "0"), 0);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, dfx_setup, dfx_teardown)
@@ -265,6 +414,11 @@ int main(void) {
       T(without_fd_counts),
       T(fd_count_change_walks_the_process),
       T(same_fd_count_waits_for_its_phase),
+      T(default_read_looks_at_counts_thinly),
+      T(new_process_client_found_at_next_read),
+      T(open_of_a_node_looks_at_every_count),
+      T(dup2_in_place_found_within_full_scan_interval),
+      T(no_new_pid_skips_the_listing),
       T(reused_pid_walked_and_new_series),
       T(spread_walk_covers_each_process_once_per_window),
       T(long_pause_walks_everything),

@@ -707,7 +707,7 @@ static void opens_through_the_kernel_seam(void **state) {
   plugin_host_init(&f->host, "seam", SEC);
   f->host.kernel = &seam;
   assert_int_equal(drm_fdinfo_ops.init(f->inst, &f->host), 0);
-  assert_int_equal(seam_opens, 1);
+  assert_int_equal(seam_opens, 3); /* ProcRoot, <sysfs>/class/{drm,accel} */
   assert_int_equal(drm_fdinfo_ops.read(f->inst, &f->sink.base), 0);
   assert_true(seam_openats >= 2); /* the /proc listing and pid 100's fds */
   drm_fdinfo_ops.instance_free(f->inst);
@@ -745,10 +745,17 @@ static void config_errors(void **state) {
   static const struct {
     const char *key, *value;
   } bad[] = {
-      {"Frobnicate", "1"},           {"ReportBy", "Planet"},
-      {"ProcessMatch", "(unclosed"}, {"MaxClients", "0"},
-      {"MaxProcesses", "abc"},       {"FullScanInterval", "-1"},
-      {"WakeSuspended", "maybe"},    {"ProcRoot", ""},
+      {"Frobnicate", "1"},
+      {"ReportBy", "Planet"},
+      {"ProcessMatch", "(unclosed"},
+      {"MaxClients", "0"},
+      {"MaxProcesses", "abc"},
+      {"FullScanInterval", "-1"},
+      {"WakeSuspended", "maybe"},
+      {"ProcRoot", ""},
+      {"FullScanInterval", "often"},
+      {"FdCountInterval", "-1"},
+      {"DevRoot", ""},
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     void *inst = drm_fdinfo_ops.instance_new("cfg");

@@ -5,6 +5,7 @@
  */
 #include "common/core/kernel.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -12,10 +13,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -116,12 +120,71 @@ static void kernel_real__perf_event_open_software(void **state) {
   close(fd);
 }
 
+/* fstatat (with AT_EMPTY_PATH as fstat), a directory listing and
+ * inotify through the seam, on a directory of our own. */
+static void kernel_real__stat_list_watch(void **state) {
+  (void)state;
+  const struct kernel_ops *k = &kernel_real;
+  char dir[] = "/tmp/kernel-test.XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  int dfd = k->open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  assert_true(dfd >= 0);
+  int wfd = openat(dfd, "a", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  assert_true(wfd >= 0);
+  assert_int_equal(write(wfd, "12345", 5), 5);
+  close(wfd);
+  struct stat st;
+  assert_int_equal(k->fstatat(dfd, "a", &st, 0), 0);
+  assert_true(S_ISREG(st.st_mode));
+  assert_int_equal(st.st_size, 5);
+  assert_int_equal(k->fstatat(dfd, "", &st, AT_EMPTY_PATH), 0);
+  assert_true(S_ISDIR(st.st_mode));
+  assert_int_equal(k->fstatat(dfd, "missing", &st, 0), -1);
+  assert_int_equal(errno, ENOENT);
+
+  int nfd = k->inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  assert_true(nfd >= 0);
+  assert_true(k->inotify_add_watch(nfd, dir, IN_OPEN | IN_ONLYDIR) >= 0);
+  assert_int_equal(k->inotify_add_watch(nfd, "/nonexistent", IN_OPEN), -1);
+  assert_int_equal(errno, ENOENT);
+  char ev[256] __attribute__((aligned(__alignof__(struct inotify_event))));
+  assert_int_equal(k->read(nfd, ev, sizeof(ev)), -1); /* nothing yet */
+  assert_int_equal(errno, EAGAIN);
+  int rfd = openat(dfd, "a", O_RDONLY | O_CLOEXEC);
+  close(rfd);
+  ssize_t n = k->read(nfd, ev, sizeof(ev));
+  assert_true(n >= (ssize_t)sizeof(struct inotify_event));
+  const struct inotify_event *e = (const struct inotify_event *)ev;
+  assert_true(e->mask & IN_OPEN);
+  assert_string_equal(e->name, "a");
+  k->close(nfd);
+
+  int lfd = k->openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  DIR *d = k->fdopendir(lfd);
+  assert_non_null(d);
+  int names = 0, a = 0;
+  struct dirent *de;
+  while ((de = k->readdir(d)) != NULL) {
+    names++;
+    a += strcmp(de->d_name, "a") == 0;
+  }
+  assert_int_equal(names, 3); /* ".", "..", "a" */
+  assert_int_equal(a, 1);
+  assert_int_equal(k->closedir(d), 0);
+  assert_null(k->fdopendir(-1));
+  assert_int_equal(errno, EBADF);
+  assert_int_equal(unlinkat(dfd, "a", 0), 0);
+  k->close(dfd);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(kernel_real__eventfd_read_poll_close),
       cmocka_unit_test(kernel_real__open_openat_mmap),
       cmocka_unit_test(kernel_real__ioctl_errno),
       cmocka_unit_test(kernel_real__perf_event_open_software),
+      cmocka_unit_test(kernel_real__stat_list_watch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,6 +74,19 @@ static void shim_open__registered_paths(void **state) {
   assert_int_equal(shim_stat_device(dir, "demo0", &st), 1);
   assert_int_equal(st.st_rdev, makedev(SHIM_DEMO_MAJOR, SHIM_DEMO_MINOR));
   assert_int_equal(shim_stat_device(dir, "demo1", &st), 0);
+  /* the seam's fstatat: the node by path, the fake fd by AT_EMPTY_PATH,
+   * anything else from the system */
+  memset(&st, 0, sizeof(st));
+  assert_int_equal(shim_kernel.fstatat(dir, "demo0", &st, 0), 0);
+  assert_true(S_ISCHR(st.st_mode));
+  assert_int_equal(st.st_rdev, makedev(SHIM_DEMO_MAJOR, SHIM_DEMO_MINOR));
+  memset(&st, 0, sizeof(st));
+  assert_int_equal(shim_kernel.fstatat(fd2, "", &st, AT_EMPTY_PATH), 0);
+  assert_int_equal(st.st_rdev, makedev(SHIM_DEMO_MAJOR, SHIM_DEMO_MINOR));
+  assert_int_equal(shim_kernel.fstatat(dir, "", &st, AT_EMPTY_PATH), 0);
+  assert_true(S_ISDIR(st.st_mode));
+  assert_int_equal(shim_kernel.fstatat(dir, "demo1", &st, 0), -1);
+  assert_int_equal(errno, ENOENT);
   char cwd[4096];
   assert_non_null(getcwd(cwd, sizeof(cwd)));
   assert_int_equal(fchdir(dir), 0);
