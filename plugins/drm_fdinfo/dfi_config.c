@@ -20,7 +20,11 @@ const struct cfg_option dfi_options[] = {
     {"Device", "all", "only this device (PCI address, platform or minor name)"},
     {"MaxClients", "4096", "clients tracked, 1 to 1000000"},
     {"MaxProcesses", "256", "process series per device, 1 to 1000000"},
-    {"FullScanInterval", "30", "seconds over which every process is walked"},
+    {"FullScanInterval", "auto",
+     "seconds over which every process is walked (auto: 3600 with fd "
+     "counts, 30 without)"},
+    {"FdCountInterval", "60",
+     "seconds over which every process's fd count is looked at"},
     {"FdCount", "auto", "auto, true or false: st_size of /proc/PID/fd counts"},
     {"UseDebugfs", "true", "find new clients through debugfs (root)"},
     {"WakeSuspended", "false", "read runtime-suspended xe devices"},
@@ -28,6 +32,7 @@ const struct cfg_option dfi_options[] = {
     {"ProcRoot", "/proc", "where /proc is"},
     {"SysfsRoot", "/sys", "where /sys is"},
     {"DebugfsRoot", "/sys/kernel/debug", "where debugfs is"},
+    {"DevRoot", "/dev", "where the dri and accel nodes are (watched)"},
     {NULL, NULL, NULL}};
 
 void dfi_config_defaults(struct dfi_config *cfg) {
