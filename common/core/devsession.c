@@ -57,6 +57,7 @@ void devsession_failf(struct devsession *s, uint64_t now_ns, int err,
                       const char *detail_fmt, ...) {
   if (!devsession_fail(s, now_ns, err))
     return;
+  s->logged = true;
   char detail[768];
   va_list ap;
   va_start(ap, detail_fmt);
@@ -75,8 +76,9 @@ bool devsession_opened(struct devsession *s, const char *what,
   s->next_ns = 0;
   s->failures = 0;
   s->last_err = 0;
-  if (s->said) {
-    s->said = false;
+  s->said = false;
+  if (s->logged) {
+    s->logged = false;
     char detail[768];
     va_list ap;
     va_start(ap, detail_fmt);
@@ -92,5 +94,5 @@ void devsession_close(struct devsession *s) {
   s->delay_ns = 0;
   s->next_ns = 0;
   s->failures = 0;
-  s->said = false;
+  s->said = s->logged = false;
 }

@@ -45,7 +45,8 @@ struct devsession {
   uint64_t opens;    /* successful opens */
   uint64_t reopens;  /* of which not the first */
   int last_err;      /* errno of the last failure; 0 after a success */
-  bool said;         /* this episode's failure has been logged */
+  bool said;         /* this episode's failure has been said */
+  bool logged;       /* ... by devsession_failf: it says the end too */
 };
 
 /* CLOSED, with the default backoff (1 s doubling to 5 min). `plugin` is
@@ -73,18 +74,20 @@ static inline bool devsession_quiet(const struct devsession *s) {
 
 /* An open attempt failed, or the open session was lost, at `now_ns` with
  * errno `err`: FAILED, the next attempt after the wait. Returns true for
- * the first failure of an episode: the caller says why, once. */
+ * the first failure of an episode: the caller says why, once (and, as it
+ * said the failure, says the recovery too if it wants one). */
 bool devsession_fail(struct devsession *s, uint64_t now_ns, int err);
 
 /* devsession_fail, and on the episode's first failure log
- * "PLUGIN: OBJECT: WHAT: <detail>" at `level`. */
+ * "PLUGIN: OBJECT: WHAT: <detail>" at `level`; devsession_opened then
+ * says the recovery. */
 void devsession_failf(struct devsession *s, uint64_t now_ns, int err,
                       enum log_level level, const char *what,
                       const char *detail_fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
-/* Opened: OPEN, the wait reset. After a failure that was said, logs
- * "PLUGIN: OBJECT: WHAT: <detail>" once at INFO. Returns true for a
+/* Opened: OPEN, the wait reset. After a failure devsession_failf said,
+ * logs "PLUGIN: OBJECT: WHAT: <detail>" once at INFO. Returns true for a
  * reopen (the session was open before). */
 bool devsession_opened(struct devsession *s, const char *what,
                        const char *detail_fmt, ...)

@@ -1,7 +1,8 @@
 /*
- * i915_device.c: an i915 device's stream life (i915_device.h): the flow
- * of reference sheet §1 with the retry rules of issue 11 (one device
- * failing never stops the others; a device failing at start is retried).
+ * i915_device.c: an i915 device's stream life (i915_device.h): open the
+ * node, GETPARAM, the metric set, DRM_IOCTL_I915_PERF_OPEN (i915_perf.c:
+ * i915_perf_open_ioctl), drain; one device failing never stops the
+ * others, and a device failing at start is retried (devsession).
  */
 #include "common/i915/i915_device.h"
 #include "common/i915/i915_perf_open.h"
@@ -76,7 +77,7 @@ void i915_device_init(struct i915_device *dev, const struct drm_node *node) {
            node->pci[0] != '\0' ? node->pci : node->path);
   dev->fd = -1;
   i915_stream_init(&dev->stream, 0);
-  i915_backoff_reset(&dev->backoff);
+  devsession_init(&dev->session, NULL, dev->object);
 }
 
 /* Close stream and device (not the configs: the kernel keeps them). */
@@ -91,20 +92,17 @@ static void close_all(const struct kernel_ops *k, struct i915_device *dev) {
  * backoff. Returns -err. */
 static int failed(struct i915_device *dev, const struct i915_device_params *p,
                   const char *what, int err, uint64_t now_ns) {
-  if (log_complaint_raise(&dev->complaint)) {
-    const char *hint = i915_perf_open_hint(err);
-    if (strcmp(what, "MetricSet") == 0 && err == ENOENT)
-      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what,
-              "%s; hint: not registered on this device (see %s/class/drm/%s"
-              "/metrics)",
-              strerror(err), p->sysfs_root, dev->card);
-    else
-      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what, "%s%s%s",
-              i915_perf_open_strerror(err), hint ? "; hint: " : "",
-              hint ? hint : "");
-  }
-  dev->last_err = err;
-  i915_backoff_fail(&dev->backoff, now_ns);
+  const char *hint = i915_perf_open_hint(err);
+  dev->session.plugin = p->plugin;
+  if (strcmp(what, "MetricSet") == 0 && err == ENOENT)
+    devsession_failf(&dev->session, now_ns, err, LOG_LEVEL_WARNING, what,
+                     "%s; hint: not registered on this device (see "
+                     "%s/class/drm/%s/metrics)",
+                     strerror(err), p->sysfs_root, dev->card);
+  else
+    devsession_failf(&dev->session, now_ns, err, LOG_LEVEL_WARNING, what,
+                     "%s%s%s", i915_perf_open_strerror(err),
+                     hint ? "; hint: " : "", hint ? hint : "");
   return -err;
 }
 
@@ -142,6 +140,7 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
                      struct i915_device_params *p, uint64_t now_ns) {
   const char *what = "open";
   int rc;
+  dev->session.plugin = p->plugin;
   if (dev->fd < 0) {
     dev->fd = k->open(dev->node.path, O_RDWR | O_CLOEXEC, 0);
     if (dev->fd < 0) {
@@ -184,14 +183,8 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
     if ((rc = i915_stream_attach(k, &dev->stream, rc)) < 0)
       goto fail;
   }
-  if (dev->started)
-    dev->reopens++;
   dev->started = true;
-  dev->opens++;
-  dev->last_err = 0;
-  i915_backoff_reset(&dev->backoff);
-  if (log_complaint_release(&dev->complaint))
-    log_msg(LOG_LEVEL_INFO, p->plugin, dev->object, "stream", "open again");
+  devsession_opened(&dev->session, "stream", "open again");
   return 0;
 fail:
   /* the next attempt starts from the device open: a half-open device
@@ -204,7 +197,7 @@ int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
                           struct i915_device_params *p, uint64_t now_ns,
                           i915_stream_fn fn, void *ctx) {
   if (dev->stream.fd < 0) {
-    if (!i915_backoff_due(&dev->backoff, now_ns))
+    if (!devsession_due(&dev->session, now_ns))
       return 0;
     int rc = i915_device_open(k, dev, p, now_ns);
     if (rc < 0)
@@ -240,4 +233,5 @@ void i915_device_stop(const struct kernel_ops *k, struct i915_device *dev,
     k->close(dev->fd);
   dev->fd = -1;
   i915_stream_fini(k, &dev->stream);
+  devsession_close(&dev->session);
 }

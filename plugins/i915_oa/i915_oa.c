@@ -204,8 +204,9 @@ static size_t oa_drain_all(struct oa_instance *inst, int *first_err) {
                                   oa_on_chunk, d);
     if (r < 0 || d->dev.stream.fd < 0) {
       if (*first_err == 0)
-        *first_err =
-            r < 0 ? (int)-r : (d->dev.last_err ? d->dev.last_err : EAGAIN);
+        *first_err = r < 0 ? (int)-r
+                           : (d->dev.session.last_err ? d->dev.session.last_err
+                                                      : EAGAIN);
       failed++;
     }
   }

@@ -122,7 +122,12 @@ static void devsession_fail__first_of_episode_only(void **state) {
   assert_true(devsession_fail(&s, 0, ENODEV));
   assert_false(devsession_fail(&s, S, ENODEV));
   assert_false(devsession_fail(&s, 3 * S, ENODEV));
-  assert_int_equal(n_logged, 0); /* the plain form logs nothing itself */
+  assert_true(devsession_quiet(&s));
+  /* the plain form logs nothing itself, nor the end of what it did not
+   * say (the caller that said the failure says the recovery) */
+  devsession_opened(&s, "w", "open again");
+  assert_int_equal(n_logged, 0);
+  assert_false(devsession_quiet(&s));
 }
 
 /* Reopen: an open after an earlier one, whatever happened between. */
