@@ -672,6 +672,96 @@ static void t410_event__garbage_cpumask_is_not_counted(void **state) {
   tegra410_uncore_ops.instance_free(inst);
 }
 
+static char said[8][512];
+static enum log_level said_level[8];
+static size_t n_said;
+static void keep_info(enum log_level level, const char *message) {
+  if (level > LOG_LEVEL_INFO)
+    return;
+  if (n_said < 8) {
+    snprintf(said[n_said], sizeof(said[0]), "%s", message);
+    said_level[n_said] = level;
+  }
+  n_said++;
+}
+
+/* Bug: the default (the preset, no Event) on a machine without Tegra410
+ * PMUs failed init with an error ("no Event given and no Tegra410 PMU
+ * found"), so collectd said its init callbacks failed. Nothing found is
+ * one info line naming what was looked for; the preset is looked for
+ * again 1 s, then 2 s later (doubling to 1 min), and a PMU that appears
+ * (its driver loaded) is counted from the re-look that finds it. */
+static void t410_preset__absent_is_info_then_found_at_relook(void **state) {
+  (void)state;
+  kernel_reset();
+  char root[600];
+  snprintf(root, sizeof(root), "%s/later/sys", fp.root);
+  assert_int_equal(fakeproc_write(&fp,
+                                  "later/sys/bus/event_source/devices/"
+                                  "README",
+                                  "no PMU yet\n"),
+                   0);
+  n_said = 0;
+  log_set_sink(keep_info, LOG_LEVEL_DEBUG);
+  void *inst = tegra410_uncore_ops.instance_new("test");
+  struct cfg_value v = {.type = CFG_STRING, .string = root};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  uint64_t t0 = test_monotonic_ns;
+  assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);
+  assert_int_equal(n_said, 1);
+  assert_int_equal(said_level[0], LOG_LEVEL_INFO);
+  char want[1024];
+  snprintf(want, sizeof(want),
+           "tegra410_uncore: %s: Preset: no Tegra410 PMU (nvidia_ucf_pmu_*, "
+           "nvidia_pcie_pmu_*, nvidia_cmem_latency_pmu_*, nvidia_*c2c/"
+           "nvclink/nvdlink_pmu_*) under bus/event_source/devices; looking "
+           "again, 1 s doubling to 1 min",
+           root);
+  assert_string_equal(said[0], want);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  test_monotonic_ns = t0 + 1000000000ull; /* the first re-look: nothing */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(cs.n_lines, 0);
+  static const char *const ucf[] = {"cycles", "event=0x100000000",
+                                    "mem_bytes_rd", "event=0x123", NULL};
+  char rel[256];
+  snprintf(rel, sizeof(rel),
+           "later/sys/bus/event_source/devices/nvidia_ucf_pmu_0/");
+  static const char *const files[][2] = {
+      {"type", "31\n"}, {"cpumask", "0\n"}, {"format/event", "config:0-32\n"}};
+  for (size_t i = 0; i < 3; i++) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s%s", rel, files[i][0]);
+    assert_int_equal(fakeproc_write(&fp, path, files[i][1]), 0);
+  }
+  for (size_t i = 0; ucf[i] != NULL; i += 2) {
+    char path[512];
+    snprintf(path, sizeof(path), "%sevents/%s", rel, ucf[i]);
+    assert_int_equal(fakeproc_write(&fp, path, ucf[i + 1]), 0);
+  }
+  test_monotonic_ns = t0 + 3000000000ull - 1; /* the next is 2 s later */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(cs.n_lines, 0);
+  assert_int_equal(n_said, 1); /* the second miss is not said */
+  test_monotonic_ns = t0 + 3000000000ull;
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  /* the PMU, the groups found, the end of the episode; nothing worse */
+  for (size_t i = 0; i < n_said && i < 8; i++)
+    assert_int_equal(said_level[i], LOG_LEVEL_INFO);
+  snprintf(want, sizeof(want),
+           "tegra410_uncore: %s: Preset: Tegra410 PMUs appeared: 1 group(s)",
+           root);
+  assert_string_equal(said[n_said - 1], want);
+  capture_sink_clear(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  assert_non_null(capture_sink_find(&cs, "uncore_event,pmu=nvidia_ucf_pmu_0,"));
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
@@ -687,6 +777,7 @@ int main(void) {
       cmocka_unit_test(t410_init__groups_grow_with_the_config),
       cmocka_unit_test(t410_event__sysfs_unit_is_sanitised),
       cmocka_unit_test(t410_event__garbage_cpumask_is_not_counted),
+      cmocka_unit_test(t410_preset__absent_is_info_then_found_at_relook),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
