@@ -58,6 +58,7 @@ static int pp_device_open(const struct pp *p, struct pp_device *d) {
   struct pp_session_params params = {
       .path = d->path,
       .kernel = p->host->kernel,
+      .shared = p->host->shared,
       .layout = p->cfg.layout,
       .counter_set = p->cfg.counter_set,
       .ring_slots = p->cfg.ring_slots,
@@ -162,11 +163,12 @@ static void pp_on_restart(void *ctx) {
 static int pp_read(void *inst, struct metric_sink *sink) {
   struct pp *p = inst;
   uint64_t time_ns = plugin_host_realtime_ns(p->host);
+  uint64_t now = plugin_host_monotonic_ns(p->host);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < p->n_devs; i++) {
     struct pp_device *d = &p->devs[i];
-    int rc = pp_session_read(d->session, pp_on_sample, pp_on_restart, d,
+    int rc = pp_session_read(d->session, now, pp_on_sample, pp_on_restart, d,
                              &d->acc.stream);
     struct pp_metrics m;
     pp_accum_metrics(&d->acc, &m);

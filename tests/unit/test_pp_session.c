@@ -33,10 +33,14 @@
 static struct fakeproc fp;
 static char path[600], dri[400];
 static struct plugin_host host;
+static struct plugin_shared shared;
 static char logged[8192];
 static uint64_t fake_now;
 
-static uint64_t fake_clock(void) { return fake_now; }
+static uint64_t fake_clock(void *ctx) {
+  (void)ctx;
+  return fake_now;
+}
 
 static void log_capture(enum log_level level, const char *message) {
   (void)level;
@@ -55,17 +59,20 @@ static int setup(void **state) {
   assert_int_equal(shim_panthor_set_rates(""), 0);
   plugin_host_init(&host, "t", 1000000000ull);
   host.kernel = &shim_kernel;
+  host.clock.monotonic_ns = fake_clock; /* the reopen backoff's clock */
+  plugin_shared_init(&shared);
+  host.shared = &shared;
   logged[0] = '\0';
   log_set_sink(log_capture, LOG_LEVEL_INFO);
   fake_now = 1000000000ull;
-  pp_session_set_clock(fake_clock);
   alarm(120);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  pp_session_set_clock(NULL);
+  assert_null(shared.head); /* every session gone with its instances */
+  plugin_shared_fini(&shared);
   log_set_sink(NULL, LOG_LEVEL_INFO);
   assert_int_equal(shim_device_remove(path), 0);
   fakeproc_fini(&fp);
@@ -412,6 +419,41 @@ static void pp_session_init__shared_by_two_instances(void **state) {
   capture_sink_fini(&b);
 }
 
+/* Sharing is the host's: instances handed another registry (another
+ * process or plugin context), or none, get their own kernel session. No
+ * list outside the hosts' registries remembers the node. */
+static void pp_session_init__shared_per_host_registry(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, NULL);
+  int rc;
+  void *x = instance("8", NULL, NULL, &rc);
+  assert_int_equal(rc, 0);
+  struct plugin_host other = host;
+  struct plugin_shared other_shared;
+  plugin_shared_init(&other_shared);
+  other.shared = &other_shared;
+  void *y = panthor_perf_ops.instance_new("t");
+  option(y, "Device", path);
+  assert_int_equal(panthor_perf_ops.init(y, &other), 0);
+  struct shim_panthor_stats st;
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 2);
+  assert_non_null(plugin_shared_find(&other_shared, path));
+  panthor_perf_ops.instance_free(y);
+  assert_null(other_shared.head);
+  plugin_shared_fini(&other_shared);
+  other.shared = NULL; /* nothing shared: the instance's own */
+  y = panthor_perf_ops.instance_new("t");
+  option(y, "Device", path);
+  assert_int_equal(panthor_perf_ops.init(y, &other), 0);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 2);
+  panthor_perf_ops.instance_free(y);
+  panthor_perf_ops.instance_free(x);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 0);
+}
+
 struct reader {
   void *inst;
   int n, failed;
@@ -492,6 +534,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           pp_session_read__corrupt_insert_not_followed, setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_init__shared_by_two_instances,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_init__shared_per_host_registry,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
