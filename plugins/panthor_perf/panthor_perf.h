@@ -14,6 +14,7 @@
 #define PLUGINS_PANTHOR_PERF_PANTHOR_PERF_H
 
 #include "common/core/cfg.h"
+#include "common/core/devsession.h"
 #include "common/core/kernel.h"
 #include "common/core/log.h"
 #include "common/core/metric.h"
@@ -104,7 +105,8 @@ int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
 void pp_session_free(struct pp_session *s);
 
 /* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
- * owned paths into `paths`; returns the count or a negative errno. */
+ * owned paths into `paths`; returns the count (0 also when <dev_root>/dri
+ * does not exist) or a negative errno (logged). */
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
                         char **paths, size_t max);
 
@@ -126,6 +128,10 @@ struct pp {
   const struct plugin_host *host; /* borrowed, from init */
   struct pp_device *devs;         /* owned, n_devs */
   size_t n_devs;
+  /* Discovery found no node at init: looked for again at reads, on this
+   * session's backoff (1 s doubling to 1 min). */
+  bool relook;
+  struct devsession discovery;
 };
 
 /* pp_config.c: defaults (Device none, UAPI auto, CounterSet primary,

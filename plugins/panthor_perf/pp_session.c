@@ -400,6 +400,8 @@ int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
   const char *sysfs = strcmp(dev_root, "/dev") == 0 ? "/sys" : NULL;
   int n = drm_node_find(kernel, dri, sysfs, "panthor", nodes, DRM_NODE_MAX,
                         pp_discover_error, NULL);
+  if (n == -ENOENT || n == -ENOTDIR)
+    n = 0; /* no DRM device at all (no GPU driver loaded): none found */
   if (n < 0) {
     log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, dri, "discovery", -n, NULL);
     free(nodes);

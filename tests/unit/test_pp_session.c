@@ -454,6 +454,65 @@ static void pp_session_init__shared_per_host_registry(void **state) {
   assert_int_equal(st.sessions, 0);
 }
 
+/* Bug: with no panthor node (no /dev/dri at all on most machines) init
+ * failed with an error, so collectd said its init callbacks failed.
+ * Discovery finding nothing is one INFO line naming what was looked for,
+ * reads that collect nothing and succeed, and a re-look 1 s, then 2 s
+ * later that opens a node which appeared in between. A Device named
+ * explicitly and missing stays an error naming it. */
+static void pp_init__nothing_found_is_info_then_relook(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, NULL);
+  char root[600], later_dri[700], node[800];
+  snprintf(root, sizeof(root), "%s/later", fp.root);
+  snprintf(later_dri, sizeof(later_dri), "%s/dri", root);
+  snprintf(node, sizeof(node), "%s/renderD130", later_dri);
+  void *inst = panthor_perf_ops.instance_new("t");
+  option(inst, "DevRoot", root);
+  uint64_t t0 = fake_now;
+  assert_int_equal(panthor_perf_ops.init(inst, &host), 0);
+  char want[1024];
+  snprintf(want, sizeof(want),
+           "panthor_perf: %s: devices: no panthor render node (renderD*) "
+           "found; looking again, 1 s doubling to 1 min (give Device to name "
+           "one)\n",
+           later_dri);
+  assert_string_equal(logged, want);
+  struct capture_sink c;
+  capture_sink_init(&c);
+  fake_now = t0 + 1000000000ull; /* first re-look: still nothing */
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  assert_int_equal(c.n_lines, 0);
+  mkdir(root, 0755);
+  mkdir(later_dri, 0755);
+  close(open(node, O_CREAT | O_WRONLY, 0644));
+  assert_int_equal(shim_panthor_register(node, 130), 0);
+  fake_now = t0 + 3000000000ull - 1; /* the next is 2 s later */
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  assert_int_equal(c.n_lines, 0);
+  assert_string_equal(logged, want); /* the miss is not said again */
+  fake_now = t0 + 3000000000ull;
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  assert_non_null(strstr(logged, "devices: 1 panthor render node(s) "
+                                 "appeared"));
+  assert_null(strstr(logged, "error"));
+  capture_sink_clear(&c);
+  reads(inst, &c, 1);
+  assert_int_equal(field(&c, STREAM, "samples"), 2);
+  panthor_perf_ops.instance_free(inst);
+  capture_sink_fini(&c);
+  assert_int_equal(shim_device_remove(node), 0);
+
+  logged[0] = '\0';
+  inst = panthor_perf_ops.instance_new("t");
+  snprintf(node, sizeof(node), "%s/renderD131", later_dri);
+  option(inst, "Device", node);
+  assert_int_equal(panthor_perf_ops.init(inst, &host), -ENOENT);
+  snprintf(want, sizeof(want), "panthor_perf: %s: open: No such file", node);
+  assert_non_null(strstr(logged, want));
+  panthor_perf_ops.instance_free(inst);
+}
+
 struct reader {
   void *inst;
   int n, failed;
@@ -537,6 +596,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_init__shared_per_host_registry,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          pp_init__nothing_found_is_info_then_relook, setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_discover__panthor_nodes_only,
