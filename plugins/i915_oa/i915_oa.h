@@ -72,6 +72,10 @@ struct oa_instance {
   uint64_t max_rate_hz; /* dev.i915.oa_max_sample_rate; 0 unknown */
   bool privileged;      /* CAP_PERFMON or CAP_SYS_ADMIN */
   uint64_t reads;       /* read() calls (Replay prints at the second) */
+  /* Discovery found no device at init: looked for again at reads, on
+   * this session's backoff (1 s doubling to 1 min). */
+  bool relook;
+  struct devsession discovery;
 };
 
 extern const struct plugin_ops i915_oa_ops;
