@@ -76,10 +76,12 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   return 0;
 }
 
+/* i915_device_find's report of a Device that names no i915 node (`err`
+ * a negative errno). */
 static void oa_on_missing(void *ctx, const char *entry, int err) {
   (void)ctx;
   log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, entry, "Device", "%s",
-          err == ENODEV ? "not an i915 device" : strerror(err));
+          err == -ENODEV ? "not an i915 device" : strerror(-err));
 }
 
 static int oa_flex_setup(struct oa_instance *inst) {
@@ -191,10 +193,15 @@ static int oa_init(void *p, const struct plugin_host *host) {
     inst->relook = true;
     return 0;
   }
-  if (n <= 0) {
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev_root, "devices", "%s",
-            n < 0 ? strerror(-n) : "no i915 render node found");
-    return n < 0 ? n : -ENODEV;
+  if (n < 0) {
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, dev_root, "devices", -n, NULL);
+    return n;
+  }
+  if (n == 0) { /* each named Device was said above */
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "Device",
+            "none of the %zu named devices is an i915 render node",
+            cfg->n_devices);
+    return -ENODEV;
   }
   return oa_devices_add(inst, nodes, (size_t)n);
 }
