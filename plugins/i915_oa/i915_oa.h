@@ -96,8 +96,8 @@ int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
 int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink);
 
 /* oa_period.c: the smallest exponent (0..31) whose period
- * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (sheet §9); 31 when
- * none is, 0 when hz is 0. Pure. */
+ * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (i915_perf.c:
+ * oa_exponent_to_ns); 31 when none is, 0 when hz is 0. Pure. */
 int oa_exponent_for_period(uint64_t period_ns, uint64_t hz);
 
 /* Whether the process holds CAP_PERFMON or CAP_SYS_ADMIN (CapEff of
