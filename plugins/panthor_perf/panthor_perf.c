@@ -136,8 +136,8 @@ static void pp_relook(struct pp *p, uint64_t now) {
   if (!devsession_due(&p->discovery, now))
     return;
   char *paths[PP_MAX_DEVICES];
-  int found = pp_session_discover(pp_dev_root(p), p->host->kernel, paths,
-                                  PP_MAX_DEVICES);
+  int found = pp_session_discover(pp_dev_root(p), p->host->kernel,
+                                  /*quiet=*/true, paths, PP_MAX_DEVICES);
   if (found <= 0) {
     devsession_fail(&p->discovery, now, found < 0 ? -found : ENOENT);
     return;
@@ -159,7 +159,8 @@ static int pp_init(void *inst, const struct plugin_host *host) {
         break;
   } else {
     const char *root = pp_dev_root(p);
-    int found = pp_session_discover(root, host->kernel, paths, PP_MAX_DEVICES);
+    int found = pp_session_discover(root, host->kernel, /*quiet=*/false, paths,
+                                    PP_MAX_DEVICES);
     if (found < 0)
       return found; /* logged */
     if (found == 0) {

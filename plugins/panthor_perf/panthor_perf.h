@@ -106,9 +106,10 @@ void pp_session_free(struct pp_session *s);
 
 /* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
  * owned paths into `paths`; returns the count (0 also when <dev_root>/dri
- * does not exist) or a negative errno (logged). */
+ * does not exist) or a negative errno (logged). A node that cannot be
+ * opened is a warning, or debug when `quiet` (a re-look). */
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                        char **paths, size_t max);
+                        bool quiet, char **paths, size_t max);
 
 /* ---- the core ---------------------------------------------------------- */
 struct pp_device {

@@ -384,13 +384,14 @@ void pp_session_free(struct pp_session *s) {
 }
 
 static void pp_discover_error(void *ctx, const char *path, int err) {
-  (void)ctx;
-  log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, path, "open", err,
+  const bool *quiet = ctx;
+  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PP_PLUGIN, path,
+            "open", err,
             "the render node needs read-write access (group render)");
 }
 
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                        char **paths, size_t max) {
+                        bool quiet, char **paths, size_t max) {
   char dri[DRM_NODE_PATH_MAX];
   snprintf(dri, sizeof(dri), "%s/dri", dev_root);
   struct drm_node *nodes = calloc(DRM_NODE_MAX, sizeof(*nodes));
@@ -399,7 +400,7 @@ int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
   /* sysfs describes the real /dev only */
   const char *sysfs = strcmp(dev_root, "/dev") == 0 ? "/sys" : NULL;
   int n = drm_node_find(kernel, dri, sysfs, "panthor", nodes, DRM_NODE_MAX,
-                        pp_discover_error, NULL);
+                        pp_discover_error, &quiet);
   if (n == -ENOENT || n == -ENOTDIR)
     n = 0; /* no DRM device at all (no GPU driver loaded): none found */
   if (n < 0) {

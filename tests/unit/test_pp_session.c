@@ -568,7 +568,7 @@ static void pp_session_discover__panthor_nodes_only(void **state) {
   snprintf(other, sizeof(other), "%s/renderD129", dri); /* not a device */
   close(open(other, O_CREAT | O_WRONLY, 0644));
   char *paths[4];
-  int n = pp_session_discover(fp.root, &shim_kernel, paths, 4);
+  int n = pp_session_discover(fp.root, &shim_kernel, /*quiet=*/false, paths, 4);
   assert_int_equal(n, 1);
   assert_string_equal(paths[0], path);
   free(paths[0]);
