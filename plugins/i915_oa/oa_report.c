@@ -96,7 +96,8 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
   first_error(&rc, metric_add_int(&m, "reports", "derive", a->reports));
   first_error(&rc, metric_add_int(&m, "report_lost", "derive", a->report_lost));
   first_error(&rc, metric_add_int(&m, "buffer_lost", "derive", a->buffer_lost));
-  first_error(&rc, metric_add_int(&m, "reopens", "derive", d->dev.session.reopens));
+  first_error(&rc,
+              metric_add_int(&m, "reopens", "derive", d->dev.session.reopens));
   first_error(&rc, metric_add_int(&m, "malformed", "derive", d->malformed));
   for (unsigned b = 0; b < OA_REASONS; b++) /* keys are borrowed: static */
     first_error(
