@@ -66,27 +66,32 @@ void devsession_failf(struct devsession *s, uint64_t now_ns, int err,
   log_msg(level, s->plugin, s->object, what, "%s", detail);
 }
 
-bool devsession_opened(struct devsession *s, const char *what,
-                       const char *detail_fmt, ...) {
+bool devsession_opened(struct devsession *s) {
   bool reopen = s->opens > 0;
   s->opens++;
   s->reopens += reopen ? 1 : 0;
   s->state = DEVSESSION_OPEN;
-  s->delay_ns = 0;
   s->next_ns = 0;
+  return reopen;
+}
+
+void devsession_healthy(struct devsession *s, const char *what,
+                        const char *detail_fmt, ...) {
+  if (s->delay_ns == 0 && !s->said)
+    return;
+  s->delay_ns = 0;
   s->failures = 0;
   s->last_err = 0;
   s->said = false;
-  if (s->logged) {
-    s->logged = false;
-    char detail[768];
-    va_list ap;
-    va_start(ap, detail_fmt);
-    vsnprintf(detail, sizeof(detail), detail_fmt, ap);
-    va_end(ap);
-    log_msg(LOG_LEVEL_INFO, s->plugin, s->object, what, "%s", detail);
-  }
-  return reopen;
+  if (!s->logged)
+    return;
+  s->logged = false;
+  char detail[768];
+  va_list ap;
+  va_start(ap, detail_fmt);
+  vsnprintf(detail, sizeof(detail), detail_fmt, ap);
+  va_end(ap);
+  log_msg(LOG_LEVEL_INFO, s->plugin, s->object, what, "%s", detail);
 }
 
 void devsession_close(struct devsession *s) {

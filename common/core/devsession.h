@@ -5,8 +5,9 @@
  * A session is CLOSED (never opened, or closed on purpose), OPEN, or
  * FAILED (an open attempt failed, or the open session was lost). After a
  * failure the next attempt waits 1 s, then 2 s, 4 s ... doubling up to
- * 5 min; a success resets the wait. The failure of an episode is said
- * once (the first one), its end once at INFO. The same machine paces the
+ * 5 min; the first successful use after a (re)open resets the wait. The
+ * failure of an episode is said once (the first one), its end once at
+ * INFO. The same machine paces the
  * re-look of auto-discovery that found nothing (devsession_set_backoff
  * with a lower cap), so a device that appears later is picked up.
  *
@@ -86,11 +87,18 @@ void devsession_failf(struct devsession *s, uint64_t now_ns, int err,
                       const char *detail_fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
-/* Opened: OPEN, the wait reset. After a failure devsession_failf said,
- * logs "PLUGIN: OBJECT: WHAT: <detail>" once at INFO. Returns true for a
- * reopen (the session was open before). */
-bool devsession_opened(struct devsession *s, const char *what,
-                       const char *detail_fmt, ...)
+/* Opened: OPEN. The failure episode is not over yet: a device that
+ * opens but fails at its first use keeps backing off, quietly, until
+ * devsession_healthy. Returns true for a reopen (the session was open
+ * before). */
+bool devsession_opened(struct devsession *s);
+
+/* A successful use (a read) of the session ends a failure episode: the
+ * wait is reset and, when devsession_failf said the failure, logs
+ * "PLUGIN: OBJECT: WHAT: <detail>" once at INFO. Nothing to do (and
+ * nothing formatted) while healthy: call it after every good read. */
+void devsession_healthy(struct devsession *s, const char *what,
+                        const char *detail_fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Closed on purpose (instance stop): CLOSED and healthy, nothing said. */

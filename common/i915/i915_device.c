@@ -184,7 +184,7 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
       goto fail;
   }
   dev->started = true;
-  devsession_opened(&dev->session, "stream", "open again");
+  devsession_opened(&dev->session);
   return 0;
 fail:
   /* the next attempt starts from the device open: a half-open device
@@ -204,8 +204,10 @@ int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
       return rc;
   }
   int64_t n = i915_stream_drain(k, &dev->stream, fn, ctx);
-  if (n >= 0)
+  if (n >= 0) {
+    devsession_healthy(&dev->session, "stream", "open again");
     return n;
+  }
   int err = (int)-n;
   close_all(k, dev);
   /* the config may be gone with the device: resolve it again */

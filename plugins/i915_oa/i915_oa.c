@@ -222,8 +222,9 @@ static void oa_relook(struct oa_instance *inst, uint64_t now) {
     return;
   }
   inst->relook = false;
-  devsession_opened(&inst->discovery, "devices",
-                    "%d i915 render node(s) appeared", n);
+  devsession_opened(&inst->discovery);
+  devsession_healthy(&inst->discovery, "devices",
+                     "%d i915 render node(s) appeared", n);
   oa_devices_add(inst, nodes, (size_t)n);
 }
 

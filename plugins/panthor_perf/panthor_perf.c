@@ -143,8 +143,9 @@ static void pp_relook(struct pp *p, uint64_t now) {
     return;
   }
   p->relook = false;
-  devsession_opened(&p->discovery, "devices",
-                    "%d panthor render node(s) appeared", found);
+  devsession_opened(&p->discovery);
+  devsession_healthy(&p->discovery, "devices",
+                     "%d panthor render node(s) appeared", found);
   pp_devices_add(p, paths, (size_t)found); /* failures logged */
 }
 

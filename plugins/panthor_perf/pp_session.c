@@ -195,7 +195,7 @@ int pp_session_start(struct pp_session *s,
     if (rc < 0)
       pp_dev_close(&c->dev, false);
     else
-      devsession_opened(&c->session, "SETUP", "the perf session runs");
+      devsession_opened(&c->session);
   }
   pthread_mutex_unlock(&c->lock);
   return rc;
@@ -260,7 +260,7 @@ static int pp_core_reopen(struct pp_core *c, uint64_t now_ns) {
     devsession_fail(&c->session, now_ns, -rc);
     return rc;
   }
-  devsession_opened(&c->session, "reopen", "the perf session runs again");
+  devsession_opened(&c->session);
   c->seq = 0;
   for (size_t i = 0; i < PP_MAX_HANDLES; i++)
     if (c->handles[i] != NULL)
@@ -345,6 +345,8 @@ int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
     log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, c->dev.path, "SAMPLE", -rc, NULL);
     goto out;
   }
+  /* the kernel took the request (or is busy with one): the session works */
+  devsession_healthy(&c->session, "reopen", "the perf session runs again");
   if (requested && pp_dev_insert(&c->dev) == pp_dev_extract(&c->dev) &&
       !pp_core_wait(c) && !c->said_timeout) {
     /* a sample the kernel dropped (its ring was full) never comes: the

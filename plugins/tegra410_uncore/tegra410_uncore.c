@@ -180,7 +180,7 @@ static int t410_group_start(struct t410_group *g, uint64_t now) {
   }
   for (size_t i = 0; i < g->pg.n_readings; i++)
     t410_series_reset(&g->series[i]);
-  devsession_opened(&g->session, "read", "counting again");
+  devsession_opened(&g->session);
   return 0;
 }
 
@@ -272,8 +272,9 @@ static void t410_relook(struct t410 *d, uint64_t now) {
     return;
   }
   d->relook = false;
-  devsession_opened(&d->discovery, "Preset",
-                    "Tegra410 PMUs appeared: %d group(s)", n);
+  devsession_opened(&d->discovery);
+  devsession_healthy(&d->discovery, "Preset",
+                     "Tegra410 PMUs appeared: %d group(s)", n);
   t410_start_all(d, now);
 }
 
@@ -297,6 +298,7 @@ static int t410_group_collect(const struct t410 *d, struct t410_group *g,
                      strerror(-rc));
     return rc;
   }
+  devsession_healthy(&g->session, "read", "counting again");
   for (size_t i = 0; i < g->pg.n_readings; i++)
     t410_series_update(&g->series[i], &g->pg.readings[i], g->pg.n_events, now);
   rc = 0;

@@ -2,7 +2,8 @@
  * test_devsession.c: the device-session life every device plugin runs
  * (common/core/devsession): the backoff sequence at exact times, the
  * failure said once per episode and the recovery once at INFO, reopen
- * counting, close, the reset on success, the re-look cap.
+ * counting, close, the reset on the first good use (not at open), the
+ * re-look cap.
  */
 #include "common/core/devsession.h"
 
@@ -100,8 +101,10 @@ static void devsession_failf__said_once_recovery_once(void **state) {
                       "4 i915_oa: 0000:00:02.0: DRM_IOCTL_I915_PERF_OPEN: "
                       "busy (0)\n");
   logged[0] = '\0';
-  devsession_opened(&s, "stream", "open again");
-  devsession_opened(&s, "stream", "open again");
+  devsession_opened(&s);
+  assert_int_equal(n_logged, 1); /* open is not yet healthy */
+  devsession_healthy(&s, "stream", "open again");
+  devsession_healthy(&s, "stream", "open again");
   assert_int_equal(n_logged, 2);
   assert_string_equal(logged, "6 i915_oa: 0000:00:02.0: stream: open again\n");
   assert_false(devsession_quiet(&s));
@@ -117,7 +120,8 @@ static void devsession_fail__first_of_episode_only(void **state) {
   (void)state;
   struct devsession s;
   devsession_init(&s, "p", "o");
-  assert_false(devsession_opened(&s, "w", "never said"));
+  assert_false(devsession_opened(&s));
+  devsession_healthy(&s, "w", "never said");
   assert_int_equal(n_logged, 0);
   assert_true(devsession_fail(&s, 0, ENODEV));
   assert_false(devsession_fail(&s, S, ENODEV));
@@ -125,7 +129,8 @@ static void devsession_fail__first_of_episode_only(void **state) {
   assert_true(devsession_quiet(&s));
   /* the plain form logs nothing itself, nor the end of what it did not
    * say (the caller that said the failure says the recovery) */
-  devsession_opened(&s, "w", "open again");
+  devsession_opened(&s);
+  devsession_healthy(&s, "w", "open again");
   assert_int_equal(n_logged, 0);
   assert_false(devsession_quiet(&s));
 }
@@ -136,14 +141,14 @@ static void devsession_opened__counts_reopens(void **state) {
   struct devsession s;
   devsession_init(&s, "p", "o");
   devsession_fail(&s, 0, ENOENT); /* failing from the start */
-  assert_false(devsession_opened(&s, "w", "x"));
+  assert_false(devsession_opened(&s));
   assert_int_equal(s.opens, 1);
   assert_int_equal(s.reopens, 0);
   assert_true(devsession_is_open(&s));
   assert_false(devsession_due(&s, UINT64_MAX)); /* open: nothing to try */
   devsession_fail(&s, 5 * S, EIO);              /* lost */
   assert_false(devsession_is_open(&s));
-  assert_true(devsession_opened(&s, "w", "x"));
+  assert_true(devsession_opened(&s));
   assert_int_equal(s.opens, 2);
   assert_int_equal(s.reopens, 1);
 }
@@ -156,12 +161,37 @@ static void devsession_opened__resets_backoff(void **state) {
   for (int i = 0; i < 6; i++)
     devsession_fail(&s, 0, EIO);
   assert_int_equal(s.delay_ns, 32 * S);
-  devsession_opened(&s, "w", "x");
+  devsession_opened(&s);
+  assert_int_equal(s.delay_ns, 32 * S); /* opened, not yet used */
+  devsession_healthy(&s, "w", "x");
   assert_int_equal(s.delay_ns, 0);
   assert_int_equal(s.failures, 0);
   assert_int_equal(s.last_err, 0);
   devsession_fail(&s, 100 * S, EIO);
   assert_int_equal(s.next_ns, 101 * S);
+}
+
+/* A device that opens but fails at its first use is not healthy: the
+ * wait keeps doubling and nothing is said again. */
+static void devsession_opened__not_healthy_until_used(void **state) {
+  (void)state;
+  struct devsession s;
+  devsession_init(&s, "p", "o");
+  devsession_failf(&s, 0, EIO, LOG_LEVEL_WARNING, "read", "gone");
+  uint64_t now = 0;
+  for (int i = 0; i < 4; i++) {
+    now = s.next_ns;
+    assert_true(devsession_due(&s, now));
+    devsession_opened(&s);                       /* opens... */
+    assert_false(devsession_fail(&s, now, EIO)); /* ...fails at once */
+  }
+  assert_int_equal(s.delay_ns, 16 * S); /* 1, 2, 4, 8, 16 */
+  assert_int_equal(s.next_ns, (1 + 2 + 4 + 8 + 16) * S);
+  assert_int_equal(n_logged, 1);
+  devsession_opened(&s);
+  devsession_healthy(&s, "read", "back");
+  assert_int_equal(n_logged, 2);
+  assert_non_null(strstr(logged, "6 p: o: read: back\n"));
 }
 
 /* Close on purpose: due at once, no wait, nothing said, and a later
@@ -214,6 +244,7 @@ int main(void) {
       T(devsession_fail__first_of_episode_only),
       T(devsession_opened__counts_reopens),
       T(devsession_opened__resets_backoff),
+      T(devsession_opened__not_healthy_until_used),
       T(devsession_close__healthy_and_silent),
       T(devsession_fail__saturates),
       T(devsession_init__long_object_cut),

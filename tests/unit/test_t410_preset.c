@@ -762,6 +762,63 @@ static void t410_preset__absent_is_info_then_found_at_relook(void **state) {
   tegra410_uncore_ops.instance_free(inst);
 }
 
+/* The kernel of this test: the shim's, with reads failing (ENODEV, as
+ * for a PMU gone or its CPU unplugged) while `reads_fail` is set. */
+static bool reads_fail;
+static ssize_t failing_read(int fd, void *buf, size_t len) {
+  if (reads_fail) {
+    errno = ENODEV;
+    return -1;
+  }
+  return shim_kernel.read(fd, buf, len);
+}
+
+/* Bug: a group whose read failed logged a warning at every attempt. A
+ * failing read is said once, the group reopened 1 s, then 2 s later, and
+ * the recovery said once at INFO. */
+static void t410_read__failure_said_once_reopened_with_backoff(void **state) {
+  (void)state;
+  kernel_reset();
+  struct kernel_ops k = shim_kernel;
+  k.read = failing_read;
+  const struct kernel_ops *saved = test_host.kernel;
+  test_host.kernel = &k;
+  static const char *const events[] = {"uncore_x/event=0x1/"};
+  void *inst = start_events(events, 1);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  n_said = 0;
+  log_set_sink(keep_info, LOG_LEVEL_DEBUG);
+  reads_fail = true;
+  uint64_t t0 = test_monotonic_ns + 1000000000ull;
+  test_monotonic_ns = t0;
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -ENODEV);
+  test_monotonic_ns = t0 + 1000000000ull - 1; /* not yet */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -EAGAIN);
+  test_monotonic_ns = t0 + 1000000000ull; /* reopened, fails again */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -ENODEV);
+  test_monotonic_ns = t0 + 3000000000ull - 1; /* 2 s later now */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -EAGAIN);
+  assert_int_equal(n_said, 1);
+  assert_int_equal(said_level[0], LOG_LEVEL_WARNING);
+  assert_string_equal(said[0], "tegra410_uncore: uncore_x: read: No such "
+                               "device; reopening with backoff (1 s doubling "
+                               "to 5 min)");
+  reads_fail = false;
+  test_monotonic_ns = t0 + 3000000000ull;
+  capture_sink_clear(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(n_said, 2);
+  assert_int_equal(said_level[1], LOG_LEVEL_INFO);
+  assert_string_equal(said[1], "tegra410_uncore: uncore_x: read: counting "
+                               "again");
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+  test_host.kernel = saved;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
@@ -778,6 +835,7 @@ int main(void) {
       cmocka_unit_test(t410_event__sysfs_unit_is_sanitised),
       cmocka_unit_test(t410_event__garbage_cpumask_is_not_counted),
       cmocka_unit_test(t410_preset__absent_is_info_then_found_at_relook),
+      cmocka_unit_test(t410_read__failure_said_once_reopened_with_backoff),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
