@@ -1,16 +1,18 @@
 /*
  * plugin_host.h: what a host hands each plugin instance at init.
  *
- * The instance name, its read interval, the clocks and the kernel seam
- * (kernel.h). Tests replace the clocks with scripted ones, so that no test
- * needs real time to check a value, and the kernel with tests/shim.
- * Hosts own the struct and keep it valid until instance_free().
+ * The instance name, its read interval, the clocks, the kernel seam
+ * (kernel.h) and what the instances of one plugin share (plugin_shared).
+ * Tests replace the clocks with scripted ones, so that no test needs real
+ * time to check a value, and the kernel with tests/shim. Hosts own the
+ * struct and keep it valid until instance_free().
  */
 #ifndef COMMON_CORE_PLUGIN_HOST_H
 #define COMMON_CORE_PLUGIN_HOST_H
 
 #include "common/core/kernel.h"
 
+#include <pthread.h>
 #include <stdint.h>
 
 struct plugin_clock {
@@ -19,17 +21,47 @@ struct plugin_clock {
   void *ctx;                           /* passed back to both */
 };
 
+/*
+ * What the instances of one plugin in one process share, so that no
+ * plugin keeps state of its own outside its instances: objects found by
+ * key under one lock (panthor_perf: one kernel session per device node,
+ * read by every instance on that node). The host owns one per loaded
+ * plugin (the collectd host: one for the .so; the executable: one for
+ * its instance) and hands the same pointer to every instance's init. An
+ * object is the plugin's (it counts its users and removes it); the
+ * registry only finds it. Every call below but init/fini is made under
+ * plugin_shared_lock.
+ */
+struct plugin_shared_entry;
+struct plugin_shared {
+  pthread_mutex_t lock;
+  struct plugin_shared_entry *head; /* owned entries; objects borrowed */
+};
+
+void plugin_shared_init(struct plugin_shared *s);
+/* Frees the entries left (their objects are not the registry's). */
+void plugin_shared_fini(struct plugin_shared *s);
+void plugin_shared_lock(struct plugin_shared *s);
+void plugin_shared_unlock(struct plugin_shared *s);
+/* The object registered under `key`, or NULL. */
+void *plugin_shared_find(struct plugin_shared *s, const char *key);
+/* Register `obj` under `key` (copied): 0 or -ENOMEM. */
+int plugin_shared_add(struct plugin_shared *s, const char *key, void *obj);
+/* Forget `obj` (no-op when absent). */
+void plugin_shared_remove(struct plugin_shared *s, const void *obj);
+
 struct plugin_host {
   const char *instance;            /* borrowed: <Instance> label or plugin */
   uint64_t interval_ns;            /* this instance's read interval */
   struct plugin_clock clock;       /* see plugin_clock_system */
   const struct kernel_ops *kernel; /* borrowed: &kernel_real by default */
+  struct plugin_shared *shared;    /* borrowed; NULL: nothing is shared */
 };
 
 /* CLOCK_MONOTONIC and CLOCK_REALTIME of the system. */
 extern const struct plugin_clock plugin_clock_system;
 
-/* Fill `host` with the system clocks and kernel_real. */
+/* Fill `host` with the system clocks and kernel_real, sharing nothing. */
 void plugin_host_init(struct plugin_host *host, const char *instance,
                       uint64_t interval_ns);
 

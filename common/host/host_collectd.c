@@ -47,6 +47,10 @@ static const struct plugin_ops *hc_ops;
 static struct hc_instance **hc_pending;
 static size_t hc_n_pending;
 static size_t hc_n_dropped; /* blocks dropped at config */
+/* What the plugin's instances share (plugin_host.h), one per .so: handed
+ * to every instance's init. Never finalised: the instances, freed by
+ * collectd's read heap, remove their own objects. */
+static struct plugin_shared hc_shared;
 
 /* Types we complained about (missing from types.db, or not exactly one data
  * source): read callbacks run on several threads, hence the lock. */
@@ -438,6 +442,7 @@ static int hc_init(void) {
     hc_pending[i] = NULL;
     cdtime_t interval = hc->interval ? hc->interval : plugin_get_interval();
     plugin_host_init(&hc->host, hc->label, CDTIME_T_TO_NS(interval));
+    hc->host.shared = &hc_shared;
     if (hc_ops->init(hc->inst, &hc->host) < 0) {
       log_msg(LOG_LEVEL_ERROR, hc_ops->name, "init", "Instance",
               "\"%s\": dropped", hc->label);
@@ -488,6 +493,7 @@ static int hc_shutdown(void) {
 
 void host_collectd_register(const struct plugin_ops *ops) {
   hc_ops = ops;
+  plugin_shared_init(&hc_shared);
   /* Debian's daemon is built without COLLECT_DEBUG and drops LOG_DEBUG in
    * plugin_log(): do not even format those messages then. */
   log_set_sink(hc_log, COLLECT_DEBUG ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);

@@ -579,7 +579,10 @@ static int host_exec_run(const struct plugin_ops *ops,
   double interval_s =
       args->mode == HOST_EXEC_INTERVAL ? args->interval_s : args->window_s;
   struct plugin_host host;
+  struct plugin_shared shared;
+  plugin_shared_init(&shared);
   plugin_host_init(&host, ops->name, (uint64_t)(interval_s * 1e9));
+  host.shared = &shared;
   int rc = status == 0 ? ops->init(inst, &host) : 0;
   if (rc < 0) /* -EINVAL from init: the block is wrong for this system */
     status = rc == -EINVAL ? 2 : 1;
@@ -608,6 +611,7 @@ static int host_exec_run(const struct plugin_ops *ops,
       status = host_exec_run_interval(ops, inst, &out, args->interval_s);
   }
   ops->instance_free(inst); /* restores whatever init changed */
+  plugin_shared_fini(&shared);
   return status;
 }
 

@@ -1,8 +1,8 @@
 /*
  * i915_device.c: an i915 device's stream life (i915_device.h): open the
- * node, GETPARAM the identity, resolve or ADD_CONFIG the metric set,
- * PERF_OPEN (i915_perf.c: i915_perf_open_ioctl), read; one device failing
- * never stops the others, and a device failing at start is retried.
+ * node, GETPARAM, the metric set, DRM_IOCTL_I915_PERF_OPEN (i915_perf.c:
+ * i915_perf_open_ioctl), drain; one device failing never stops the
+ * others, and a device failing at start is retried (devsession).
  */
 #include "common/i915/i915_device.h"
 #include "common/i915/i915_perf_open.h"
@@ -77,7 +77,7 @@ void i915_device_init(struct i915_device *dev, const struct drm_node *node) {
            node->pci[0] != '\0' ? node->pci : node->path);
   dev->fd = -1;
   i915_stream_init(&dev->stream, 0);
-  i915_backoff_reset(&dev->backoff);
+  devsession_init(&dev->session, NULL, dev->object);
 }
 
 /* Close stream and device (not the configs: the kernel keeps them). */
@@ -92,33 +92,30 @@ static void close_all(const struct kernel_ops *k, struct i915_device *dev) {
  * backoff. Returns -err. */
 static int failed(struct i915_device *dev, const struct i915_device_params *p,
                   const char *what, int err, uint64_t now_ns) {
-  if (log_complaint_raise(&dev->complaint)) {
-    const char *hint = i915_perf_open_hint(err);
-    /* a uuid's id file read, but not a number: name the file, the
-     * kernel's hints do not apply (i915_perf.c: show_dynamic_id writes
-     * "%d\n") */
-    const char *uuid = strcmp(what, "metrics sysfs id") == 0 ? dev->flex_uuid
-                       : strcmp(what, "MetricSet") == 0 && p->metric_set &&
-                               i915_flex_uuid_valid(p->metric_set)
-                           ? p->metric_set
-                           : NULL;
-    if (uuid != NULL && err == EINVAL)
-      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what,
-              "%s/class/drm/%s/metrics/%s/id does not hold a metric set id "
-              "(a positive decimal number)",
-              p->sysfs_root, dev->card, uuid);
-    else if (strcmp(what, "MetricSet") == 0 && err == ENOENT)
-      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what,
-              "%s; hint: not registered on this device (see %s/class/drm/%s"
-              "/metrics)",
-              strerror(err), p->sysfs_root, dev->card);
-    else
-      log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what, "%s%s%s",
-              i915_perf_open_strerror(err), hint ? "; hint: " : "",
-              hint ? hint : "");
-  }
-  dev->last_err = err;
-  i915_backoff_fail(&dev->backoff, now_ns);
+  const char *hint = i915_perf_open_hint(err);
+  dev->session.plugin = p->plugin;
+  /* a uuid's id file read, but not a number: name the file, the kernel's
+   * hints do not apply (i915_perf.c: show_dynamic_id writes "%d
+") */
+  const char *uuid = strcmp(what, "metrics sysfs id") == 0 ? dev->flex_uuid
+                     : strcmp(what, "MetricSet") == 0 && p->metric_set &&
+                             i915_flex_uuid_valid(p->metric_set)
+                         ? p->metric_set
+                         : NULL;
+  if (uuid != NULL && err == EINVAL)
+    devsession_failf(&dev->session, now_ns, err, LOG_LEVEL_WARNING, what,
+                     "%s/class/drm/%s/metrics/%s/id does not hold a metric "
+                     "set id (a positive decimal number)",
+                     p->sysfs_root, dev->card, uuid);
+  else if (strcmp(what, "MetricSet") == 0 && err == ENOENT)
+    devsession_failf(&dev->session, now_ns, err, LOG_LEVEL_WARNING, what,
+                     "%s; hint: not registered on this device (see "
+                     "%s/class/drm/%s/metrics)",
+                     strerror(err), p->sysfs_root, dev->card);
+  else
+    devsession_failf(&dev->session, now_ns, err, LOG_LEVEL_WARNING, what,
+                     "%s%s%s", i915_perf_open_strerror(err),
+                     hint ? "; hint: " : "", hint ? hint : "");
   return -err;
 }
 
@@ -156,6 +153,7 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
                      struct i915_device_params *p, uint64_t now_ns) {
   const char *what = "open";
   int rc;
+  dev->session.plugin = p->plugin;
   if (dev->fd < 0) {
     dev->fd = k->open(dev->node.path, O_RDWR | O_CLOEXEC, 0);
     if (dev->fd < 0) {
@@ -198,14 +196,8 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
     if ((rc = i915_stream_attach(k, &dev->stream, rc)) < 0)
       goto fail;
   }
-  if (dev->started && !dev->paused)
-    dev->reopens++;
   dev->started = true;
-  dev->opens++;
-  dev->last_err = 0;
-  i915_backoff_reset(&dev->backoff);
-  if (log_complaint_release(&dev->complaint))
-    log_msg(LOG_LEVEL_INFO, p->plugin, dev->object, "stream", "open again");
+  devsession_opened(&dev->session);
   return 0;
 fail:
   /* the next attempt starts from the device open: a half-open device
@@ -220,15 +212,17 @@ int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
   if (dev->paused)
     return 0;
   if (dev->stream.fd < 0) {
-    if (!i915_backoff_due(&dev->backoff, now_ns))
+    if (!devsession_due(&dev->session, now_ns))
       return 0;
     int rc = i915_device_open(k, dev, p, now_ns);
     if (rc < 0)
       return rc;
   }
   int64_t n = i915_stream_drain(k, &dev->stream, fn, ctx);
-  if (n >= 0)
+  if (n >= 0) {
+    devsession_healthy(&dev->session, "stream", "open again");
     return n;
+  }
   int err = (int)-n;
   close_all(k, dev);
   /* the config may be gone with the device: resolve it again */
@@ -239,6 +233,8 @@ int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
 
 void i915_device_pause(const struct kernel_ops *k, struct i915_device *dev) {
   i915_stream_close(k, &dev->stream);
+  /* closed on purpose: the next open is a window, not a reopen */
+  devsession_close(&dev->session);
   dev->paused = true;
 }
 
@@ -268,4 +264,5 @@ void i915_device_stop(const struct kernel_ops *k, struct i915_device *dev,
     k->close(dev->fd);
   dev->fd = -1;
   i915_stream_fini(k, &dev->stream);
+  devsession_close(&dev->session);
 }

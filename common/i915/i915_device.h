@@ -3,13 +3,15 @@
  * node, learn its identity, obtain the metric-set id (a sysfs uuid, a
  * number, or a flex config added with ADD_CONFIG), open the stream, drain
  * it at every read, and after EIO or a vanished device close everything
- * and reopen with backoff (i915_stream.h). Failures are logged once per
- * episode with the kernel's meaning (i915_perf_open_hint), recovery at
- * INFO. Every kernel call goes through the seam.
+ * and reopen with backoff (common/core/devsession: 1 s doubling to
+ * 5 min). Failures are logged once per episode with the kernel's meaning
+ * (i915_perf_open_hint), recovery at INFO. Every kernel call goes through
+ * the seam.
  */
 #ifndef COMMON_I915_I915_DEVICE_H
 #define COMMON_I915_I915_DEVICE_H
 
+#include "common/core/devsession.h"
 #include "common/core/kernel.h"
 #include "common/core/log.h"
 #include "common/drm/drm_node.h"
@@ -49,15 +51,14 @@ struct i915_device {
   struct i915_identity id;
   int fd; /* device fd (owned), -1 closed */
   struct i915_stream stream;
-  struct i915_backoff backoff;
+  /* the stream's life: backoff, opens and reopens (successful stream
+   * opens; reopens after the first), last_err (0 when healthy), said */
+  struct devsession session;
   uint64_t metric_id;
   char flex_uuid[I915_FLEX_UUID_SIZE];
-  bool config_added;       /* ADD_CONFIG by us: REMOVE_CONFIG at stop */
-  bool started;            /* the stream was open once */
-  bool paused;             /* closed on purpose (i915_device_pause) */
-  uint64_t opens, reopens; /* successful stream opens; after a failure */
-  int last_err;            /* errno of the last failure, 0 when healthy */
-  struct log_complaint complaint;
+  bool config_added; /* ADD_CONFIG by us: REMOVE_CONFIG at stop */
+  bool started;      /* the stream was open once */
+  bool paused;       /* closed on purpose (i915_device_pause) */
 };
 
 /* The i915 render nodes the `Device` options name: each entry of
@@ -75,7 +76,8 @@ int i915_device_find(const struct kernel_ops *k, const char *dev_root,
                      void (*on_missing)(void *ctx, const char *entry, int err),
                      void *ctx);
 
-/* Set up `dev` for DRM node `node` (copied); nothing is opened. */
+/* Set up `dev` for DRM node `node` (copied); nothing is opened. Messages
+ * name the plugin of the params given to the first i915_device_open. */
 void i915_device_init(struct i915_device *dev, const struct drm_node *node);
 
 /* Open whatever is not open yet (device, identity, metric set, stream).

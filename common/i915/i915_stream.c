@@ -1,5 +1,5 @@
 /*
- * i915_stream.c: the stream reader and backoff (i915_stream.h), after
+ * i915_stream.c: the stream reader (i915_stream.h), after
  * i915_perf_read() in drivers/gpu/drm/i915/i915_perf.c: whole records,
  * -ENOSPC only when nothing was copied, -EAGAIN when empty on a
  * non-blocking fd, -EIO when disabled.
@@ -100,25 +100,4 @@ void i915_stream_fini(const struct kernel_ops *k, struct i915_stream *s) {
   i915_stream_close(k, s);
   free(s->buf);
   s->buf = NULL;
-}
-
-void i915_backoff_reset(struct i915_backoff *b) {
-  b->next_ns = 0;
-  b->delay_ns = 0;
-  b->failures = 0;
-}
-
-bool i915_backoff_due(const struct i915_backoff *b, uint64_t now_ns) {
-  return now_ns >= b->next_ns;
-}
-
-void i915_backoff_fail(struct i915_backoff *b, uint64_t now_ns) {
-  if (b->delay_ns == 0)
-    b->delay_ns = I915_BACKOFF_MIN_NS;
-  else if (b->delay_ns < I915_BACKOFF_MAX_NS / 2)
-    b->delay_ns *= 2;
-  else
-    b->delay_ns = I915_BACKOFF_MAX_NS;
-  b->next_ns = now_ns + b->delay_ns;
-  b->failures++;
 }

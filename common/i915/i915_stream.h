@@ -1,6 +1,7 @@
 /*
- * i915_stream.h: reading an i915 perf stream fd (i915_perf.c: i915_perf_read)
- * and the reopen backoff of a failed stream.
+ * i915_stream.h: reading an i915 perf stream fd (i915_perf.c:
+ * i915_perf_read). The reopen of a failed stream is paced by
+ * common/core/devsession.
  *
  * A drain reads the non-blocking fd until EAGAIN into one buffer that
  * holds many records; the kernel copies whole records only, so every
@@ -14,7 +15,6 @@
 
 #include "common/core/kernel.h"
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,22 +72,5 @@ void i915_stream_close(const struct kernel_ops *k, struct i915_stream *s);
 
 /* Close and free the buffer. */
 void i915_stream_fini(const struct kernel_ops *k, struct i915_stream *s);
-
-/* Retry pacing: 1 s after the first failure, doubling to 5 min. */
-#define I915_BACKOFF_MIN_NS UINT64_C(1000000000)
-#define I915_BACKOFF_MAX_NS UINT64_C(300000000000)
-
-struct i915_backoff {
-  uint64_t next_ns;  /* no attempt before this monotonic time */
-  uint64_t delay_ns; /* 0 while healthy */
-  unsigned failures; /* since the last success */
-};
-
-/* Healthy again (after a successful open). */
-void i915_backoff_reset(struct i915_backoff *b);
-/* Whether an attempt may be made at `now_ns`. */
-bool i915_backoff_due(const struct i915_backoff *b, uint64_t now_ns);
-/* An attempt failed at `now_ns`: the next is due after the delay. */
-void i915_backoff_fail(struct i915_backoff *b, uint64_t now_ns);
 
 #endif

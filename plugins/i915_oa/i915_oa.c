@@ -199,6 +199,29 @@ static void oa_dev_setup(struct oa_instance *inst, struct oa_dev *d,
     i915_flex_uuid(inst->flex_pairs, inst->n_flex_regs, d->metric_set_tag);
 }
 
+/* Set up and open (or arm the retry of) a stream on each of the `n`
+ * nodes: 0, or -ENOMEM. */
+static int oa_devices_add(struct oa_instance *inst,
+                          const struct drm_node *nodes, size_t n) {
+  inst->devs = calloc(n, sizeof(*inst->devs));
+  if (inst->devs == NULL)
+    return -ENOMEM;
+  inst->n_devs = n;
+  uint64_t now = plugin_host_monotonic_ns(inst->host);
+  inst->init_ns = now;
+  inst->in_window = true; /* the first window: the open to the first read */
+  for (size_t i = 0; i < inst->n_devs; i++) {
+    struct oa_dev *d = &inst->devs[i];
+    oa_dev_setup(inst, d, &nodes[i]);
+    /* a failure is logged and retried with backoff by every drain */
+    if (i915_device_open(inst->host->kernel, &d->dev, &d->params, now) == 0) {
+      d->window_start = now;
+      d->windows = 1;
+    }
+  }
+  return 0;
+}
+
 static int oa_init(void *p, const struct plugin_host *host) {
   struct oa_instance *inst = p;
   struct oa_config *cfg = &inst->cfg;
@@ -236,34 +259,58 @@ static int oa_init(void *p, const struct plugin_host *host) {
     inst->max_rate_hz = 0;
   inst->privileged = oa_privileged(proc);
 
+  const char *dev_root = or_default(cfg->dev_root, "/dev/dri");
   struct drm_node nodes[OA_MAX_DEVICES];
-  int n = i915_device_find(host->kernel, or_default(cfg->dev_root, "/dev/dri"),
+  int n = i915_device_find(host->kernel, dev_root,
                            or_default(cfg->sysfs_root, "/sys"),
                            (const char *const *)cfg->devices, cfg->n_devices,
                            nodes, OA_MAX_DEVICES, oa_on_missing, inst);
+  if (cfg->n_devices == 0 && (n == 0 || n == -ENOENT || n == -ENOTDIR)) {
+    /* Auto-discovery that found nothing (no i915 loaded, no /dev/dri) is
+     * not an error: said once at INFO, looked for again at reads. */
+    devsession_init(&inst->discovery, OA_PLUGIN, dev_root);
+    devsession_set_backoff(&inst->discovery, DEVSESSION_BACKOFF_MIN_NS,
+                           DEVSESSION_RELOOK_MAX_NS);
+    devsession_failf(&inst->discovery, plugin_host_monotonic_ns(host), ENOENT,
+                     LOG_LEVEL_INFO, "devices",
+                     "no i915 render node (renderD*) found; looking again, "
+                     "1 s doubling to 1 min (give Device to name one)");
+    inst->relook = true;
+    return 0;
+  }
+  if (n < 0) {
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, dev_root, "devices", -n, NULL);
+    return n;
+  }
+  if (n == 0) { /* each named Device was said above */
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "Device",
+            "none of the %zu named devices is an i915 render node",
+            cfg->n_devices);
+    return -ENODEV;
+  }
+  return oa_devices_add(inst, nodes, (size_t)n);
+}
+
+/* Discovery found nothing at init: look again when due; the devices
+ * found then are opened at once (their failures retried as always). */
+static void oa_relook(struct oa_instance *inst, uint64_t now) {
+  const struct oa_config *cfg = &inst->cfg;
+  if (!devsession_due(&inst->discovery, now))
+    return;
+  struct drm_node nodes[OA_MAX_DEVICES];
+  int n = i915_device_find(inst->host->kernel,
+                           or_default(cfg->dev_root, "/dev/dri"),
+                           or_default(cfg->sysfs_root, "/sys"), NULL, 0, nodes,
+                           OA_MAX_DEVICES, NULL, NULL);
   if (n <= 0) {
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, or_default(cfg->dev_root, "/dev/dri"),
-            "devices", "%s",
-            n < 0 ? strerror(-n) : "no i915 render node found");
-    return n < 0 ? n : -ENODEV;
+    devsession_fail(&inst->discovery, now, n < 0 ? -n : ENOENT);
+    return;
   }
-  inst->devs = calloc((size_t)n, sizeof(*inst->devs));
-  if (inst->devs == NULL)
-    return -ENOMEM;
-  inst->n_devs = (size_t)n;
-  uint64_t now = plugin_host_monotonic_ns(host);
-  inst->init_ns = now;
-  inst->in_window = true; /* the first window: init to the first read */
-  for (size_t i = 0; i < inst->n_devs; i++) {
-    struct oa_dev *d = &inst->devs[i];
-    oa_dev_setup(inst, d, &nodes[i]);
-    /* a failure is logged and retried with backoff by every drain */
-    if (i915_device_open(host->kernel, &d->dev, &d->params, now) == 0) {
-      d->window_start = now;
-      d->windows = 1;
-    }
-  }
-  return 0;
+  inst->relook = false;
+  devsession_opened(&inst->discovery);
+  devsession_healthy(&inst->discovery, "devices",
+                     "%d i915 render node(s) appeared", n);
+  oa_devices_add(inst, nodes, (size_t)n);
 }
 
 /* DutyCycle N > 1, after each read: a window (the stream open) lasts one
@@ -328,8 +375,9 @@ static size_t oa_drain_all(struct oa_instance *inst, int *first_err) {
                                   oa_on_chunk, d);
     if (r < 0 || d->dev.stream.fd < 0) {
       if (*first_err == 0)
-        *first_err =
-            r < 0 ? (int)-r : (d->dev.last_err ? d->dev.last_err : EAGAIN);
+        *first_err = r < 0 ? (int)-r
+                           : (d->dev.session.last_err ? d->dev.session.last_err
+                                                      : EAGAIN);
       failed++;
     }
   }
@@ -345,6 +393,8 @@ static int oa_read(void *p, struct metric_sink *sink) {
       return 0;
     return oa_replay_run(inst, sink);
   }
+  if (inst->relook)
+    oa_relook(inst, plugin_host_monotonic_ns(inst->host));
   int err = 0;
   size_t failed = oa_drain_all(inst, &err);
   uint64_t time_ns = plugin_host_realtime_ns(inst->host);
@@ -369,6 +419,8 @@ static int oa_drain(void *p) {
 
 static uint64_t oa_drain_interval(void *p) {
   struct oa_instance *inst = p;
+  if (inst->relook) /* a device may come: drain as its largest reports */
+    return i915_stream_drain_interval_ns(OA_REPORT_MAX, inst->cfg.period_ns);
   uint64_t best = 0;
   for (size_t i = 0; i < inst->n_devs; i++) {
     const struct oa_dev *d = &inst->devs[i];

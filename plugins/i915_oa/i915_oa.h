@@ -82,6 +82,10 @@ struct oa_instance {
   unsigned cycle_pos;
   bool in_window;
   uint64_t init_ns;
+  /* Discovery found no device at init: looked for again at reads, on
+   * this session's backoff (1 s doubling to 1 min). */
+  bool relook;
+  struct devsession discovery;
 };
 
 extern const struct plugin_ops i915_oa_ops;

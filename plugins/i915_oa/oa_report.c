@@ -102,7 +102,8 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
   first_error(&rc, metric_add_int(&m, "report_lost", "derive", a->report_lost));
   first_error(&rc, metric_add_int(&m, "buffer_lost", "derive", a->buffer_lost));
   first_error(&rc, metric_add_int(&m, "rebases", "derive", a->rebases));
-  first_error(&rc, metric_add_int(&m, "reopens", "derive", d->dev.reopens));
+  first_error(&rc,
+              metric_add_int(&m, "reopens", "derive", d->dev.session.reopens));
   first_error(&rc, metric_add_int(&m, "malformed", "derive", d->malformed));
   if (d->inst->cfg.duty_cycle > 1 && d->inst->cfg.replay == NULL) {
     /* DutyCycle: the stream's open time, the open window included, and

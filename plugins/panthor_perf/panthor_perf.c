@@ -8,6 +8,7 @@
 #include "plugins/panthor_perf/panthor_perf.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ static int pp_device_open(const struct pp *p, struct pp_device *d) {
   struct pp_session_params params = {
       .path = d->path,
       .kernel = p->host->kernel,
+      .shared = p->host->shared,
       .layout = p->cfg.layout,
       .counter_set = p->cfg.counter_set,
       .ring_slots = p->cfg.ring_slots,
@@ -87,27 +89,10 @@ static int pp_device_open(const struct pp *p, struct pp_device *d) {
   return 0;
 }
 
-static int pp_init(void *inst, const struct plugin_host *host) {
-  struct pp *p = inst;
-  p->host = host;
-  char *paths[PP_MAX_DEVICES];
-  size_t n = 0;
-  if (p->cfg.n_devices > 0) {
-    for (; n < p->cfg.n_devices; n++)
-      if ((paths[n] = strdup(p->cfg.devices[n])) == NULL)
-        break;
-  } else {
-    const char *root = p->cfg.dev_root ? p->cfg.dev_root : "/dev";
-    int found = pp_session_discover(root, host->kernel, paths, PP_MAX_DEVICES);
-    if (found < 0)
-      return found; /* logged */
-    if (found == 0) {
-      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, root, "init",
-              "no panthor render node found (give Device to name one)");
-      return -ENOENT;
-    }
-    n = (size_t)found;
-  }
+/* Open the devices at `paths` (n, taken over) into p->devs. 0, -EINVAL
+ * when a Counter names what a GPU lacks (logged), or the first device's
+ * error when none opened. */
+static int pp_devices_add(struct pp *p, char **paths, size_t n) {
   p->devs = calloc(n > 0 ? n : 1, sizeof(*p->devs));
   int first = p->devs == NULL ? -ENOMEM : 0;
   bool config_error = false;
@@ -141,6 +126,65 @@ static int pp_init(void *inst, const struct plugin_host *host) {
   return 0;
 }
 
+static const char *pp_dev_root(const struct pp *p) {
+  return p->cfg.dev_root ? p->cfg.dev_root : "/dev";
+}
+
+/* Discovery found nothing at init: look again when due (1 s doubling to
+ * 1 min); the nodes found then are opened at once. */
+static void pp_relook(struct pp *p, uint64_t now) {
+  if (!devsession_due(&p->discovery, now))
+    return;
+  char *paths[PP_MAX_DEVICES];
+  int found = pp_session_discover(pp_dev_root(p), p->host->kernel,
+                                  /*quiet=*/true, paths, PP_MAX_DEVICES);
+  if (found <= 0) {
+    devsession_fail(&p->discovery, now, found < 0 ? -found : ENOENT);
+    return;
+  }
+  p->relook = false;
+  devsession_opened(&p->discovery);
+  devsession_healthy(&p->discovery, "devices",
+                     "%d panthor render node(s) appeared", found);
+  pp_devices_add(p, paths, (size_t)found); /* failures logged */
+}
+
+static int pp_init(void *inst, const struct plugin_host *host) {
+  struct pp *p = inst;
+  p->host = host;
+  char *paths[PP_MAX_DEVICES];
+  size_t n = 0;
+  if (p->cfg.n_devices > 0) {
+    for (; n < p->cfg.n_devices; n++)
+      if ((paths[n] = strdup(p->cfg.devices[n])) == NULL)
+        break;
+  } else {
+    const char *root = pp_dev_root(p);
+    int found = pp_session_discover(root, host->kernel, /*quiet=*/false, paths,
+                                    PP_MAX_DEVICES);
+    if (found < 0)
+      return found; /* logged */
+    if (found == 0) {
+      /* Auto-discovery that found nothing is not an error: said once at
+       * INFO, looked for again (a module loaded, a device bound later). */
+      char dri[PATH_MAX];
+      snprintf(dri, sizeof(dri), "%s/dri", root);
+      devsession_init(&p->discovery, PP_PLUGIN, dri);
+      devsession_set_backoff(&p->discovery, DEVSESSION_BACKOFF_MIN_NS,
+                             DEVSESSION_RELOOK_MAX_NS);
+      devsession_failf(&p->discovery, plugin_host_monotonic_ns(host), ENOENT,
+                       LOG_LEVEL_INFO, "devices",
+                       "no panthor render node (renderD*) found; looking "
+                       "again, 1 s doubling to 1 min (give Device to name "
+                       "one)");
+      p->relook = true;
+      return 0;
+    }
+    n = (size_t)found;
+  }
+  return pp_devices_add(p, paths, n);
+}
+
 /* pp_session_read's delivery: fold one sample in. */
 static void pp_on_sample(void *ctx, const uint8_t *sample, size_t len) {
   struct pp_device *d = ctx;
@@ -162,11 +206,14 @@ static void pp_on_restart(void *ctx) {
 static int pp_read(void *inst, struct metric_sink *sink) {
   struct pp *p = inst;
   uint64_t time_ns = plugin_host_realtime_ns(p->host);
+  uint64_t now = plugin_host_monotonic_ns(p->host);
+  if (p->relook)
+    pp_relook(p, now);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < p->n_devs; i++) {
     struct pp_device *d = &p->devs[i];
-    int rc = pp_session_read(d->session, pp_on_sample, pp_on_restart, d,
+    int rc = pp_session_read(d->session, now, pp_on_sample, pp_on_restart, d,
                              &d->acc.stream);
     struct pp_metrics m;
     pp_accum_metrics(&d->acc, &m);

@@ -14,6 +14,7 @@
 #define PLUGINS_PANTHOR_PERF_PANTHOR_PERF_H
 
 #include "common/core/cfg.h"
+#include "common/core/devsession.h"
 #include "common/core/kernel.h"
 #include "common/core/log.h"
 #include "common/core/metric.h"
@@ -54,6 +55,7 @@ struct pp_session;
 struct pp_session_params {
   const char *path;                /* borrowed: the render node */
   const struct kernel_ops *kernel; /* borrowed: the host's seam */
+  struct plugin_shared *shared;    /* borrowed: the host's; NULL: unshared */
   enum pp_layout layout;           /* forced, or PP_LAYOUT_NONE: detect */
   uint8_t counter_set;
   uint32_t ring_slots;
@@ -80,20 +82,21 @@ int pp_session_start(struct pp_session *s,
                      const uint64_t enable[PP_BLOCK_COUNT][2]);
 
 /*
- * One read: SAMPLE with the next sequence number as user_data (numbered
- * 1, 2, 3... per session, advanced only when SAMPLE succeeded), wait on the
- * eventfd, consume every ready sample through `fn`, write back the wrapped
- * extract. Counts EBUSY skips in stream->busy_skips and reopens in
- * stream->reopens (calling `restart(ctx)` after one). 0 or a negative
- * errno after logging (the device failed this read).
- * Shared session: each sample's counters are deltas since the previous
- * sample, so every instance on the device must see every sample: a read
- * by one instance delivers to its own `fn` at once and queues the samples
- * for every other handle, which receives them, in order, at its own next
- * read (so one instance's totals are never touched from another thread;
- * sequence numbers are the session's, so no instance sees false gaps).
+ * One read at monotonic time `now_ns` (the host's clock; it paces the
+ * reopen of a failed node): SAMPLE with the next sequence number as
+ * user_data (numbered 1, 2, 3... per session, advanced only when SAMPLE
+ * succeeded), wait on the eventfd, consume every ready sample through `fn`,
+ * write back the wrapped extract. Counts EBUSY skips in stream->busy_skips and
+ * reopens in stream->reopens (calling `restart(ctx)` after one). 0 or a
+ * negative errno after logging (the device failed this read). Shared session:
+ * each sample's counters are deltas since the previous sample, so every
+ * instance on the device must see every sample: a read by one instance delivers
+ * to its own `fn` at once and queues the samples for every other handle, which
+ * receives them, in order, at its own next read (so one instance's totals are
+ * never touched from another thread; sequence numbers are the session's, so no
+ * instance sees false gaps).
  */
-int pp_session_read(struct pp_session *s, pp_sample_fn fn,
+int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
                     void (*restart)(void *ctx), void *ctx,
                     struct pp_stream *stream);
 
@@ -102,9 +105,11 @@ int pp_session_read(struct pp_session *s, pp_sample_fn fn,
 void pp_session_free(struct pp_session *s);
 
 /* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
- * owned paths into `paths`; returns the count or a negative errno. */
+ * owned paths into `paths`; returns the count (0 also when <dev_root>/dri
+ * does not exist) or a negative errno (logged). A node that cannot be
+ * opened is a warning, or debug when `quiet` (a re-look). */
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                        char **paths, size_t max);
+                        bool quiet, char **paths, size_t max);
 
 /* ---- the core ---------------------------------------------------------- */
 struct pp_device {
@@ -124,6 +129,10 @@ struct pp {
   const struct plugin_host *host; /* borrowed, from init */
   struct pp_device *devs;         /* owned, n_devs */
   size_t n_devs;
+  /* Discovery found no node at init: looked for again at reads, on this
+   * session's backoff (1 s doubling to 1 min). */
+  bool relook;
+  struct devsession discovery;
 };
 
 /* pp_config.c: defaults (Device none, UAPI auto, CounterSet primary,

@@ -1,8 +1,12 @@
 /*
  * pp_session.c: the session hooks of panthor_perf.h. One kernel session
  * per node (struct pp_core), shared by every instance that reads the node
- * (the kernel allows two sessions system-wide), refcounted in a process-wide
- * list and serialised by the core's lock. Each instance holds a struct
+ * (the kernel allows two sessions system-wide), refcounted, found by node
+ * path in the registry the host hands every instance (plugin_host.h:
+ * plugin_shared; none: the instance's own core) and serialised by the
+ * core's lock. Its reopen after a GPU reset or a vanished node runs on
+ * common/core/devsession with the reading instance's host clock. Each
+ * instance holds a struct
  * pp_session handle; a sample consumed by one handle's read is delivered to
  * it at once and copied into the other handles' queues (allocated when they
  * join), which they deliver at their own next read: an instance's state is
@@ -12,6 +16,7 @@
  */
 #include "plugins/panthor_perf/pp_session.h"
 
+#include "common/core/devsession.h"
 #include "common/drm/drm_node.h"
 #include "common/panthor/pp_ring.h"
 
@@ -22,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PP_MAX_HANDLES 8
 /* A handle's queue grows (doubling) while other instances read more often
@@ -30,14 +34,14 @@
 #define PP_QUEUE_MAX_BYTES (16u << 20)
 
 struct pp_core {
-  struct pp_core *next;
+  struct plugin_shared *shared; /* borrowed: where it is registered, or NULL */
   int refs;
   pthread_mutex_t lock;
   struct pp_dev dev;
   uint32_t timeout_ms;
   uint64_t seq; /* user_data of the last successful SAMPLE */
-  bool broken;  /* the node failed (ENODEV/EIO): reopen pending */
-  uint64_t retry_ns, backoff_ns;
+  /* FAILED: the node failed (ENODEV/EIO), reopen pending */
+  struct devsession session;
   struct log_complaint ring_complaint;
   bool said_timeout;
   struct pp_session *handles[PP_MAX_HANDLES];
@@ -52,22 +56,12 @@ struct pp_session {
                                   * the oldest goes (a gap: dropped) */
 };
 
-static pthread_mutex_t pp_cores_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pp_core *pp_cores;
-
-static uint64_t pp_clock_system(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-static uint64_t (*pp_clock)(void) = pp_clock_system;
-
-void pp_session_set_clock(uint64_t (*monotonic_ns)(void)) {
-  pp_clock = monotonic_ns ? monotonic_ns : pp_clock_system;
+static bool pp_core_broken_p(const struct pp_core *c) {
+  return c->session.state == DEVSESSION_FAILED;
 }
 
 static void pp_core_free(struct pp_core *c) {
-  pp_dev_close(&c->dev, c->broken);
+  pp_dev_close(&c->dev, pp_core_broken_p(c));
   pthread_mutex_destroy(&c->lock);
   free(c);
 }
@@ -102,17 +96,26 @@ static int pp_core_attach(struct pp_core *c, struct pp_session **out) {
   return 0;
 }
 
+static void pp_shared_lock(struct plugin_shared *r) {
+  if (r != NULL)
+    plugin_shared_lock(r);
+}
+
+static void pp_shared_unlock(struct plugin_shared *r) {
+  if (r != NULL)
+    plugin_shared_unlock(r);
+}
+
 int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
                     struct pp_gpu *gpu, struct pp_info *info) {
   *out = NULL;
-  pthread_mutex_lock(&pp_cores_lock);
-  struct pp_core *c = pp_cores;
-  while (c != NULL && strcmp(c->dev.path, p->path) != 0)
-    c = c->next;
+  struct plugin_shared *r = p->shared;
+  pp_shared_lock(r);
+  struct pp_core *c = r != NULL ? plugin_shared_find(r, p->path) : NULL;
   int rc = 0;
   if (c == NULL) {
     if ((c = calloc(1, sizeof(*c))) == NULL) {
-      pthread_mutex_unlock(&pp_cores_lock);
+      pp_shared_unlock(r);
       return -ENOMEM;
     }
     pthread_mutex_init(&c->lock, NULL);
@@ -123,13 +126,14 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
     c->dev.slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
     c->dev.fd = c->dev.efd = -1;
     c->timeout_ms = p->timeout_ms;
-    if ((rc = pp_dev_open(&c->dev, false)) < 0) {
+    devsession_init(&c->session, PP_PLUGIN, p->path);
+    if ((rc = pp_dev_open(&c->dev, false)) < 0 ||
+        (r != NULL && (rc = plugin_shared_add(r, p->path, c)) < 0)) {
       pp_core_free(c);
-      pthread_mutex_unlock(&pp_cores_lock);
+      pp_shared_unlock(r);
       return rc;
     }
-    c->next = pp_cores;
-    pp_cores = c;
+    c->shared = r;
   }
   pthread_mutex_lock(&c->lock);
   uint32_t slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
@@ -149,10 +153,11 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
   }
   pthread_mutex_unlock(&c->lock);
   if (c->refs == 0) { /* a new core nobody holds */
-    pp_cores = c->next;
+    if (r != NULL)
+      plugin_shared_remove(r, c);
     pp_core_free(c);
   }
-  pthread_mutex_unlock(&pp_cores_lock);
+  pp_shared_unlock(r);
   return rc;
 }
 
@@ -189,6 +194,8 @@ int pp_session_start(struct pp_session *s,
     rc = pp_core_setup(c, false);
     if (rc < 0)
       pp_dev_close(&c->dev, false);
+    else
+      devsession_opened(&c->session);
   }
   pthread_mutex_unlock(&c->lock);
   return rc;
@@ -232,36 +239,28 @@ static void pp_core_deliver(struct pp_core *c, struct pp_session *self,
   }
 }
 
-/* The node failed: close what is left, retry after the backoff. */
-static void pp_core_broken(struct pp_core *c, int err, const char *what) {
-  if (!c->broken)
-    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, c->dev.path, what,
-            "%s: GPU reset or device gone; reopening with backoff "
-            "(1 s doubling to 5 min)",
-            strerror(err));
-  c->broken = true;
+/* The node failed at `now_ns`: close what is left, retry after the
+ * backoff (said once per episode). */
+static void pp_core_broken(struct pp_core *c, uint64_t now_ns, int err,
+                           const char *what) {
+  devsession_failf(&c->session, now_ns, err, LOG_LEVEL_ERROR, what,
+                   "%s: GPU reset or device gone; reopening with backoff "
+                   "(1 s doubling to 5 min)",
+                   strerror(err));
   pp_dev_close(&c->dev, true);
-  c->backoff_ns = c->backoff_ns ? c->backoff_ns : PP_BACKOFF_MIN_NS;
-  c->retry_ns = pp_clock() + c->backoff_ns;
 }
 
 /* Reopen when due: 0 when the session runs again. */
-static int pp_core_reopen(struct pp_core *c) {
-  uint64_t now = pp_clock();
-  if (now < c->retry_ns)
+static int pp_core_reopen(struct pp_core *c, uint64_t now_ns) {
+  if (!devsession_due(&c->session, now_ns))
     return -ENODEV;
   int rc = pp_core_setup(c, true);
   if (rc < 0) {
     pp_dev_close(&c->dev, true);
-    c->backoff_ns = c->backoff_ns * 2 > PP_BACKOFF_MAX_NS ? PP_BACKOFF_MAX_NS
-                                                          : c->backoff_ns * 2;
-    c->retry_ns = now + c->backoff_ns;
+    devsession_fail(&c->session, now_ns, -rc);
     return rc;
   }
-  log_msg(LOG_LEVEL_INFO, PP_PLUGIN, c->dev.path, "reopen",
-          "the perf session runs again");
-  c->broken = false;
-  c->backoff_ns = 0;
+  devsession_opened(&c->session);
   c->seq = 0;
   for (size_t i = 0; i < PP_MAX_HANDLES; i++)
     if (c->handles[i] != NULL)
@@ -309,7 +308,7 @@ static int pp_core_consume(struct pp_core *c, struct pp_session *self,
   return 0;
 }
 
-int pp_session_read(struct pp_session *s, pp_sample_fn fn,
+int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
                     void (*restart)(void *ctx), void *ctx,
                     struct pp_stream *stream) {
   struct pp_core *c = s->core;
@@ -318,7 +317,7 @@ int pp_session_read(struct pp_session *s, pp_sample_fn fn,
   for (; s->q_len > 0; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
     fn(ctx, s->queue + (size_t)s->q_head * len, len);
   int rc = 0;
-  if (c->broken && (rc = pp_core_reopen(c)) < 0)
+  if (pp_core_broken_p(c) && (rc = pp_core_reopen(c, now_ns)) < 0)
     goto out;
   if (s->restart_due) {
     s->restart_due = false;
@@ -338,7 +337,7 @@ int pp_session_read(struct pp_session *s, pp_sample_fn fn,
     stream->busy_skips++; /* a request pending or the ring nearly full */
   } else if (errno == ENODEV || errno == EIO || errno == EBADF) {
     /* EBADF: the kernel no longer knows the session (a reset lost it) */
-    pp_core_broken(c, errno, "SAMPLE");
+    pp_core_broken(c, now_ns, errno, "SAMPLE");
     rc = -ENODEV;
     goto out;
   } else {
@@ -346,6 +345,8 @@ int pp_session_read(struct pp_session *s, pp_sample_fn fn,
     log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, c->dev.path, "SAMPLE", -rc, NULL);
     goto out;
   }
+  /* the kernel took the request (or is busy with one): the session works */
+  devsession_healthy(&c->session, "reopen", "the perf session runs again");
   if (requested && pp_dev_insert(&c->dev) == pp_dev_extract(&c->dev) &&
       !pp_core_wait(c) && !c->said_timeout) {
     /* a sample the kernel dropped (its ring was full) never comes: the
@@ -366,7 +367,8 @@ void pp_session_free(struct pp_session *s) {
   if (s == NULL)
     return;
   struct pp_core *c = s->core;
-  pthread_mutex_lock(&pp_cores_lock);
+  struct plugin_shared *r = c->shared;
+  pp_shared_lock(r);
   pthread_mutex_lock(&c->lock);
   for (size_t i = 0; i < PP_MAX_HANDLES; i++)
     if (c->handles[i] == s)
@@ -374,25 +376,24 @@ void pp_session_free(struct pp_session *s) {
   bool last = --c->refs == 0;
   pthread_mutex_unlock(&c->lock);
   if (last) {
-    struct pp_core **pp = &pp_cores;
-    while (*pp != c)
-      pp = &(*pp)->next;
-    *pp = c->next;
+    if (r != NULL)
+      plugin_shared_remove(r, c);
     pp_core_free(c);
   }
-  pthread_mutex_unlock(&pp_cores_lock);
+  pp_shared_unlock(r);
   free(s->queue);
   free(s);
 }
 
 static void pp_discover_error(void *ctx, const char *path, int err) {
-  (void)ctx;
-  log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, path, "open", err,
+  const bool *quiet = ctx;
+  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PP_PLUGIN, path,
+            "open", err,
             "the render node needs read-write access (group render)");
 }
 
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                        char **paths, size_t max) {
+                        bool quiet, char **paths, size_t max) {
   char dri[DRM_NODE_PATH_MAX];
   snprintf(dri, sizeof(dri), "%s/dri", dev_root);
   struct drm_node *nodes = calloc(DRM_NODE_MAX, sizeof(*nodes));
@@ -401,7 +402,9 @@ int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
   /* sysfs describes the real /dev only */
   const char *sysfs = strcmp(dev_root, "/dev") == 0 ? "/sys" : NULL;
   int n = drm_node_find(kernel, dri, sysfs, "panthor", nodes, DRM_NODE_MAX,
-                        pp_discover_error, NULL);
+                        pp_discover_error, &quiet);
+  if (n == -ENOENT || n == -ENOTDIR)
+    n = 0; /* no DRM device at all (no GPU driver loaded): none found */
   if (n < 0) {
     log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, dri, "discovery", -n, NULL);
     free(nodes);

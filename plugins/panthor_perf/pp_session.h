@@ -8,8 +8,9 @@
  *                 their mappings, the eventfd, SETUP/START, STOP/drain/
  *                 TEARDOWN, close; errors in words.
  *   pp_session.c  the hooks: sessions shared per node (refcounted, one
- *                 lock), the read (SAMPLE, bounded eventfd wait, ring
- *                 consumption), reopen with backoff, discovery.
+ *                 lock, found through the host's plugin_shared), the read
+ *                 (SAMPLE, bounded eventfd wait, ring consumption),
+ *                 reopen with backoff (common/core/devsession), discovery.
  */
 #ifndef PLUGINS_PANTHOR_PERF_PP_SESSION_H
 #define PLUGINS_PANTHOR_PERF_PP_SESSION_H
@@ -18,9 +19,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#define PP_BACKOFF_MIN_NS 1000000000ull         /* 1 s */
-#define PP_BACKOFF_MAX_NS (300ull * 1000000000) /* 5 min */
 
 /* One device's kernel objects (pp_device.c). fd, efd -1 when closed. */
 struct pp_dev {
@@ -65,8 +63,5 @@ int pp_dev_command(struct pp_dev *d, uint32_t cmd, uint64_t user_data);
  * GEM_CLOSE, close the eventfd and the node. `dead`: the node failed
  * (ENODEV/EIO): skip the commands. Idempotent. */
 void pp_dev_close(struct pp_dev *d, bool dead);
-
-/* Test seam: the monotonic clock of the reopen backoff (NULL: system). */
-void pp_session_set_clock(uint64_t (*monotonic_ns)(void));
 
 #endif

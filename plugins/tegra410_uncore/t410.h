@@ -16,6 +16,7 @@
 
 #include "common/core/cfg.h"
 #include "common/core/counter.h"
+#include "common/core/devsession.h"
 #include "common/core/log.h"
 #include "common/core/metric.h"
 #include "common/core/plugin.h"
@@ -49,8 +50,7 @@ struct t410_group {
   struct t410_preset_tags preset; /* kind T410_GENERIC for Event groups */
   enum t410_role roles[PMU_MAX_GROUP];
   struct t410_series *series; /* owned, pg.n_readings */
-  uint64_t retry_at_ns;       /* backoff after an open or read failure */
-  uint64_t backoff_ns;
+  struct devsession session;  /* reopen after an open or read failure */
   struct log_complaint write_complaint; /* records that could not be built */
 };
 
@@ -74,6 +74,10 @@ struct t410 {
   size_t n_bad_pmus;
   struct t410_group *groups; /* grown as groups are added */
   size_t n_groups, cap_groups;
+  /* The preset without Event found no Tegra410 PMU: looked for again at
+   * reads, on this session's backoff (1 s doubling to 1 min). */
+  bool relook;
+  struct devsession discovery;
 };
 
 /* t410_config.c */

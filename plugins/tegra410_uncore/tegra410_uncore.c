@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define T410_BACKOFF_MIN_NS 1000000000ull
-#define T410_BACKOFF_MAX_NS 300000000000ull
 #define T410_MAX_SPECS 8 /* groups of one Event option (config checks it) */
 
 static void *t410_new(const char *instance) {
@@ -143,7 +141,7 @@ static struct t410_group *t410_group_build(struct t410 *d, const char *text,
   }
   for (size_t i = 0; i < g->pg.n_readings; i++)
     t410_series_reset(&g->series[i]);
-  g->backoff_ns = T410_BACKOFF_MIN_NS;
+  devsession_init(&g->session, T410_PLUGIN, pmu->name);
   return g;
 }
 
@@ -174,23 +172,36 @@ static bool t410_preset_add(void *ctx, const char *text,
   return true;
 }
 
-static void t410_retry_later(struct t410_group *g, uint64_t now) {
-  g->retry_at_ns = now + g->backoff_ns;
-  g->backoff_ns = g->backoff_ns * 2 > T410_BACKOFF_MAX_NS ? T410_BACKOFF_MAX_NS
-                                                          : g->backoff_ns * 2;
-}
-
-/* Open `g` (its state starts afresh); on failure, schedule a retry. */
+/* Open `g` (its state starts afresh); on failure, retry after the
+ * backoff (pmu_group_open says why, once). */
 static int t410_group_start(struct t410_group *g, uint64_t now) {
   int rc = pmu_group_open(&g->pg);
   if (rc < 0) {
-    t410_retry_later(g, now);
+    devsession_fail(&g->session, now, -rc);
     return rc;
   }
   for (size_t i = 0; i < g->pg.n_readings; i++)
     t410_series_reset(&g->series[i]);
-  g->backoff_ns = T410_BACKOFF_MIN_NS;
+  devsession_opened(&g->session);
   return 0;
+}
+
+/* The Tegra410 preset's groups on the PMUs present (and the PCIe labels):
+ * how many were added. */
+static int t410_preset_look(struct t410 *d) {
+  d->n_pcie_labels = t410_pcie_labels_scan(d->cfg.sysfs_root, d->pcie_labels,
+                                           T410_MAX_PCIE_LABELS);
+  int n = t410_preset_scan(d->cfg.sysfs_root, d->cfg.filters, d->cfg.n_filters,
+                           t410_preset_add, d);
+  if (n > 0)
+    log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
+            "Tegra410: %d group(s) on the PMUs found", n);
+  return n;
+}
+
+static void t410_start_all(struct t410 *d, uint64_t now) {
+  for (size_t i = 0; i < d->n_groups; i++)
+    t410_group_start(&d->groups[i], now);
 }
 
 static int t410_init(void *inst, const struct plugin_host *host) {
@@ -228,24 +239,21 @@ static int t410_init(void *inst, const struct plugin_host *host) {
             bad);
     return -EINVAL;
   }
-  if (preset) {
-    d->n_pcie_labels = t410_pcie_labels_scan(d->cfg.sysfs_root, d->pcie_labels,
-                                             T410_MAX_PCIE_LABELS);
-    int n = t410_preset_scan(d->cfg.sysfs_root, d->cfg.filters,
-                             d->cfg.n_filters, t410_preset_add, d);
-    if (n > 0)
-      log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
-              "Tegra410: %d group(s) on the PMUs found", n);
-  }
-  if (d->n_groups == 0 && preset && d->cfg.n_events == 0) {
-    /* the default configuration: the Tegra410 preset where its PMUs
-     * exist, and nothing (no series, no error) on any other machine */
-    log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
-            "no Tegra410 PMU (nvidia_ucf_pmu_*, nvidia_pcie_pmu_*_rc_*, "
-            "nvidia_pcie_tgt_pmu_*_rc_*, nvidia_cmem_latency_pmu_*, "
-            "nvidia_nvlink_c2c_pmu_*, nvidia_nvclink_pmu_*, "
-            "nvidia_nvdlink_pmu_*) under bus/event_source/devices: "
-            "nothing to count");
+  if (preset && t410_preset_look(d) == 0 && d->cfg.n_events == 0) {
+    /* Auto-discovery that found nothing is not an error: say what was
+     * looked for, once, and look again (a PMU driver loaded later). */
+    devsession_init(&d->discovery, T410_PLUGIN, d->cfg.sysfs_root);
+    devsession_set_backoff(&d->discovery, DEVSESSION_BACKOFF_MIN_NS,
+                           DEVSESSION_RELOOK_MAX_NS);
+    devsession_failf(&d->discovery, plugin_host_monotonic_ns(host), ENOENT,
+                     LOG_LEVEL_INFO, "Preset",
+                     "no Tegra410 PMU (nvidia_ucf_pmu_*, "
+                     "nvidia_pcie_pmu_*_rc_*, nvidia_pcie_tgt_pmu_*_rc_*, "
+                     "nvidia_cmem_latency_pmu_*, nvidia_nvlink_c2c_pmu_*, "
+                     "nvidia_nvclink_pmu_*, nvidia_nvdlink_pmu_*) under "
+                     "bus/event_source/devices; looking again, 1 s doubling "
+                     "to 1 min");
+    d->relook = true;
     return 0;
   }
   if (d->n_groups == 0) {
@@ -253,10 +261,25 @@ static int t410_init(void *inst, const struct plugin_host *host) {
             "no event could be set up under %s", d->cfg.sysfs_root);
     return -ENOENT;
   }
-  uint64_t now = plugin_host_monotonic_ns(host);
-  for (size_t i = 0; i < d->n_groups; i++)
-    t410_group_start(&d->groups[i], now);
+  t410_start_all(d, plugin_host_monotonic_ns(host));
   return 0;
+}
+
+/* The preset without Event found nothing at init: look again when due;
+ * the groups found are opened at once. */
+static void t410_relook(struct t410 *d, uint64_t now) {
+  if (!devsession_due(&d->discovery, now))
+    return;
+  int n = t410_preset_look(d);
+  if (n == 0) {
+    devsession_fail(&d->discovery, now, ENOENT);
+    return;
+  }
+  d->relook = false;
+  devsession_opened(&d->discovery);
+  devsession_healthy(&d->discovery, "Preset",
+                     "Tegra410 PMUs appeared: %d group(s)", n);
+  t410_start_all(d, now);
 }
 
 /* One group: read, update its state, report. 0 or a negative errno. */
@@ -264,7 +287,7 @@ static int t410_group_collect(const struct t410 *d, struct t410_group *g,
                               struct metric_sink *sink, uint64_t now,
                               uint64_t time_ns) {
   if (!g->pg.open) {
-    if (now < g->retry_at_ns)
+    if (!devsession_due(&g->session, now))
       return -EAGAIN;
     int rc = t410_group_start(g, now);
     if (rc < 0)
@@ -273,11 +296,13 @@ static int t410_group_collect(const struct t410 *d, struct t410_group *g,
   int rc = pmu_group_read(&g->pg);
   if (rc < 0) {
     /* ENODEV: PMU gone or its CPU unplugged; reopen later */
-    log_errno(LOG_LEVEL_WARNING, T410_PLUGIN, g->pg.pmu, "read", -rc, NULL);
     pmu_group_close(&g->pg);
-    t410_retry_later(g, now);
+    devsession_failf(&g->session, now, -rc, LOG_LEVEL_WARNING, "read",
+                     "%s; reopening with backoff (1 s doubling to 5 min)",
+                     strerror(-rc));
     return rc;
   }
+  devsession_healthy(&g->session, "read", "counting again");
   for (size_t i = 0; i < g->pg.n_readings; i++)
     t410_series_update(&g->series[i], &g->pg.readings[i], g->pg.n_events);
   rc = 0;
@@ -299,6 +324,8 @@ static int t410_read(void *inst, struct metric_sink *sink) {
   struct t410 *d = inst;
   uint64_t now = plugin_host_monotonic_ns(d->host);
   uint64_t time_ns = plugin_host_realtime_ns(d->host);
+  if (d->relook)
+    t410_relook(d, now);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < d->n_groups; i++) {

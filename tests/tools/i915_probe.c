@@ -188,9 +188,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) {
     printf("total %s samples=%llu opens=%llu reopens=%llu\n", devs[i].object,
            (unsigned long long)counts[i].samples,
-           (unsigned long long)devs[i].opens,
-           (unsigned long long)devs[i].reopens);
-    if (devs[i].opens == 0)
+           (unsigned long long)devs[i].session.opens,
+           (unsigned long long)devs[i].session.reopens);
+    if (devs[i].session.opens == 0)
       rc = 1;
     i915_device_stop(k, &devs[i], &p);
   }

@@ -213,8 +213,8 @@ static void busy_at_start_is_retried(void **state) {
       i915_device_drain(&shim_kernel, &d, &p, 3 * S - 1, count, NULL), 0);
   assert_int_equal(i915_device_drain(&shim_kernel, &d, &p, 3 * S, count, NULL),
                    528);
-  assert_int_equal(d.opens, 1);
-  assert_int_equal(d.reopens, 0); /* never open before */
+  assert_int_equal(d.session.opens, 1);
+  assert_int_equal(d.session.reopens, 0); /* never open before */
   assert_int_equal(n_logs, 2);
   assert_string_equal(logs[1], "6 i915_oa: 0000:00:02.0: stream: open again");
   i915_device_stop(&shim_kernel, &d, &p);
@@ -245,8 +245,8 @@ static void eio_then_vanished_reopens_with_backoff(void **state) {
       i915_device_drain(&shim_kernel, &d, &p, 10 + 7 * S - 1, count, NULL), 0);
   assert_int_equal(
       i915_device_drain(&shim_kernel, &d, &p, 10 + 7 * S, count, NULL), 528);
-  assert_int_equal(d.reopens, 1);
-  assert_int_equal(d.opens, 2);
+  assert_int_equal(d.session.reopens, 1);
+  assert_int_equal(d.session.opens, 2);
   assert_int_equal(n_logs, 2); /* the EIO once, the recovery once */
   assert_string_equal(logs[0],
                       "4 i915_oa: 0000:00:02.0: read: Input/output error");

@@ -1,5 +1,6 @@
 /* The stream reader against the shim's i915 stream: drains until EAGAIN,
- * whole records per chunk, ENOSPC growth, short reads, EIO; backoff. */
+ * whole records per chunk, ENOSPC growth, short reads, EIO (the reopen backoff:
+ * test_devsession). */
 #include "common/i915/i915_stream.h"
 #include "tests/shim/shim.h"
 #include "tests/shim/shim_i915.h"
@@ -146,26 +147,6 @@ static void drain__eio_and_closed(void **state) {
   shim_close(dev);
 }
 
-static void backoff__doubles_to_five_minutes(void **state) {
-  (void)state;
-  struct i915_backoff b;
-  i915_backoff_reset(&b);
-  assert_true(i915_backoff_due(&b, 0));
-  uint64_t now = 1000;
-  const uint64_t want[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300};
-  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-    i915_backoff_fail(&b, now);
-    assert_int_equal(b.delay_ns, want[i] * 1000000000ull);
-    assert_false(i915_backoff_due(&b, now + b.delay_ns - 1));
-    assert_true(i915_backoff_due(&b, now + b.delay_ns));
-    now += b.delay_ns;
-  }
-  assert_int_equal(b.failures, 11);
-  i915_backoff_reset(&b);
-  assert_int_equal(b.delay_ns, 0);
-  assert_true(i915_backoff_due(&b, 0));
-}
-
 static void drain_interval__half_the_buffer(void **state) {
   (void)state;
   /* 65536 reports of 256 bytes fill 16 MiB; at 1 ms plus 20000
@@ -198,7 +179,6 @@ int main(void) {
       cmocka_unit_test_teardown(drain__enospc_grows_the_buffer, teardown),
       cmocka_unit_test_teardown(drain__short_reads, teardown),
       cmocka_unit_test_teardown(drain__eio_and_closed, teardown),
-      cmocka_unit_test(backoff__doubles_to_five_minutes),
       cmocka_unit_test(drain_interval__half_the_buffer),
       cmocka_unit_test(drain_interval__counts_context_switch_reports),
   };

@@ -33,10 +33,14 @@
 static struct fakeproc fp;
 static char path[600], dri[400];
 static struct plugin_host host;
+static struct plugin_shared shared;
 static char logged[8192];
 static uint64_t fake_now;
 
-static uint64_t fake_clock(void) { return fake_now; }
+static uint64_t fake_clock(void *ctx) {
+  (void)ctx;
+  return fake_now;
+}
 
 static void log_capture(enum log_level level, const char *message) {
   (void)level;
@@ -55,17 +59,20 @@ static int setup(void **state) {
   assert_int_equal(shim_panthor_set_rates(""), 0);
   plugin_host_init(&host, "t", 1000000000ull);
   host.kernel = &shim_kernel;
+  host.clock.monotonic_ns = fake_clock; /* the reopen backoff's clock */
+  plugin_shared_init(&shared);
+  host.shared = &shared;
   logged[0] = '\0';
   log_set_sink(log_capture, LOG_LEVEL_INFO);
   fake_now = 1000000000ull;
-  pp_session_set_clock(fake_clock);
   alarm(120);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  pp_session_set_clock(NULL);
+  assert_null(shared.head); /* every session gone with its instances */
+  plugin_shared_fini(&shared);
   log_set_sink(NULL, LOG_LEVEL_INFO);
   assert_int_equal(shim_device_remove(path), 0);
   fakeproc_fini(&fp);
@@ -412,6 +419,100 @@ static void pp_session_init__shared_by_two_instances(void **state) {
   capture_sink_fini(&b);
 }
 
+/* Sharing is the host's: instances handed another registry (another
+ * process or plugin context), or none, get their own kernel session. No
+ * list outside the hosts' registries remembers the node. */
+static void pp_session_init__shared_per_host_registry(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, NULL);
+  int rc;
+  void *x = instance("8", NULL, NULL, &rc);
+  assert_int_equal(rc, 0);
+  struct plugin_host other = host;
+  struct plugin_shared other_shared;
+  plugin_shared_init(&other_shared);
+  other.shared = &other_shared;
+  void *y = panthor_perf_ops.instance_new("t");
+  option(y, "Device", path);
+  assert_int_equal(panthor_perf_ops.init(y, &other), 0);
+  struct shim_panthor_stats st;
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 2);
+  assert_non_null(plugin_shared_find(&other_shared, path));
+  panthor_perf_ops.instance_free(y);
+  assert_null(other_shared.head);
+  plugin_shared_fini(&other_shared);
+  other.shared = NULL; /* nothing shared: the instance's own */
+  y = panthor_perf_ops.instance_new("t");
+  option(y, "Device", path);
+  assert_int_equal(panthor_perf_ops.init(y, &other), 0);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 2);
+  panthor_perf_ops.instance_free(y);
+  panthor_perf_ops.instance_free(x);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 0);
+}
+
+/* Bug: with no panthor node (no /dev/dri at all on most machines) init
+ * failed with an error, so collectd said its init callbacks failed.
+ * Discovery finding nothing is one INFO line naming what was looked for,
+ * reads that collect nothing and succeed, and a re-look 1 s, then 2 s
+ * later that opens a node which appeared in between. A Device named
+ * explicitly and missing stays an error naming it. */
+static void pp_init__nothing_found_is_info_then_relook(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, NULL);
+  char root[600], later_dri[700], node[800];
+  snprintf(root, sizeof(root), "%s/later", fp.root);
+  snprintf(later_dri, sizeof(later_dri), "%s/dri", root);
+  snprintf(node, sizeof(node), "%s/renderD130", later_dri);
+  void *inst = panthor_perf_ops.instance_new("t");
+  option(inst, "DevRoot", root);
+  uint64_t t0 = fake_now;
+  assert_int_equal(panthor_perf_ops.init(inst, &host), 0);
+  char want[1024];
+  snprintf(want, sizeof(want),
+           "panthor_perf: %s: devices: no panthor render node (renderD*) "
+           "found; looking again, 1 s doubling to 1 min (give Device to name "
+           "one)\n",
+           later_dri);
+  assert_string_equal(logged, want);
+  struct capture_sink c;
+  capture_sink_init(&c);
+  fake_now = t0 + 1000000000ull; /* first re-look: still nothing */
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  assert_int_equal(c.n_lines, 0);
+  mkdir(root, 0755);
+  mkdir(later_dri, 0755);
+  close(open(node, O_CREAT | O_WRONLY, 0644));
+  assert_int_equal(shim_panthor_register(node, 130), 0);
+  fake_now = t0 + 3000000000ull - 1; /* the next is 2 s later */
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  assert_int_equal(c.n_lines, 0);
+  assert_string_equal(logged, want); /* the miss is not said again */
+  fake_now = t0 + 3000000000ull;
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  assert_non_null(strstr(logged, "devices: 1 panthor render node(s) "
+                                 "appeared"));
+  assert_null(strstr(logged, "error"));
+  capture_sink_clear(&c);
+  reads(inst, &c, 1);
+  assert_int_equal(field(&c, STREAM, "samples"), 2);
+  panthor_perf_ops.instance_free(inst);
+  capture_sink_fini(&c);
+  assert_int_equal(shim_device_remove(node), 0);
+
+  logged[0] = '\0';
+  inst = panthor_perf_ops.instance_new("t");
+  snprintf(node, sizeof(node), "%s/renderD131", later_dri);
+  option(inst, "Device", node);
+  assert_int_equal(panthor_perf_ops.init(inst, &host), -ENOENT);
+  snprintf(want, sizeof(want), "panthor_perf: %s: open: No such file", node);
+  assert_non_null(strstr(logged, want));
+  panthor_perf_ops.instance_free(inst);
+}
+
 struct reader {
   void *inst;
   int n, failed;
@@ -467,7 +568,7 @@ static void pp_session_discover__panthor_nodes_only(void **state) {
   snprintf(other, sizeof(other), "%s/renderD129", dri); /* not a device */
   close(open(other, O_CREAT | O_WRONLY, 0644));
   char *paths[4];
-  int n = pp_session_discover(fp.root, &shim_kernel, paths, 4);
+  int n = pp_session_discover(fp.root, &shim_kernel, /*quiet=*/false, paths, 4);
   assert_int_equal(n, 1);
   assert_string_equal(paths[0], path);
   free(paths[0]);
@@ -493,6 +594,10 @@ int main(void) {
           pp_session_read__corrupt_insert_not_followed, setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_init__shared_by_two_instances,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_init__shared_per_host_registry,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          pp_init__nothing_found_is_info_then_relook, setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_discover__panthor_nodes_only,

@@ -866,6 +866,154 @@ static void t410_event__config4(void **state) {
   tegra410_uncore_ops.instance_free(inst);
 }
 
+static char said[8][512];
+static enum log_level said_level[8];
+static size_t n_said;
+static void keep_info(enum log_level level, const char *message) {
+  if (level > LOG_LEVEL_INFO)
+    return;
+  if (n_said < 8) {
+    snprintf(said[n_said], sizeof(said[0]), "%s", message);
+    said_level[n_said] = level;
+  }
+  n_said++;
+}
+
+/* Bug: the default (the preset, no Event) on a machine without Tegra410
+ * PMUs failed init with an error ("no Event given and no Tegra410 PMU
+ * found"), so collectd said its init callbacks failed. Nothing found is
+ * one info line naming what was looked for; the preset is looked for
+ * again 1 s, then 2 s later (doubling to 1 min), and a PMU that appears
+ * (its driver loaded) is counted from the re-look that finds it. */
+static void t410_preset__absent_is_info_then_found_at_relook(void **state) {
+  (void)state;
+  kernel_reset();
+  char root[600];
+  snprintf(root, sizeof(root), "%s/later/sys", fp.root);
+  assert_int_equal(fakeproc_write(&fp,
+                                  "later/sys/bus/event_source/devices/"
+                                  "README",
+                                  "no PMU yet\n"),
+                   0);
+  n_said = 0;
+  log_set_sink(keep_info, LOG_LEVEL_DEBUG);
+  void *inst = tegra410_uncore_ops.instance_new("test");
+  struct cfg_value v = {.type = CFG_STRING, .string = root};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
+  uint64_t t0 = test_monotonic_ns;
+  assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);
+  assert_int_equal(n_said, 1);
+  assert_int_equal(said_level[0], LOG_LEVEL_INFO);
+  char want[1024];
+  snprintf(want, sizeof(want),
+           "tegra410_uncore: %s: Preset: no Tegra410 PMU (nvidia_ucf_pmu_*, "
+           "nvidia_pcie_pmu_*_rc_*, nvidia_pcie_tgt_pmu_*_rc_*, "
+           "nvidia_cmem_latency_pmu_*, nvidia_nvlink_c2c_pmu_*, "
+           "nvidia_nvclink_pmu_*, nvidia_nvdlink_pmu_*) under "
+           "bus/event_source/devices; looking again, 1 s doubling to 1 min",
+           root);
+  assert_string_equal(said[0], want);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  test_monotonic_ns = t0 + 1000000000ull; /* the first re-look: nothing */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(cs.n_lines, 0);
+  static const char *const ucf[] = {"cycles", "event=0x100000000",
+                                    "mem_bytes_rd", "event=0x123", NULL};
+  char rel[256];
+  snprintf(rel, sizeof(rel),
+           "later/sys/bus/event_source/devices/nvidia_ucf_pmu_0/");
+  static const char *const files[][2] = {
+      {"type", "31\n"}, {"cpumask", "0\n"}, {"format/event", "config:0-32\n"}};
+  for (size_t i = 0; i < 3; i++) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s%s", rel, files[i][0]);
+    assert_int_equal(fakeproc_write(&fp, path, files[i][1]), 0);
+  }
+  for (size_t i = 0; ucf[i] != NULL; i += 2) {
+    char path[512];
+    snprintf(path, sizeof(path), "%sevents/%s", rel, ucf[i]);
+    assert_int_equal(fakeproc_write(&fp, path, ucf[i + 1]), 0);
+  }
+  test_monotonic_ns = t0 + 3000000000ull - 1; /* the next is 2 s later */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(cs.n_lines, 0);
+  assert_int_equal(n_said, 1); /* the second miss is not said */
+  test_monotonic_ns = t0 + 3000000000ull;
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  /* the PMU, the groups found, the end of the episode; nothing worse */
+  for (size_t i = 0; i < n_said && i < 8; i++)
+    assert_int_equal(said_level[i], LOG_LEVEL_INFO);
+  snprintf(want, sizeof(want),
+           "tegra410_uncore: %s: Preset: Tegra410 PMUs appeared: 1 group(s)",
+           root);
+  assert_string_equal(said[n_said - 1], want);
+  capture_sink_clear(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  assert_non_null(capture_sink_find(&cs, "uncore_event,pmu=nvidia_ucf_pmu_0,"));
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+}
+
+/* The kernel of this test: the shim's, with reads failing (ENODEV, as
+ * for a PMU gone or its CPU unplugged) while `reads_fail` is set. */
+static bool reads_fail;
+static ssize_t failing_read(int fd, void *buf, size_t len) {
+  if (reads_fail) {
+    errno = ENODEV;
+    return -1;
+  }
+  return shim_kernel.read(fd, buf, len);
+}
+
+/* Bug: a group whose read failed logged a warning at every attempt. A
+ * failing read is said once, the group reopened 1 s, then 2 s later, and
+ * the recovery said once at INFO. */
+static void t410_read__failure_said_once_reopened_with_backoff(void **state) {
+  (void)state;
+  kernel_reset();
+  struct kernel_ops k = shim_kernel;
+  k.read = failing_read;
+  const struct kernel_ops *saved = test_host.kernel;
+  test_host.kernel = &k;
+  static const char *const events[] = {"uncore_x/event=0x1/"};
+  void *inst = start_events(events, 1);
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  n_said = 0;
+  log_set_sink(keep_info, LOG_LEVEL_DEBUG);
+  reads_fail = true;
+  uint64_t t0 = test_monotonic_ns + 1000000000ull;
+  test_monotonic_ns = t0;
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -ENODEV);
+  test_monotonic_ns = t0 + 1000000000ull - 1; /* not yet */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -EAGAIN);
+  test_monotonic_ns = t0 + 1000000000ull; /* reopened, fails again */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -ENODEV);
+  test_monotonic_ns = t0 + 3000000000ull - 1; /* 2 s later now */
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), -EAGAIN);
+  assert_int_equal(n_said, 1);
+  assert_int_equal(said_level[0], LOG_LEVEL_WARNING);
+  assert_string_equal(said[0], "tegra410_uncore: uncore_x: read: No such "
+                               "device; reopening with backoff (1 s doubling "
+                               "to 5 min)");
+  reads_fail = false;
+  test_monotonic_ns = t0 + 3000000000ull;
+  capture_sink_clear(&cs);
+  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
+  assert_int_equal(n_said, 2);
+  assert_int_equal(said_level[1], LOG_LEVEL_INFO);
+  assert_string_equal(said[1], "tegra410_uncore: uncore_x: read: counting "
+                               "again");
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+  test_host.kernel = saved;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t410_preset_match__anchored_names),
@@ -885,6 +1033,8 @@ int main(void) {
       cmocka_unit_test(t410_event__multiplexed_intervals_count_as_perf),
       cmocka_unit_test(t410_preset__groups_fit_one_cycle_counter),
       cmocka_unit_test(t410_init__default_without_tegra410_reports_nothing),
+      cmocka_unit_test(t410_preset__absent_is_info_then_found_at_relook),
+      cmocka_unit_test(t410_read__failure_said_once_reopened_with_backoff),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
