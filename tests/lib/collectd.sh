@@ -12,7 +12,7 @@
 #                                          fails if it does not exit)
 # The generated collectd.conf: BaseDir, PIDFile, csv DataDir, unixsock
 # SocketFile and the log all under CD_DIR; TypesDB is collectd's default
-# plus the repository's types.db; Interval 1; logfile is loaded first so
+# plus the repository's types.db (or CD_TYPES_DB); Interval 1; logfile is loaded first so
 # every later message lands in CD_LOG. The snippet is appended after
 # `PluginDir $CD_PLUGIN_DIR` (default $BUILD, where build/<plugin>.so is);
 # a snippet may switch PluginDir again before its own LoadPlugin.
@@ -30,7 +30,7 @@ FQDNLookup false
 BaseDir "$CD_DIR"
 PIDFile "$CD_DIR/collectd.pid"
 Interval 1
-TypesDB "/usr/share/collectd/types.db" "$PWD/types.db"
+TypesDB "/usr/share/collectd/types.db" "${CD_TYPES_DB:-$PWD/types.db}"
 LoadPlugin logfile
 <Plugin logfile>
   LogLevel info
