@@ -98,7 +98,7 @@ export SHIM_DRIVERS=$(manifest_shim_drivers)
 
 mkdir -p "$T/types"
 cp /usr/share/collectd/types.db "$T/types/types.db"
-cp types.db "$T/types/types.gpu.db"
+cp "$B/types.gpu.db" "$T/types/types.gpu.db"
 cport=$(be_free_port udp)
 tap_check "influxd starts with a [[collectd]] listener" influx_start "$T/influx" "$cport" "$T/types"
 tap_check "carbon-cache starts" carbon_start "$T/carbon"
