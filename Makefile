@@ -1,7 +1,11 @@
 # collectd GPU/SoC telemetry plugins: one entry point for build, test, demo,
 # bench, fuzz and install. See README.md.
 
-PLUGINS      := drm_fdinfo tegra410_uncore panthor_perf i915_oa
+# The plugins: plugins/plugins.manifest's one line; what each needs beyond
+# plugins/<p>/*.c: plugins/<p>/plugin.manifest (README.md, "Adding a plugin").
+manifest      = $(shell sed -n 's/^$(2)[[:space:]]*=[[:space:]]*//p' $(1))
+PLUGINS      := $(call manifest,plugins/plugins.manifest,plugins)
+plugin_key    = $(call manifest,plugins/$(1)/plugin.manifest,$(2))
 CC           ?= cc
 CLANG        ?= clang
 PREFIX       ?= /usr
@@ -67,7 +71,13 @@ core_srcs     = $(filter-out plugins/$(1)/module.c plugins/$(1)/main.c,$(wildcar
 core_objs     = $(call core_srcs,$(1):%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all test demo bench fuzz install uninstall check clean deps-build deps-test deps-demo unit
-all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p))
+all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p)) $(BUILD)/types.gpu.db
+
+# The installed types db: types.db, then each plugin's types_db fragment.
+TYPES_DB_PARTS := $(foreach p,$(PLUGINS),$(call plugin_key,$(p),types_db))
+$(BUILD)/types.gpu.db: types.db $(TYPES_DB_PARTS) plugins/plugins.manifest
+	@mkdir -p $(dir $@)
+	$(Q)$(call quiet,GEN,$@){ cat types.db; for f in $(TYPES_DB_PARTS); do echo; cat $$f; done; } >$@
 
 # Objects depend on the Makefile: a flag change (VISIBILITY) rebuilds them.
 $(BUILD)/obj/%.o: %.c Makefile
@@ -134,40 +144,44 @@ check:
 # LoadPlugin <p>, PluginDir COLLECTD_PLUGIN_DIR, so any PREFIX gives a
 # daemon that starts (tests/e2e/install_collectd.sh, install_prefix.sh).
 INSTALLED_SNIPPETS = $(foreach p,$(PLUGINS),$(CONF_DIR)/$(p).conf) $(CONF_DIR)/gpu-types.conf
+# <plugin>:<its collectd snippet>, its man page, its Telegraf snippets
+SNIPPET_PAIRS      = $(foreach p,$(PLUGINS),$(p):$(call plugin_key,$(p),collectd_snippet))
+MAN_PAGES          = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),man_page))
+TELEGRAF_SNIPPETS  = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),telegraf_snippets))
 install: all
 	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR) \
 	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR) $(DESTDIR)$(SHARE_DIR)/telegraf
 	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
-	install -m 0644 $(foreach p,$(PLUGINS),plugins/$(p)/$(p).1) $(DESTDIR)$(MAN_DIR)/man1/
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MAN_DIR)/man1/
 	install -m 0644 README.md $(DESTDIR)$(DOC_DIR)/
-	install -m 0644 types.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
-	@set -e; for p in $(PLUGINS); do \
-	  grep -qx "LoadPlugin $$p" conf.d/$$p.conf || { echo "conf.d/$$p.conf: no line \"LoadPlugin $$p\"" >&2; exit 1; }; \
+	install -m 0644 $(BUILD)/types.gpu.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
+	@set -e; for ps in $(SNIPPET_PAIRS); do p=$${ps%%:*}; src=$${ps#*:}; \
+	  grep -qx "LoadPlugin $$p" $$src || { echo "$$src: no line \"LoadPlugin $$p\"" >&2; exit 1; }; \
 	  if [ "$(PLUGIN_DIR)" = "$(COLLECTD_PLUGIN_DIR)" ]; then \
-	    echo "install -m 0644 conf.d/$$p.conf $(DESTDIR)$(CONF_DIR)/"; \
-	    install -m 0644 conf.d/$$p.conf $(DESTDIR)$(CONF_DIR)/; \
+	    echo "install -m 0644 $$src $(DESTDIR)$(CONF_DIR)/$$p.conf"; \
+	    install -m 0644 $$src $(DESTDIR)$(CONF_DIR)/$$p.conf; \
 	  else \
-	    echo "conf.d/$$p.conf -> $(DESTDIR)$(CONF_DIR)/$$p.conf (PluginDir $(PLUGIN_DIR))"; \
+	    echo "$$src -> $(DESTDIR)$(CONF_DIR)/$$p.conf (PluginDir $(PLUGIN_DIR))"; \
 	    sed 's|^LoadPlugin '"$$p"'$$|PluginDir "$(PLUGIN_DIR)"\nLoadPlugin '"$$p"'\nPluginDir "$(COLLECTD_PLUGIN_DIR)"|' \
-	      conf.d/$$p.conf >$(DESTDIR)$(CONF_DIR)/$$p.conf; \
+	      $$src >$(DESTDIR)$(CONF_DIR)/$$p.conf; \
 	    chmod 0644 $(DESTDIR)$(CONF_DIR)/$$p.conf; \
 	  fi; \
 	done
 	sed 's|@DEFAULT_TYPES_DB@|$(COLLECTD_TYPES_DB)|; s|@GPU_TYPES_DB@|$(SHARE_DIR)/types.gpu.db|' \
 	  conf.d/gpu-types.conf.in >$(DESTDIR)$(CONF_DIR)/gpu-types.conf
 	chmod 0644 $(DESTDIR)$(CONF_DIR)/gpu-types.conf
-	install -m 0644 conf.d/telegraf-*.conf $(DESTDIR)$(SHARE_DIR)/telegraf/
+	install -m 0644 $(TELEGRAF_SNIPPETS) $(DESTDIR)$(SHARE_DIR)/telegraf/
 
 # Removes what install put there, snippets first (a local edit of one goes
 # too); the directories stay, collectd's conf dir among them (its Include
 # fails on a missing directory).
 uninstall:
 	rm -f $(foreach f,$(INSTALLED_SNIPPETS),$(DESTDIR)$(f))
-	rm -f $(foreach p,$(PLUGINS),$(DESTDIR)$(PLUGIN_DIR)/$(p).so $(DESTDIR)$(BIN_DIR)/$(p) \
-	  $(DESTDIR)$(MAN_DIR)/man1/$(p).1)
+	rm -f $(foreach p,$(PLUGINS),$(DESTDIR)$(PLUGIN_DIR)/$(p).so $(DESTDIR)$(BIN_DIR)/$(p)) \
+	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES)))
 	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(DESTDIR)$(DOC_DIR)/README.md
-	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(wildcard conf.d/telegraf-*.conf)))
+	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(TELEGRAF_SNIPPETS)))
 	-rmdir $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
 
 clean:

@@ -3,9 +3,9 @@
 
   generate.py [OUT_DIR]     (default: this directory)
 
-Eight dashboards, each for an InfluxDB 1.x data source chosen at import
-(__inputs DS_INFLUXDB): drm_fdinfo, tegra410_uncore, i915_oa and
-panthor_perf, in the collectd
+Two dashboards for each plugin whose manifest names a `dashboard` file
+(plugins/<p>/dashboard.py holds its panels), each for an InfluxDB 1.x data
+source chosen at import (__inputs DS_INFLUXDB), in the collectd
 schema (InfluxDB's [[collectd]] listener: measurement <plugin>_value, tags
 host, instance = plugin_instance, type, type_instance; database "collectd")
 and in the Telegraf schema (the executables' Influx lines through
@@ -18,6 +18,9 @@ value (`.` is %2E, `:` is %3A).
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tools"))
+import manifest  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -76,202 +79,29 @@ def telegraf_query(field, measurement, where, group):
             f'GROUP BY time($__interval), {group} fill(null)')
 
 
-DRM_COLLECTD = [
-    ("Engine utilisation per device", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_engine_utilization' AND " + tag("scope", "device")),
-     "percent", "$tag_host $tag_instance"),
-    ("Engine utilisation per process", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_engine_utilization' AND " + tag("scope", "process")),
-     "percent", "$tag_host $tag_instance"),
-    ("Engine utilisation per cgroup", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_engine_utilization' AND " + tag("scope", "cgroup")),
-     "percent", "$tag_host $tag_instance"),
-    ("Resident GPU memory per device", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_memory_resident_bytes' AND " + tag("scope", "device")),
-     "bytes", "$tag_host $tag_instance"),
-    ("GPU memory per process (total)", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_memory_total_bytes' AND " + tag("scope", "process")),
-     "bytes", "$tag_host $tag_instance"),
-    ("DRM clients per device", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_device_clients'"),
-     "short", "$tag_host $tag_instance"),
-    ("Processes not readable (run collectd as root)", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_scan_unreadable'"),
-     "short", "$tag_host $tag_instance"),
-    ("Scan: processes and fds walked per read", collectd_query(
-        "drm_fdinfo", "\"type_instance\" =~ /^drm_scan_(processes|fds|fdinfo_reads)$/",
-        "\"host\", \"instance\", \"type_instance\""),
-     "short", "$tag_host $tag_instance $tag_type_instance"),
-]
-
-DRM_TELEGRAF = [
-    ("Engine utilisation per device", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'device'",
-        "\"host\", \"driver\", \"device\", \"engine\""),
-     "percent", "$tag_host $tag_driver $tag_device $tag_engine"),
-    ("Engine utilisation per process", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'process'",
-        "\"host\", \"device\", \"engine\", \"pid\", \"comm\""),
-     "percent", "$tag_host $tag_comm ($tag_pid) $tag_engine"),
-    ("Engine utilisation per cgroup", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'cgroup'",
-        "\"host\", \"device\", \"engine\", \"cgroup\""),
-     "percent", "$tag_host $tag_cgroup $tag_engine"),
-    ("Resident GPU memory per device", telegraf_query(
-        "resident_bytes", "drm_memory", "\"scope\" = 'device'",
-        "\"host\", \"device\", \"region\""),
-     "bytes", "$tag_host $tag_device $tag_region"),
-    ("GPU memory per process (total)", telegraf_query(
-        "total_bytes", "drm_memory", "\"scope\" = 'process'",
-        "\"host\", \"device\", \"region\", \"pid\", \"comm\""),
-     "bytes", "$tag_host $tag_comm ($tag_pid) $tag_region"),
-    ("DRM clients per device", telegraf_query(
-        "clients", "drm_device", "", "\"host\", \"driver\", \"device\""),
-     "short", "$tag_host $tag_driver $tag_device"),
-    ("Processes not readable (run as root)", telegraf_query(
-        "unreadable", "drm_scan", "", "\"host\""),
-     "short", "$tag_host"),
-    ("Scan: fds walked per read", telegraf_query("fds", "drm_scan", "", "\"host\""),
-     "short", "$tag_host"),
-]
-
-T410_COLLECTD = [
-    ("Bandwidth (PCIe, memory, SLC)", collectd_query(
-        "tegra410_uncore", "\"type\" = 'uncore_bytes_per_second'",
-        "\"host\", \"instance\", \"type_instance\""),
-     "Bps", "$tag_host $tag_instance $tag_type_instance"),
-    ("Latency", collectd_query(
-        "tegra410_uncore", "\"type\" = 'uncore_latency_seconds'",
-        "\"host\", \"instance\", \"type_instance\""),
-     "s", "$tag_host $tag_instance $tag_type_instance"),
-    ("Requests per cycle", collectd_query(
-        "tegra410_uncore", "\"type\" = 'uncore_requests_per_cycle'",
-        "\"host\", \"instance\", \"type_instance\""),
-     "short", "$tag_host $tag_instance $tag_type_instance"),
-    ("Fabric frequency", collectd_query(
-        "tegra410_uncore", "\"type_instance\" = 'tegra410_frequency'"),
-     "hertz", "$tag_host $tag_instance"),
-    ("PCIe root ports: read bandwidth", collectd_query(
-        "tegra410_uncore", "\"type_instance\" = 'tegra410_read_bandwidth' AND "
-        + tag("pmu", "nvidia_pcie_pmu_[0-9]+_rc_[0-9]+")),
-     "Bps", "$tag_host $tag_instance"),
-    ("Raw events: rate", collectd_query(
-        "tegra410_uncore", "\"type_instance\" = 'uncore_event_rate'"),
-     "short", "$tag_host $tag_instance"),
-]
-
-T410_TELEGRAF = [
-    ("Read bandwidth", telegraf_query(
-        "read_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
-     "Bps", "$tag_host $tag_pmu $tag_filter"),
-    ("Write bandwidth", telegraf_query(
-        "write_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
-     "Bps", "$tag_host $tag_pmu $tag_filter"),
-    ("Read latency", telegraf_query(
-        "read_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
-     "s", "$tag_host $tag_pmu $tag_direction"),
-    ("Write latency (chip-to-chip)", telegraf_query(
-        "write_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
-     "s", "$tag_host $tag_pmu $tag_direction"),
-    ("Fabric frequency", telegraf_query(
-        "frequency", "tegra410", "", "\"host\", \"pmu\""),
-     "hertz", "$tag_host $tag_pmu"),
-    ("Raw events: rate", telegraf_query(
-        "rate", "uncore_event", "", "\"host\", \"pmu\", \"event\", \"cpu\""),
-     "short", "$tag_host $tag_pmu $tag_event $tag_cpu"),
-]
-
 def collectd_field(plugin, field, unit, title):
     return (title, collectd_query(plugin, f"\"type_instance\" = '{field}'"), unit,
             "$tag_host $tag_instance")
 
 
-I915_COLLECTD = [
-    collectd_field("i915_oa", "i915_oa_gpu_busy_percent", "percent", "GPU busy"),
-    collectd_field("i915_oa", "i915_oa_avg_gpu_core_frequency_hz", "hertz",
-                   "Average GPU core frequency"),
-    collectd_field("i915_oa", "i915_oa_eu_active_percent", "percent",
-                   "EU active (Render Basic set, EuMetrics true)"),
-    collectd_field("i915_oa", "i915_oa_eu_stall_percent", "percent",
-                   "EU stall (Render Basic set, EuMetrics true)"),
-    ("OA reports per second", collectd_query(
-        "i915_oa", "\"type_instance\" = 'i915_oa_stream_reports'"),
-     "short", "$tag_host $tag_instance"),
-    ("Lost OA reports and buffers (should stay 0)", collectd_query(
-        "i915_oa", "\"type_instance\" =~ /^i915_oa_stream_(report|buffer)_lost$/",
-        "\"host\", \"instance\", \"type_instance\""),
-     "short", "$tag_host $tag_instance $tag_type_instance"),
-]
+def plugin_dashboards():
+    """Every plugin's dashboards (its manifest's `dashboard` file), in the
+    order of plugins/plugins.manifest."""
+    out = {}
+    helpers = {"tag": tag, "collectd_query": collectd_query,
+               "telegraf_query": telegraf_query, "collectd_field": collectd_field}
+    for p in manifest.plugins():
+        spec = manifest.manifest(p).get("dashboard")
+        if spec:
+            scope = dict(helpers)
+            path = os.path.join(manifest.ROOT, spec)
+            with open(path, encoding="utf-8") as f:
+                exec(compile(f.read(), path, "exec"), scope)
+            out.update(scope["DASHBOARDS"])
+    return out
 
-I915_TELEGRAF = [
-    ("GPU busy", telegraf_query("gpu_busy_percent", "i915_oa", "",
-                                "\"host\", \"device\", \"engine\""),
-     "percent", "$tag_host $tag_device $tag_engine"),
-    ("Average GPU core frequency", telegraf_query(
-        "avg_gpu_core_frequency_hz", "i915_oa", "", "\"host\", \"device\""),
-     "hertz", "$tag_host $tag_device"),
-    ("EU active (Render Basic set, EuMetrics true)", telegraf_query(
-        "eu_active_percent", "i915_oa", "", "\"host\", \"device\""),
-     "percent", "$tag_host $tag_device"),
-    ("EU stall (Render Basic set, EuMetrics true)", telegraf_query(
-        "eu_stall_percent", "i915_oa", "", "\"host\", \"device\""),
-     "percent", "$tag_host $tag_device"),
-    ("OA reports (cumulative: the execd snippets)", telegraf_query(
-        "reports", "i915_oa_stream", "", "\"host\", \"device\", \"metric_set\""),
-     "short", "$tag_host $tag_device $tag_metric_set"),
-    ("Lost OA buffers (cumulative: execd; should stay 0)", telegraf_query(
-        "buffer_lost", "i915_oa_stream", "", "\"host\", \"device\""),
-     "short", "$tag_host $tag_device"),
-]
 
-PP_COLLECTD = [
-    collectd_field("panthor_perf", "panthor_perf_fragment_utilization_percent", "percent",
-                   "Fragment utilisation"),
-    collectd_field("panthor_perf", "panthor_perf_compute_utilization_percent", "percent",
-                   "Compute utilisation"),
-    collectd_field("panthor_perf", "panthor_perf_tiler_utilization_percent", "percent",
-                   "Tiler utilisation"),
-    collectd_field("panthor_perf", "panthor_perf_fragment_queue_utilization_percent",
-                   "percent", "Fragment queue utilisation"),
-    collectd_field("panthor_perf", "panthor_perf_ext_read_bandwidth", "Bps",
-                   "External read bandwidth"),
-    collectd_field("panthor_perf", "panthor_perf_ext_write_bandwidth", "Bps",
-                   "External write bandwidth"),
-]
-
-PP_TELEGRAF = [
-    (title, telegraf_query(field, "panthor_perf", "", "\"host\", \"device\", \"gpu\""),
-     unit, "$tag_host $tag_device $tag_gpu")
-    for title, field, unit in [
-        ("Fragment utilisation", "fragment_utilization_percent", "percent"),
-        ("Compute utilisation", "compute_utilization_percent", "percent"),
-        ("Tiler utilisation", "tiler_utilization_percent", "percent"),
-        ("Fragment queue utilisation", "fragment_queue_utilization_percent", "percent"),
-        ("External read bandwidth", "ext_read_bandwidth", "Bps"),
-        ("External write bandwidth", "ext_write_bandwidth", "Bps"),
-    ]
-]
-
-DASHBOARDS = {
-    "drm_fdinfo-collectd.json": ("gpu-drm-fdinfo-collectd", "GPU clients (drm_fdinfo, collectd)",
-                                 "collectd", DRM_COLLECTD),
-    "drm_fdinfo-telegraf.json": ("gpu-drm-fdinfo-telegraf", "GPU clients (drm_fdinfo, Telegraf)",
-                                 "telegraf", DRM_TELEGRAF),
-    "tegra410_uncore-collectd.json": ("tegra410-uncore-collectd",
-                                      "Tegra410 uncore (collectd)", "collectd", T410_COLLECTD),
-    "tegra410_uncore-telegraf.json": ("tegra410-uncore-telegraf",
-                                      "Tegra410 uncore (Telegraf)", "telegraf", T410_TELEGRAF),
-    "i915_oa-collectd.json": ("gpu-i915-oa-collectd", "Intel GPU OA (i915_oa, collectd)",
-                              "collectd", I915_COLLECTD),
-    "i915_oa-telegraf.json": ("gpu-i915-oa-telegraf", "Intel GPU OA (i915_oa, Telegraf)",
-                              "telegraf", I915_TELEGRAF),
-    "panthor_perf-collectd.json": ("gpu-panthor-perf-collectd",
-                                   "Mali GPU counters (panthor_perf, collectd)", "collectd",
-                                   PP_COLLECTD),
-    "panthor_perf-telegraf.json": ("gpu-panthor-perf-telegraf",
-                                   "Mali GPU counters (panthor_perf, Telegraf)", "telegraf",
-                                   PP_TELEGRAF),
-}
+DASHBOARDS = plugin_dashboards()
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else HERE

@@ -24,6 +24,7 @@ source tests/lib/tegra410_tree.sh
 source tests/lib/i915_tree.sh
 source tests/lib/backends.sh
 source tests/lib/require.sh
+source tests/lib/manifest.sh
 NAME="collectd to InfluxDB, Graphite and Prometheus"
 require_collectd "$NAME"
 require_root "$NAME" "needs root for mknod of DRM device nodes"
@@ -92,11 +93,12 @@ i915_tree "$T/i915" 0000:00:02.0
 export SHIM_I915_SCENARIO=$(i915_scenario "$T/i915")
 mkdir -p "$T/pp"
 export SHIM_PANTHOR_PATH=$T/pp/renderD128 SHIM_PANTHOR_LAYOUT=v6 SHIM_PANTHOR_GPU=g720
-export SHIM_DRIVERS=perf,i915,panthor
+# The shim drivers every plugin's manifest asks for (perf, panthor, i915).
+export SHIM_DRIVERS=$(manifest_shim_drivers)
 
 mkdir -p "$T/types"
 cp /usr/share/collectd/types.db "$T/types/types.db"
-cp types.db "$T/types/types.gpu.db"
+cp "$B/types.gpu.db" "$T/types/types.gpu.db"
 cport=$(be_free_port udp)
 tap_check "influxd starts with a [[collectd]] listener" influx_start "$T/influx" "$cport" "$T/types"
 tap_check "carbon-cache starts" carbon_start "$T/carbon"
@@ -171,12 +173,14 @@ tap_check "csv: drm_fdinfo and tegra410_uncore series appear" \
 sleep 2.5
 tap_check "collectd: write_prometheus listens" \
   curl -sf -o "$T/metrics.txt" "http://127.0.0.1:$pport/metrics"
-python3 "$CHECK" series "$CD_CSV" e2e drm_fdinfo tegra410_uncore i915_oa panthor_perf >"$T/series"
+python3 "$CHECK" series "$CD_CSV" e2e $(manifest_plugins) >"$T/series"
+# The measurements of the collectd listener: <series_prefix>_value
+ours=$(for p in $(manifest_plugins); do manifest_key "$p" series_prefix; done | paste -sd'|')
 # Until both stores hold as many series as collectd wrote (the listener's
 # 200 ms batches, carbon's writer), at most 30 s.
 nseries=$(wc -l <"$T/series")
 influx_series() {
-  influx_query collectd 'SHOW SERIES FROM /^(drm_fdinfo|tegra410_uncore|i915_oa|panthor_perf)_value$/' |
+  influx_query collectd "SHOW SERIES FROM /^($ours)_value\$/" |
     python3 -c 'import json,sys; r=json.load(sys.stdin)["results"][0]; print(sum(len(s["values"]) for s in r.get("series", [])))'
 }
 deadline=$((SECONDS + 30))
@@ -213,7 +217,7 @@ for scope in device process client cgroup; do
 done
 
 # InfluxDB: every series, a value each, the listener's counters.
-influx_query collectd 'SELECT last("value") FROM /^(drm_fdinfo|tegra410_uncore|i915_oa|panthor_perf)_value$/ GROUP BY *' \
+influx_query collectd "SELECT last(\"value\") FROM /^($ours)_value\$/ GROUP BY *" \
   >"$T/influx.json"
 influx_query '' "SHOW STATS FOR 'collectd'" >"$T/stats.json"
 python3 "$CHECK" influx "$T/series" "$T/influx.json" "$T/stats.json" | verdicts

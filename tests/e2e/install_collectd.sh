@@ -4,10 +4,11 @@
 # snippets (`<Include "/etc/collectd/collectd.conf.d"> Filter "*.conf"`,
 # here the installed conf dir) and no TypesDB line of its own. The
 # installed gpu-types.conf must make both collectd's default types and
-# ours resolve: a field of every type of types.db (fake plugin) and
-# drm_fdinfo's standard ones are written, every plugin of PLUGINS is loaded
-# by its installed snippet (which sets PluginDir to the prefix's plugin
-# directory itself), and nothing is dropped for an unknown type.
+# ours resolve: a field of every type of types.gpu.db (fake plugin) and
+# drm_fdinfo's standard ones are written, every plugin of
+# plugins/plugins.manifest is loaded by its installed snippet (which sets
+# PluginDir to the prefix's plugin directory itself), and nothing is
+# dropped for an unknown type.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -54,7 +55,7 @@ LoadPlugin csv
 PluginDir "$PWD/$B/tests"
 LoadPlugin fake_plugin
 <Plugin fake_plugin>
-$(types_fields types.db)
+$(types_fields "$B/types.gpu.db")
 </Plugin>
 <Include "$T/etc/collectd/collectd.conf.d">
   Filter "*.conf"
@@ -82,7 +83,7 @@ for _ in $(seq 1 100); do
 done
 tap_is 1 "$found" "custom (uncore_*) and default (objects) types are written"
 exists() { compgen -G "$1" >/dev/null; }
-for t in $(types_names types.db); do
+for t in $(types_names "$B/types.gpu.db"); do
   tap_check "type $t (ours) written" exists "$T/csv/e2e/fake_plugin-*/$t-fake_$t-*"
 done
 tap_check "the default gauge type still resolves" exists "$T/csv/e2e/fake_plugin-*/gauge-fake_half-*"

@@ -11,6 +11,7 @@ source tests/lib/tap.sh
 source tests/lib/fakeproc.sh
 source tests/lib/tegra410_tree.sh
 source tests/lib/require.sh
+source tests/lib/manifest.sh
 require_cmd "Telegraf JSON parser rules" python3
 require_not_sanitize "Telegraf JSON parser rules" "the shim is preloaded without the sanitizer runtimes here"
 B=${BUILD:-build}
@@ -27,8 +28,14 @@ else:
 print("\n".join(a for a in argv[1:] if not a.startswith("--Event=")))' "$1"
 }
 
+# The plugin's KIND JSON snippet, from its manifest's telegraf_snippets.
+json_snippet() { # plugin kind
+  manifest_key "$1" telegraf_snippets | tr ' ' '\n' | grep -e "-$2-json\.conf\$"
+}
+
 run_case() { # plugin kind(exec|execd) min_metrics env-and-command-prefix... -- extra args
-  local plugin=$1 kind=$2 min=$3 conf=conf.d/telegraf-$1-$2-json.conf
+  local plugin=$1 kind=$2 min=$3 conf
+  conf=$(json_snippet "$1" "$2")
   shift 3
   local pre=()
   while [[ $1 != -- ]]; do pre+=("$1"); shift; done
@@ -60,14 +67,14 @@ trap 'fp_fini 2>/dev/null; rm -rf "$T"' EXIT
 
 # The checker itself: the old one-object-per-line output fails under exec.
 printf '{"name":"m","time":1,"v":1}\n{"name":"m","time":2,"v":2}\n' >"$T/lines"
-python3 "$CHECK" conf.d/telegraf-drm_fdinfo-exec-json.conf <"$T/lines" >/dev/null 2>"$T/check"
+python3 "$CHECK" "$(json_snippet drm_fdinfo exec)" <"$T/lines" >/dev/null 2>"$T/check"
 tap_is "1|telegraf_json.py: stdout: not one JSON document: Extra data: line 2 column 1 (char 28)" \
   "$?|$(cat "$T/check")" "exec: objects on separate lines are not one document"
 printf '[{"name":"m","time":1,"v":1},\n{"name":"m","time":2,"v":2}]\n' |
-  python3 "$CHECK" conf.d/telegraf-drm_fdinfo-exec-json.conf >"$T/m" 2>&1
+  python3 "$CHECK" "$(json_snippet drm_fdinfo exec)" >"$T/m" 2>&1
 tap_is $'m||v=1.0|1\nm||v=2.0|2' "$(cat "$T/m")" "exec: one array, one metric per element"
 printf '{"name":"m","time":1,"v":1,"comm":"x","other":"y"}\n' |
-  python3 "$CHECK" conf.d/telegraf-drm_fdinfo-execd-json.conf >/dev/null 2>"$T/check"
+  python3 "$CHECK" "$(json_snippet drm_fdinfo execd)" >/dev/null 2>"$T/check"
 tap_is "telegraf_json.py: string 'other' is neither in tag_keys nor json_string_fields" \
   "$(cat "$T/check")" "execd: a string outside tag_keys would be dropped"
 

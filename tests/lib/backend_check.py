@@ -33,6 +33,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tools"))
+import manifest  # noqa: E402
+
 # Graphite path components: no separator, whitespace, glob, bracket, brace,
 # quote, parenthesis, comma or semicolon (tags) may occur inside one.
 GRAPHITE_COMPONENT = re.compile(r"^[^.\s*?\[\]{}()\"',;\\]+$")
@@ -130,9 +133,10 @@ def unescape_label(v):
     return re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), v)
 
 
-# write_prometheus names of every plugin of this project
-OUR_PREFIXES = ("collectd_drm_fdinfo_", "collectd_tegra410_uncore_", "collectd_i915_oa_",
-                "collectd_panthor_perf_")
+# write_prometheus names of every plugin of this project: collectd_<its
+# manifest's series_prefix>_
+OUR_PREFIXES = tuple(f"collectd_{manifest.manifest(p)['series_prefix']}_"
+                     for p in manifest.plugins())
 
 
 def cmd_prometheus(series_file, metrics_txt, host):

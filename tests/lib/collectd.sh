@@ -12,8 +12,9 @@
 #                                          fails if it does not exit)
 # The generated collectd.conf: BaseDir, PIDFile, csv DataDir, unixsock
 # SocketFile and the log all under CD_DIR; TypesDB is collectd's default
-# plus the repository's types.db; Interval 1; logfile is loaded first so
-# every later message lands in CD_LOG. The snippet is appended after
+# plus ours as the build writes it (BUILD/types.gpu.db: types.db and the
+# plugins' fragments; or CD_TYPES_DB); Interval 1; logfile is loaded first
+# so every later message lands in CD_LOG. The snippet is appended after
 # `PluginDir $CD_PLUGIN_DIR` (default $BUILD, where build/<plugin>.so is);
 # a snippet may switch PluginDir again before its own LoadPlugin.
 COLLECTD=${COLLECTD:-/usr/sbin/collectd}
@@ -30,7 +31,7 @@ FQDNLookup false
 BaseDir "$CD_DIR"
 PIDFile "$CD_DIR/collectd.pid"
 Interval 1
-TypesDB "/usr/share/collectd/types.db" "$PWD/types.db"
+TypesDB "/usr/share/collectd/types.db" "${CD_TYPES_DB:-$PWD/${BUILD:-build}/types.gpu.db}"
 LoadPlugin logfile
 <Plugin logfile>
   LogLevel info

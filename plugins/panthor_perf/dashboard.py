@@ -1,0 +1,44 @@
+"""The Grafana dashboards of panthor_perf, collectd and Telegraf schema.
+
+Read by dashboards/grafana/generate.py, which runs this file with its
+helpers in scope (tag, collectd_query, telegraf_query, collectd_field) and
+takes DASHBOARDS: output file name -> (uid, title, database, panels).
+"""
+# flake8: noqa: F821
+
+PP_COLLECTD = [
+    collectd_field("panthor_perf", "panthor_perf_fragment_utilization_percent", "percent",
+                   "Fragment utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_compute_utilization_percent", "percent",
+                   "Compute utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_tiler_utilization_percent", "percent",
+                   "Tiler utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_fragment_queue_utilization_percent",
+                   "percent", "Fragment queue utilisation"),
+    collectd_field("panthor_perf", "panthor_perf_ext_read_bandwidth", "Bps",
+                   "External read bandwidth"),
+    collectd_field("panthor_perf", "panthor_perf_ext_write_bandwidth", "Bps",
+                   "External write bandwidth"),
+]
+
+PP_TELEGRAF = [
+    (title, telegraf_query(field, "panthor_perf", "", "\"host\", \"device\", \"gpu\""),
+     unit, "$tag_host $tag_device $tag_gpu")
+    for title, field, unit in [
+        ("Fragment utilisation", "fragment_utilization_percent", "percent"),
+        ("Compute utilisation", "compute_utilization_percent", "percent"),
+        ("Tiler utilisation", "tiler_utilization_percent", "percent"),
+        ("Fragment queue utilisation", "fragment_queue_utilization_percent", "percent"),
+        ("External read bandwidth", "ext_read_bandwidth", "Bps"),
+        ("External write bandwidth", "ext_write_bandwidth", "Bps"),
+    ]
+]
+
+DASHBOARDS = {
+    "panthor_perf-collectd.json": ("gpu-panthor-perf-collectd",
+                                   "Mali GPU counters (panthor_perf, collectd)", "collectd",
+                                   PP_COLLECTD),
+    "panthor_perf-telegraf.json": ("gpu-panthor-perf-telegraf",
+                                   "Mali GPU counters (panthor_perf, Telegraf)", "telegraf",
+                                   PP_TELEGRAF),
+}

@@ -1,0 +1,60 @@
+"""The Grafana dashboards of tegra410_uncore, collectd and Telegraf schema.
+
+Read by dashboards/grafana/generate.py, which runs this file with its
+helpers in scope (tag, collectd_query, telegraf_query, collectd_field) and
+takes DASHBOARDS: output file name -> (uid, title, database, panels).
+"""
+# flake8: noqa: F821
+
+T410_COLLECTD = [
+    ("Bandwidth (PCIe, memory, SLC)", collectd_query(
+        "tegra410_uncore", "\"type\" = 'uncore_bytes_per_second'",
+        "\"host\", \"instance\", \"type_instance\""),
+     "Bps", "$tag_host $tag_instance $tag_type_instance"),
+    ("Latency", collectd_query(
+        "tegra410_uncore", "\"type\" = 'uncore_latency_seconds'",
+        "\"host\", \"instance\", \"type_instance\""),
+     "s", "$tag_host $tag_instance $tag_type_instance"),
+    ("Requests per cycle", collectd_query(
+        "tegra410_uncore", "\"type\" = 'uncore_requests_per_cycle'",
+        "\"host\", \"instance\", \"type_instance\""),
+     "short", "$tag_host $tag_instance $tag_type_instance"),
+    ("Fabric frequency", collectd_query(
+        "tegra410_uncore", "\"type_instance\" = 'tegra410_frequency'"),
+     "hertz", "$tag_host $tag_instance"),
+    ("PCIe root ports: read bandwidth", collectd_query(
+        "tegra410_uncore", "\"type_instance\" = 'tegra410_read_bandwidth' AND "
+        + tag("pmu", "nvidia_pcie_pmu_[0-9]+_rc_[0-9]+")),
+     "Bps", "$tag_host $tag_instance"),
+    ("Raw events: rate", collectd_query(
+        "tegra410_uncore", "\"type_instance\" = 'uncore_event_rate'"),
+     "short", "$tag_host $tag_instance"),
+]
+
+T410_TELEGRAF = [
+    ("Read bandwidth", telegraf_query(
+        "read_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
+     "Bps", "$tag_host $tag_pmu $tag_filter"),
+    ("Write bandwidth", telegraf_query(
+        "write_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
+     "Bps", "$tag_host $tag_pmu $tag_filter"),
+    ("Read latency", telegraf_query(
+        "read_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
+     "s", "$tag_host $tag_pmu $tag_direction"),
+    ("Write latency (chip-to-chip)", telegraf_query(
+        "write_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
+     "s", "$tag_host $tag_pmu $tag_direction"),
+    ("Fabric frequency", telegraf_query(
+        "frequency", "tegra410", "", "\"host\", \"pmu\""),
+     "hertz", "$tag_host $tag_pmu"),
+    ("Raw events: rate", telegraf_query(
+        "rate", "uncore_event", "", "\"host\", \"pmu\", \"event\", \"cpu\""),
+     "short", "$tag_host $tag_pmu $tag_event $tag_cpu"),
+]
+
+DASHBOARDS = {
+    "tegra410_uncore-collectd.json": ("tegra410-uncore-collectd",
+                                      "Tegra410 uncore (collectd)", "collectd", T410_COLLECTD),
+    "tegra410_uncore-telegraf.json": ("tegra410-uncore-telegraf",
+                                      "Tegra410 uncore (Telegraf)", "telegraf", T410_TELEGRAF),
+}
