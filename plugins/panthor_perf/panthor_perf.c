@@ -74,9 +74,7 @@ static int pp_device_open(const struct pp *p, struct pp_device *d) {
     log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->name, "init", -rc, NULL);
     return rc;
   }
-  uint64_t enable[PP_BLOCK_COUNT][2];
-  pp_accum_masks(&d->acc, enable);
-  if ((rc = pp_session_start(d->session, enable)) < 0)
+  if ((rc = pp_session_start(d->session)) < 0)
     return rc;
   log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->name, "init",
           "%s, %u shader cores, %u L2 slices, %u bytes per beat; uAPI %s, "

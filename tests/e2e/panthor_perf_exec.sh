@@ -22,6 +22,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/pp-exec.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 NODE=$T/renderD128
 export SHIM_DRIVERS=panthor SHIM_PANTHOR_PATH=$NODE SHIM_PANTHOR_GPU=g720
+# the kernel with TEARDOWN's check as reviewed (the v5/v6-era one keeps
+# every session: tested at the end)
+export SHIM_PANTHOR_SCENARIO=teardown_fixed
 
 run() { # env assignments..., then -- and the executable's arguments
   local envs=()
@@ -146,4 +149,9 @@ tap_check "UAPI rfc-v2 on a v6 kernel: the sizes in words" \
   grep -q 'UAPI rfc-v2 asks for a 48-byte perf_info but the kernel has 44' "$T/err"
 run -- --once --window=0 --RingSlots=3 >/dev/null 2>&1
 tap_is 2 $? "RingSlots 3: configuration error, exit 2"
+run SHIM_PANTHOR_SCENARIO= SHIM_PANTHOR_LAYOUT=v6 -- --once --window=0 \
+  >/dev/null 2>"$T/err"
+tap_is 0 $? "v5/v6-era TEARDOWN check: exit 0"
+tap_check "v5/v6-era TEARDOWN check: the kept session and its cost said" \
+  grep -q 'TEARDOWN: Device or resource busy: this kernel kept the perf session.*counter set primary stays taken' "$T/err"
 tap_done

@@ -98,6 +98,10 @@ static void kernel(enum shim_panthor_layout layout, const char *scenario) {
       c.other_set = (int)v;
     else if (strcmp(key, "unprivileged") == 0)
       c.unprivileged = true;
+    else if (strcmp(key, "teardown_fixed") == 0)
+      c.teardown_fixed = true;
+    else if (strcmp(key, "irq_late") == 0)
+      c.irq_late = true;
     else if (strcmp(key, "sample_pad") == 0)
       c.sample_pad = v;
     else if (strcmp(key, "header_pad") == 0)
@@ -187,8 +191,10 @@ static void exact_totals_across_wraps(enum shim_panthor_layout layout,
   panthor_perf_ops.instance_free(inst);
   shim_panthor_get_stats(&st);
   assert_int_equal(st.sessions, 0);
-  assert_int_equal(st.teardowns, 1);
-  assert_int_equal(st.bos, 0);
+  /* one TEARDOWN: this kernel refuses it (STOP's sample was delivered)
+   * and keeps the session with its sampler */
+  assert_int_equal(st.teardowns + st.orphans, 1);
+  assert_int_equal(st.teardown_oops, 0);
   capture_sink_fini(&c);
 }
 
@@ -388,7 +394,7 @@ static void pp_session_init__shared_by_two_instances(void **state) {
   assert_int_equal(rc, 0);
   assert_non_null(strstr(logged, "another instance already reads this node: "
                                  "sharing its session (UAPI v6, CounterSet "
-                                 "0, RingSlots 8)"));
+                                 "primary, RingSlots 8)"));
   panthor_perf_ops.instance_free(z);
   for (int i = 0; i < 50; i++) {
     reads(x, &a, 1);
@@ -410,6 +416,88 @@ static void pp_session_init__shared_by_two_instances(void **state) {
   assert_int_equal(st.sessions, 0);
   capture_sink_fini(&a);
   capture_sink_fini(&b);
+}
+
+/* The end of a session as the kernel runs it: STOP, its final sample
+ * waited for and consumed, then one TEARDOWN. With the reviewed check
+ * (EBUSY while a request is pending) and the IRQ coming only while we
+ * wait, that frees the session; a TEARDOWN right after STOP would leak it. */
+static void pp_session_free__final_sample_then_one_teardown(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, "teardown_fixed,irq_late");
+  struct capture_sink c;
+  capture_sink_init(&c);
+  int rc;
+  void *inst = instance("8", NULL, NULL, &rc);
+  assert_int_equal(rc, 0);
+  reads(inst, &c, 5);
+  assert_int_equal(field(&c, STREAM, "samples"), 5);
+  panthor_perf_ops.instance_free(inst);
+  struct shim_panthor_stats st;
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 0);
+  assert_int_equal(st.orphans, 0);
+  assert_int_equal(st.teardowns, 1);
+  assert_int_equal(st.teardown_oops, 0);
+  assert_int_equal(st.samples_written, 5 + 1); /* STOP's too */
+  assert_int_equal(st.bos, 0);
+  assert_null(strstr(logged, "TEARDOWN"));
+  capture_sink_fini(&c);
+}
+
+/* An instance that joins with counters the session's first user did not
+ * ask for: no second SETUP (every counter is enabled from the start), so
+ * no TEARDOWN of a running session either. */
+static void pp_session_start__joining_instance_no_new_setup(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, "teardown_fixed,irq_late");
+  struct capture_sink c;
+  capture_sink_init(&c);
+  int rc;
+  void *x = instance("8", NULL, NULL, &rc);
+  assert_int_equal(rc, 0);
+  reads(x, &c, 2);
+  void *y = panthor_perf_ops.instance_new("t");
+  option(y, "Device", path);
+  option(y, "Counter", "shader:60");
+  assert_int_equal(panthor_perf_ops.init(y, &host), 0);
+  reads(y, &c, 1);
+  /* shader 60 at rate 60 x (1 + ... + 8) over the one period since y
+   * joined */
+  assert_int_equal(field(&c, "panthor_perf_counter,", "value"), 60ull * 36);
+  struct shim_panthor_stats st;
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.setups, 1);
+  assert_int_equal(st.teardowns, 0);
+  panthor_perf_ops.instance_free(y);
+  panthor_perf_ops.instance_free(x);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.teardowns, 1);
+  assert_int_equal(st.orphans, 0);
+  capture_sink_fini(&c);
+}
+
+/* The v5/v6-era check refuses a TEARDOWN once STOP's sample is in: the
+ * session stays with the kernel, which the log says with its cost; the
+ * id is never torn down twice (a NULL dereference there). */
+static void pp_session_free__refused_teardown_said(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, NULL);
+  struct capture_sink c;
+  capture_sink_init(&c);
+  int rc;
+  void *inst = instance("8", NULL, "secondary", &rc);
+  assert_int_equal(rc, 0);
+  reads(inst, &c, 2);
+  panthor_perf_ops.instance_free(inst);
+  struct shim_panthor_stats st;
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.orphans, 1);
+  assert_int_equal(st.teardown_oops, 0);
+  assert_non_null(strstr(logged, "TEARDOWN: Device or resource busy: this "
+                                 "kernel kept the perf session"));
+  assert_non_null(strstr(logged, "counter set secondary stays taken"));
+  capture_sink_fini(&c);
 }
 
 struct reader {
@@ -492,6 +580,12 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           pp_session_read__corrupt_insert_not_followed, setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_init__shared_by_two_instances,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          pp_session_free__final_sample_then_one_teardown, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          pp_session_start__joining_instance_no_new_setup, setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_free__refused_teardown_said,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
