@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -500,6 +502,49 @@ static void pp_session_free__refused_teardown_said(void **state) {
   capture_sink_fini(&c);
 }
 
+static void on_usr1(int sig) { (void)sig; }
+
+struct poke {
+  pthread_t target;
+};
+
+static void *poke_run(void *arg) {
+  struct poke *k = arg;
+  usleep(100000);
+  pthread_kill(k->target, SIGUSR1);
+  return NULL;
+}
+
+/* A signal while a read waits for its sample (SIGTERM in the executable)
+ * ends the wait: it does not start the whole Timeout again. */
+static void pp_session_read__signal_ends_the_wait(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, "drop_every=1,teardown_fixed"); /* never comes */
+  struct sigaction sa = {.sa_handler = on_usr1}, old;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGUSR1, &sa, &old); /* no SA_RESTART */
+  struct capture_sink c;
+  capture_sink_init(&c);
+  void *inst = panthor_perf_ops.instance_new("t");
+  option(inst, "Device", path);
+  option(inst, "Timeout", "5000");
+  assert_int_equal(panthor_perf_ops.init(inst, &host), 0);
+  struct poke k = {.target = pthread_self()};
+  pthread_t t;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  assert_int_equal(pthread_create(&t, NULL, poke_run, &k), 0);
+  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  pthread_join(t, NULL);
+  double s =
+      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  assert_true(s < 2.5); /* the old restart waited 5 s more */
+  panthor_perf_ops.instance_free(inst);
+  sigaction(SIGUSR1, &old, NULL);
+  capture_sink_fini(&c);
+}
+
 struct reader {
   void *inst;
   int n, failed;
@@ -586,6 +631,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           pp_session_start__joining_instance_no_new_setup, setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_free__refused_teardown_said,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_session_read__signal_ends_the_wait,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
