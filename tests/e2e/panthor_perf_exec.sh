@@ -149,6 +149,10 @@ tap_check "UAPI rfc-v2 on a v6 kernel: the sizes in words" \
   grep -q 'UAPI rfc-v2 asks for a 48-byte perf_info but the kernel has 44' "$T/err"
 run -- --once --window=0 --RingSlots=3 >/dev/null 2>&1
 tap_is 2 $? "RingSlots 3: configuration error, exit 2"
+run -- --once --window=0 --RingSlots=2 >/dev/null 2>"$T/err"
+tap_is 2 $? "RingSlots 2 (never samples): configuration error, exit 2"
+tap_check "RingSlots 2: says why" \
+  grep -q 'RingSlots: 2 slots can never take a sample.*at least 4' "$T/err"
 run SHIM_PANTHOR_SCENARIO= SHIM_PANTHOR_LAYOUT=v6 -- --once --window=0 \
   >/dev/null 2>"$T/err"
 tap_is 0 $? "v5/v6-era TEARDOWN check: exit 0"

@@ -48,6 +48,10 @@ static void pp_config_apply__options(void **state) {
   assert_int_equal(cfg.ring_slots, 64);
   assert_int_equal(set(&cfg, "RingSlots", "48"), -EINVAL);
   assert_int_equal(set(&cfg, "RingSlots", "1"), -EINVAL);
+  assert_int_equal(set(&cfg, "RingSlots", "2"), -EINVAL); /* never samples */
+  assert_int_equal(set(&cfg, "RingSlots", "4"), 0);
+  assert_int_equal(cfg.ring_slots, 4);
+  assert_int_equal(set(&cfg, "RingSlots", "64"), 0);
   assert_int_equal(set(&cfg, "RingSlots", "2048"), -EINVAL);
   assert_int_equal(cfg.ring_slots, 64);
   assert_int_equal(set(&cfg, "Counter", "shader:27"), 0);
