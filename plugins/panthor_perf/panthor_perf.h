@@ -108,8 +108,9 @@ int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
 
 /* ---- the core ---------------------------------------------------------- */
 struct pp_device {
-  char *path;    /* owned */
-  char name[64]; /* `device` tag: the node's base name (renderD128) */
+  char *path;     /* owned */
+  char name[256]; /* `device` tag: platform/PCI name, renderD<minor>, or
+                   * the path (pp_device_name in panthor_perf.c) */
   struct pp_session *session;
   struct pp_gpu gpu;
   struct pp_info info;

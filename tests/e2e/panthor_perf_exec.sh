@@ -149,6 +149,22 @@ tap_check "UAPI rfc-v2 on a v6 kernel: the sizes in words" \
   grep -q 'UAPI rfc-v2 asks for a 48-byte perf_info but the kernel has 44' "$T/err"
 run -- --once --window=0 --RingSlots=3 >/dev/null 2>&1
 tap_is 2 $? "RingSlots 3: configuration error, exit 2"
+run SHIM_PANTHOR_SCENARIO=header_pad=8192 -- --once --window=0 >/dev/null \
+  2>"$T/err"
+tap_is 1 $? "a malformed perf_info from the kernel: exit 1, not 2"
+tap_check "malformed perf_info: the device and the field named" \
+  grep -q "renderD128: perf_info: .*8248" "$T/err"
+tap_check "malformed perf_info: not called a configuration error" \
+  bash -c "! grep -q 'configuration error' '$T/err'"
+# two devices whose nodes share a base name: one series each (minors 128
+# and 129 in the shim)
+out=$(SHIM_PANTHOR_PATH="$T/a/renderD128,$T/b/renderD128" LD_PRELOAD="$PRELOAD" \
+  timeout 120 "$BIN" --Device="$T/a/renderD128" --Device="$T/b/renderD128" \
+  --once --window=0 --format=influx 2>"$T/err")
+tap_is 0 $? "two devices, one base name: exit 0"
+tap_is "device=renderD128 device=renderD129" \
+  "$(grep '^panthor_perf_stream,' <<<"$out" | grep -o 'device=[^ ,]*' | sort | xargs)" \
+  "two devices, one base name: a device tag each, from the minor"
 run -- --once --window=0 --RingSlots=2 >/dev/null 2>"$T/err"
 tap_is 2 $? "RingSlots 2 (never samples): configuration error, exit 2"
 tap_check "RingSlots 2: says why" \
