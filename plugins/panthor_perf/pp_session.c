@@ -359,10 +359,13 @@ void pp_session_free(struct pp_session *s) {
   free(s);
 }
 
-static void pp_discover_error(void *ctx, const char *path, int err) {
+static void pp_discover_error(void *ctx, const char *path, const char *what,
+                              int err) {
   (void)ctx;
-  log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, path, "open", err,
-            "the render node needs read-write access (group render)");
+  log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, path, what, err,
+            strcmp(what, "open") == 0
+                ? "the render node needs read-write access (group render)"
+                : NULL);
 }
 
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,

@@ -611,6 +611,10 @@ static void pp_session_discover__panthor_nodes_only(void **state) {
   assert_int_equal(n, 1);
   assert_string_equal(paths[0], path);
   free(paths[0]);
+  /* the ioctl that failed is named, not "open" */
+  assert_non_null(strstr(logged, "renderD129: DRM_IOCTL_VERSION: "
+                                 "Inappropriate ioctl for device"));
+  assert_null(strstr(logged, "open: Inappropriate ioctl"));
 }
 
 int main(void) {
