@@ -1,6 +1,6 @@
 /*
- * pp_accum.c: samples into totals, and the derived metrics of reference
- * sheet panthor-perf.md §8 (libGPUCounters' equations):
+ * pp_accum.c: samples into totals, and the derived metrics with
+ * libGPUCounters' equations (ARM-software/libGPUCounters):
  *
  *   GPU active base        GPU_ACTIVE (G715: any-queue active, CSHW 6)
  *   queue active           queued - queue stall; where the product has no

@@ -1,5 +1,5 @@
 /*
- * test_pp_counters.c: the per-product index tables (reference sheet §8)
+ * test_pp_counters.c: the per-product index tables (libGPUCounters)
  * and Counter option parsing and resolution.
  */
 #include "common/panthor/pp_counters.h"
