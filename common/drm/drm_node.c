@@ -85,8 +85,20 @@ int drm_node_pci_address(const char *sysfs_root, const char *name, char *out,
   return 0;
 }
 
+/* drm_node_describe, and which call failed: "open" or "DRM_IOCTL_VERSION". */
+static int drm_node_describe_what(const struct kernel_ops *k, const char *path,
+                                  const char *sysfs_root, struct drm_node *node,
+                                  const char **what);
+
 int drm_node_describe(const struct kernel_ops *k, const char *path,
                       const char *sysfs_root, struct drm_node *node) {
+  const char *what;
+  return drm_node_describe_what(k, path, sysfs_root, node, &what);
+}
+
+static int drm_node_describe_what(const struct kernel_ops *k, const char *path,
+                                  const char *sysfs_root, struct drm_node *node,
+                                  const char **what) {
   memset(node, 0, sizeof *node);
   if (strlen(path) >= sizeof node->path)
     return -ENAMETOOLONG;
@@ -99,9 +111,11 @@ int drm_node_describe(const struct kernel_ops *k, const char *path,
       sscanf(node->name, "card%u", &minor) == 1)
     node->minor = minor;
 
+  *what = "open";
   int fd = k->open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK, 0);
   if (fd < 0)
     return -errno;
+  *what = "DRM_IOCTL_VERSION";
   int rc = drm_node_driver(k, fd, node->driver, sizeof node->driver);
   k->close(fd);
   if (rc < 0)
@@ -120,7 +134,8 @@ static int by_minor(const void *a, const void *b) {
 int drm_node_find(const struct kernel_ops *k, const char *dev_root,
                   const char *sysfs_root, const char *driver,
                   struct drm_node *nodes, size_t max,
-                  void (*on_error)(void *ctx, const char *path, int err),
+                  void (*on_error)(void *ctx, const char *path,
+                                   const char *what, int err),
                   void *ctx) {
   DIR *dir = opendir(dev_root);
   if (dir == NULL)
@@ -144,10 +159,11 @@ int drm_node_find(const struct kernel_ops *k, const char *dev_root,
     if (len < 0 || (size_t)len >= sizeof path)
       continue;
     struct drm_node *node = &nodes[n];
-    int rc = drm_node_describe(k, path, sysfs_root, node);
+    const char *what;
+    int rc = drm_node_describe_what(k, path, sysfs_root, node, &what);
     if (rc < 0) {
       if (on_error != NULL)
-        on_error(ctx, path, -rc);
+        on_error(ctx, path, what, -rc);
       continue;
     }
     if (strcmp(node->driver, driver) == 0)

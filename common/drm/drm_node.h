@@ -54,12 +54,14 @@ int drm_node_sysfs_driver(const char *sysfs_root, const char *name, char *out,
 /* Render nodes of `driver` under `dev_root`, in minor order: fills up to
  * `max` entries of `nodes` (path, name, minor, driver, pci) and returns how
  * many, or a negative errno when `dev_root` cannot be listed. Nodes that
- * cannot be opened are skipped; each such failure is passed to `on_error`
- * (may be NULL) with the node path and the errno. */
+ * cannot be opened or asked are skipped; each such failure is passed to
+ * `on_error` (may be NULL) with the node path, the call that failed
+ * ("open" or "DRM_IOCTL_VERSION") and the errno. */
 int drm_node_find(const struct kernel_ops *k, const char *dev_root,
                   const char *sysfs_root, const char *driver,
                   struct drm_node *nodes, size_t max,
-                  void (*on_error)(void *ctx, const char *path, int err),
+                  void (*on_error)(void *ctx, const char *path,
+                                   const char *what, int err),
                   void *ctx);
 
 /* Fill `node` for an explicitly named path (Device "/dev/dri/renderD128"):

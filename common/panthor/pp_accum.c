@@ -1,6 +1,6 @@
 /*
- * pp_accum.c: samples into totals, and the derived metrics of reference
- * sheet panthor-perf.md §8 (libGPUCounters' equations):
+ * pp_accum.c: samples into totals, and the derived metrics with
+ * libGPUCounters' equations (ARM-software/libGPUCounters):
  *
  *   GPU active base        GPU_ACTIVE (G715: any-queue active, CSHW 6)
  *   queue active           queued - queue stall; where the product has no
@@ -172,12 +172,26 @@ static bool pp_has(const struct pp_accum *a, enum pp_counter_id id) {
   return a->named[id].block != PP_BLOCK_UNKNOWN;
 }
 
-/* 100 * num / den into field f, when both counters exist and den > 0. */
-static void pp_percent(struct pp_metrics *m, enum pp_metric_float f, bool have,
-                       double num, double den) {
+/* 100 * num / den into field f, when both counters exist and den > 0,
+ * bounded to [0, 100] as drm_fdinfo bounds utilisation: the counters of
+ * one sample come from different blocks (and clock domains) latched at
+ * slightly different times, and GPU_ACTIVE is a stand-in on some
+ * products, so a raw ratio can pass 100. Each bounded value is counted
+ * in stream.clamped. */
+static void pp_percent(struct pp_accum *a, struct pp_metrics *m,
+                       enum pp_metric_float f, bool have, double num,
+                       double den) {
   if (have && den > 0) {
+    double v = 100.0 * num / den;
+    if (!(v <= 100.0)) { /* NaN cannot come: den > 0, num finite */
+      v = 100.0;
+      a->stream.clamped++;
+    } else if (v < 0) {
+      v = 0;
+      a->stream.clamped++;
+    }
     m->have_float[f] = true;
-    m->floats[f] = 100.0 * num / den;
+    m->floats[f] = v;
   }
 }
 
@@ -240,21 +254,23 @@ void pp_accum_metrics(struct pp_accum *a, struct pp_metrics *out) {
     double core = (double)v[PP_C_SHADER_CORE_ACTIVE];
     bool g = pp_has(a, PP_C_GPU_ACTIVE);
     bool c = pp_has(a, PP_C_SHADER_CORE_ACTIVE);
-    pp_percent(out, PP_M_FRAGMENT_QUEUE_UTILIZATION,
+    pp_percent(a, out, PP_M_FRAGMENT_QUEUE_UTILIZATION,
                g && pp_has(a, PP_C_ITER_FRAG_ACTIVE),
                (double)pp_queue_active(a, v, PP_C_ITER_FRAG_ACTIVE,
                                        PP_C_ITER_FRAG_READY_BLOCKED),
                gpu);
-    pp_percent(out, PP_M_COMPUTE_QUEUE_UTILIZATION,
+    pp_percent(a, out, PP_M_COMPUTE_QUEUE_UTILIZATION,
                g && pp_has(a, PP_C_ITER_COMP_ACTIVE),
                (double)pp_queue_active(a, v, PP_C_ITER_COMP_ACTIVE,
                                        PP_C_ITER_COMP_READY_BLOCKED),
                gpu);
-    pp_percent(out, PP_M_TILER_UTILIZATION, g && pp_has(a, PP_C_TILER_ACTIVE),
-               (double)v[PP_C_TILER_ACTIVE], gpu);
-    pp_percent(out, PP_M_FRAGMENT_UTILIZATION, c && pp_has(a, PP_C_FRAG_ACTIVE),
-               (double)v[PP_C_FRAG_ACTIVE], core);
-    pp_percent(out, PP_M_COMPUTE_UTILIZATION,
+    pp_percent(a, out, PP_M_TILER_UTILIZATION,
+               g && pp_has(a, PP_C_TILER_ACTIVE), (double)v[PP_C_TILER_ACTIVE],
+               gpu);
+    pp_percent(a, out, PP_M_FRAGMENT_UTILIZATION,
+               c && pp_has(a, PP_C_FRAG_ACTIVE), (double)v[PP_C_FRAG_ACTIVE],
+               core);
+    pp_percent(a, out, PP_M_COMPUTE_UTILIZATION,
                c && pp_has(a, PP_C_COMPUTE_ACTIVE),
                (double)v[PP_C_COMPUTE_ACTIVE], core);
     if (a->have_base && a->last_end_ns > a->base_end_ns && bpb > 0) {

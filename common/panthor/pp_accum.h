@@ -2,8 +2,9 @@
  * pp_accum.h: panthor perf samples folded into 64-bit cumulative totals
  * per counter (summed over the blocks of its type: MEMSYS per L2 slice,
  * SHADER per core; per core too for PerCore), the stream's own counts, and
- * the derived metrics of reference sheet panthor-perf.md §8 per interval
- * (one plugin read, however many samples it consumed).
+ * the derived metrics per interval (one plugin read, however many samples
+ * it consumed), with libGPUCounters' equations for Mali CSF GPUs
+ * (ARM-software/libGPUCounters).
  *
  * Counter values in a sample are deltas since the session's previous
  * delivered sample, so totals are plain sums: a reopened session just
@@ -34,6 +35,7 @@ struct pp_stream {
   uint64_t dropped;    /* sequence gaps in user_data */
   uint64_t busy_skips; /* reads skipped: SAMPLE returned EBUSY (session) */
   uint64_t reopens;    /* sessions reopened after reset/unplug (session) */
+  uint64_t clamped;    /* percentages bounded to [0, 100] */
 };
 
 /* The panthor_perf record's fields. */

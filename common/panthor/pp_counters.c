@@ -1,6 +1,6 @@
 /*
- * pp_counters.c: the counter index tables of reference sheet
- * panthor-perf.md §8 (libGPUCounters database). Each family's table is
+ * pp_counters.c: the counter index tables of libGPUCounters' counter
+ * database (ARM-software/libGPUCounters). Each family's table is
  * complete; a 0 index marks a counter the product does not have (indices
  * 0-3 are block header counters, so 0 is never a real index).
  */
@@ -139,10 +139,12 @@ int pp_counter_spec_parse(const char *text, struct pp_counter_spec *out,
   char *end;
   unsigned long v = 0;
   bool digits = (num[0] >= '0' && num[0] <= '9');
-  if (digits) {
+  if (digits) { /* decimal (a leading 0 is not octal) or 0x hex */
+    bool hex = num[0] == '0' && (num[1] == 'x' || num[1] == 'X');
     errno = 0;
-    v = strtoul(num, &end, 0);
-    digits = errno == 0 && *end == '\0';
+    v = strtoul(hex ? num + 2 : num, &end, hex ? 16 : 10);
+    digits = errno == 0 && *end == '\0' && end != (hex ? num + 2 : num) &&
+             (!hex || (num[2] != '+' && num[2] != '-' && num[2] != ' '));
   }
   if (!digits || v < 4 || v >= PP_MAX_COUNTERS_PER_BLOCK)
     return pp_spec_fail(err, -EINVAL,

@@ -1,11 +1,11 @@
 /*
  * pp_counters.h: named counters of Mali CSF GPUs and where each product
- * keeps them (block, index), from the libGPUCounters database excerpt in
- * reference sheet panthor-perf.md §8. One table per layout family, each a
+ * keeps them (block, index), from libGPUCounters' counter database
+ * (ARM-software/libGPUCounters). One table per layout family, each a
  * full list (a per-product table overriding the defaults): G710's layout is
  * the default, and Mali-G610/G510/G310 are assumed to share it [inferred:
  * not in the database excerpt]. G715 has no separate GPU_ACTIVE: its
- * any-queue-active counter (CSHW 6) stands in (the sheet's rule). G720 and
+ * any-queue-active counter (CSHW 6) stands in. G720 and
  * G725 have no fragment queue stall counter.
  *
  * Raw counters are written "<block>:<index>" (blocks fw, csg, cshw, tiler,

@@ -1,10 +1,9 @@
 /*
  * pp_gpu.c: GPU_INFO to product, core count and bus constants. The names
  * and the core-count / ray-tracing rules follow the kernel's table
- * (drivers/gpu/drm/panthor/panthor_hw.c, reference sheet panthor-perf.md
- * §3), so the `gpu` tag matches what the kernel log prints. The constants
- * follow libGPUCounters: L2 slices = 1 + mem_features[11:8], bus width =
- * 2^l2_features[31:24] bits.
+ * (drivers/gpu/drm/panthor/panthor_hw.c, its GPU name table), so the `gpu` tag
+ * matches what the kernel log prints. The constants follow libGPUCounters: L2
+ * slices = 1 + mem_features[11:8], bus width = 2^l2_features[31:24] bits.
  */
 #include "common/panthor/pp_gpu.h"
 

@@ -1,7 +1,8 @@
 /*
  * pp_gpu.h: DEV_QUERY GPU_INFO decoded into what the panthor_perf plugin
- * reports and needs: product name (the kernel's table, reference sheet
- * panthor-perf.md §3, with its core-count and ray-tracing rules), shader
+ * reports and needs: product name (the kernel's table in
+ * drivers/gpu/drm/panthor/panthor_hw.c, with its core-count and
+ * ray-tracing rules), shader
  * core count (popcount of a possibly sparse shader_present), L2 slices,
  * bytes per external bus beat, the counter layout family and the default
  * counters per block.

@@ -1,7 +1,8 @@
 /*
  * pp_info.c: PERF_INFO of both layouts normalised and validated, the block
- * type tables, and SETUP encoded per layout (reference sheet
- * panthor-perf.md §5-§7; structs in pp_uapi.h).
+ * type tables, and SETUP encoded per layout (structs in pp_uapi.h, after
+ * each series' include/uapi/drm/panthor_drm.h: drm_panthor_perf_info,
+ * drm_panthor_perf_cmd_setup).
  */
 #include "common/panthor/pp_info.h"
 

@@ -1,7 +1,7 @@
 /*
  * pp_info.h: DEV_QUERY PERF_INFO, both layouts, normalised into one struct,
- * and the SETUP command encoded for either layout (pp_uapi.h; reference
- * sheet panthor-perf.md §5-§7).
+ * and the SETUP command encoded for either layout (pp_uapi.h; each
+ * series' include/uapi/drm/panthor_drm.h).
  *
  * The layout is known by the size the kernel returns: 48 bytes RFC v2,
  * 44 bytes v6. Every size the kernel reports is validated here, so that no

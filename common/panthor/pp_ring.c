@@ -1,5 +1,6 @@
 /*
- * pp_ring.c: the ring consumer rule (reference sheet panthor-perf.md §7):
+ * pp_ring.c: the ring consumer rule (panthor_perf.c: session_emit_sample
+ * publishes insert wrapped, session_read_extract_idx reads extract % slots):
  * read from extract % slots up to the kernel's wrapped insert, then write
  * back insert, wrapped, never a free-running count.
  */

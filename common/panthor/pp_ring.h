@@ -1,8 +1,9 @@
 /*
- * pp_ring.h: the sample ring consumer as a pure function (reference sheet
- * panthor-perf.md §7): from the extract index we wrote, the insert index
- * the kernel published (already wrapped) and the slot count, which slots
- * to read, in order, and the wrapped extract to write back.
+ * pp_ring.h: the sample ring consumer as a pure function (panthor_perf.c:
+ * session_emit_sample, session_read_extract_idx, CIRC_SPACE): from the extract
+ * index we wrote, the insert index the kernel published (already wrapped) and
+ * the slot count, which slots to read, in order, and the wrapped extract to
+ * write back.
  *
  * libGPUCounters writes extract back free-running, which agrees with the
  * kernel only until the first wrap; we always write it wrapped. The ring

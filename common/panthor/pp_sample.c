@@ -1,5 +1,6 @@
 /*
- * pp_sample.c: the sample walk (reference sheet panthor-perf.md §5, §7).
+ * pp_sample.c: the sample walk (panthor_drm.h: drm_panthor_perf_sample_header,
+ * drm_panthor_perf_block_header; panthor_perf.c: session_populate_sample).
  * Offsets come from perf_info (pp_info.c validated them: the whole walk is
  * at most PP_MAX_SAMPLE_SIZE), so the only buffer check is len >=
  * walk_size; each block header is then checked against perf_info's counts.

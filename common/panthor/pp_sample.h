@@ -1,7 +1,7 @@
 /*
  * pp_sample.h: one sample of the panthor perf ring, walked by the header
  * sizes perf_info reported (never by sizeof: a newer kernel may grow the
- * headers), reference sheet panthor-perf.md §5 and §7:
+ * headers), as panthor_perf.c (session_populate_sample) writes them:
  *
  *   sample header | block header | counters_per_block x u64 | block ...
  *

@@ -1,6 +1,6 @@
 /*
- * pp_uapi.c: compile-time checks of pp_uapi.h against the reference
- * sheet's tables (panthor-perf.md §2-§5): every struct size, the offsets
+ * pp_uapi.c: compile-time checks of pp_uapi.h against the series'
+ * include/uapi/drm/panthor_drm.h: every struct size, the offsets
  * where the two layouts differ or padding could creep in, and the ioctl
  * numbers as DRM_IOWR computes them. Nothing here runs.
  */
@@ -54,7 +54,7 @@ PP_AT(struct pp_bo_create, handle, 16);
 PP_CHECK(struct pp_bo_mmap_offset, 16);
 PP_CHECK(struct pp_gem_close, 8);
 
-/* The sheet's numbers (§2) are what DRM_IOWR computes. */
+/* The numbers are what DRM_IOWR computes from panthor_drm.h's ids. */
 _Static_assert(PP_IOCTL_DEV_QUERY == _IOWR('d', 0x40, struct pp_dev_query),
                "DEV_QUERY");
 _Static_assert(PP_IOCTL_BO_CREATE == _IOWR('d', 0x45, struct pp_bo_create),

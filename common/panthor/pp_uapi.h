@@ -2,10 +2,10 @@
  * pp_uapi.h: the panthor perf uAPI, our own definitions for the two layouts
  * we speak: RFC v2 (Dec 2024, PERF_CONTROL id 13, CSG block type, no
  * sample_size) and v6 (Dec 2025, id 17, sample_size in perf_info). Neither
- * is in mainline (reference sheet panthor-perf.md §1-§6); every size and
- * offset below is checked at compile time against the sheet's tables, and
- * the ioctl numbers against its §2 (pp_uapi.c). Plus the mainline structs we
- * need (DEV_QUERY, GPU_INFO, BO_CREATE, BO_MMAP_OFFSET, GEM_CLOSE).
+ * is in mainline (each series' include/uapi/drm/panthor_drm.h); every
+ * size and offset below is checked at compile time against those structs,
+ * and the ioctl numbers against DRM_IOWR (pp_uapi.c). Plus the mainline structs
+ * we need (DEV_QUERY, GPU_INFO, BO_CREATE, BO_MMAP_OFFSET, GEM_CLOSE).
  *
  * Never issue a PERF_CONTROL number before DEV_QUERY PERF_INFO succeeded:
  * on a mainline kernel id 13 is BO_SET_LABEL and id 17 may be anything.
@@ -22,7 +22,7 @@ enum pp_layout {
   PP_LAYOUT_V6,       /* perf_info 44 bytes */
 };
 
-/* ioctl numbers: DRM_IOWR(0x40 + id, struct) (sheet §2) */
+/* ioctl numbers: DRM_IOWR(0x40 + id, struct) (panthor_drm.h) */
 #define PP_IOCTL_DEV_QUERY 0xC0106440u
 #define PP_IOCTL_BO_CREATE 0xC0186445u
 #define PP_IOCTL_BO_MMAP_OFFSET 0xC0106446u
@@ -48,7 +48,8 @@ enum pp_layout {
 #define PP_CMD_STOP 3u
 #define PP_CMD_SAMPLE 4u
 
-/* Raw block type values: they differ between the layouts (sheet §6). */
+/* Raw block type values: they differ between the layouts (each series' enum
+ * drm_panthor_perf_block_type). */
 #define PP_RAW_RFC_V2_FW 1u
 #define PP_RAW_RFC_V2_CSG 2u
 #define PP_RAW_RFC_V2_CSHW 3u

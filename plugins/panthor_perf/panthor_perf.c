@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 static void *pp_new(const char *instance) {
   (void)instance;
@@ -25,10 +28,38 @@ static int pp_configure(void *inst, const struct cfg_item *item) {
   return pp_config_apply(&((struct pp *)inst)->cfg, item);
 }
 
-/* The `device` tag: the node's base name. */
-static void pp_device_name(struct pp_device *d) {
+/*
+ * The `device` tag, one per device as drm_fdinfo's: for a node under /dev
+ * whose sysfs entry (/sys/dev/char/<major>:<minor>/device) exists, the
+ * device's platform (or PCI) name; else the node's kernel name from its
+ * minor number (renderD<minor>); else (not a device node) its base name.
+ * A name another device of this instance already has becomes the path.
+ */
+static void pp_device_name(const struct pp *p, size_t k, struct pp_device *d) {
   const char *slash = strrchr(d->path, '/');
   snprintf(d->name, sizeof(d->name), "%s", slash ? slash + 1 : d->path);
+  struct stat st;
+  if (stat(d->path, &st) == 0 && S_ISCHR(st.st_mode)) {
+    unsigned mi = minor(st.st_rdev);
+    snprintf(d->name, sizeof(d->name), mi >= 128 ? "renderD%u" : "card%u", mi);
+    char link[64], target[PATH_MAX];
+    snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+             major(st.st_rdev), mi);
+    ssize_t n = strncmp(d->path, "/dev/", 5) == 0
+                    ? readlink(link, target, sizeof(target) - 1)
+                    : -1; /* sysfs describes the real /dev only */
+    if (n > 0) {
+      target[n] = '\0';
+      const char *base = strrchr(target, '/');
+      base = base ? base + 1 : target;
+      size_t len = strnlen(base, sizeof(d->name) - 1);
+      memcpy(d->name, base, len); /* a sysfs name is short */
+      d->name[len] = '\0';
+    }
+  }
+  for (size_t i = 0; i < k; i++)
+    if (strcmp(p->devs[i].name, d->name) == 0)
+      snprintf(d->name, sizeof(d->name), "%s", d->path);
 }
 
 static void pp_device_fini(struct pp_device *d) {
@@ -54,7 +85,9 @@ static int pp_device_counters(const struct pp *p, struct pp_device *d) {
   return 0;
 }
 
-/* Open, identify and start one device; its slot is d (path set). */
+/* Open, identify and start one device; its slot is d (path set). -EINVAL
+ * only for a Counter the GPU lacks (a configuration error: exit 2); what
+ * the kernel answered wrong is -EPROTO or its errno (exit 1). */
 static int pp_device_open(const struct pp *p, struct pp_device *d) {
   struct pp_session_params params = {
       .path = d->path,
@@ -66,20 +99,18 @@ static int pp_device_open(const struct pp *p, struct pp_device *d) {
       .timeout_ms = p->cfg.timeout_ms,
   };
   int rc = pp_session_init(&params, &d->session, &d->gpu, &d->info);
-  if (rc < 0)
-    return rc;
+  if (rc < 0) /* the kernel's answers (logged), not the configuration */
+    return rc == -EINVAL ? -EPROTO : rc;
   if ((rc = pp_device_counters(p, d)) < 0)
-    return rc;
+    return rc; /* -EINVAL: the one configuration error found here */
   rc = pp_accum_init(&d->acc, &d->gpu, &d->info, d->counters, p->cfg.n_counters,
                      p->cfg.per_core);
   if (rc < 0) {
     log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->name, "init", -rc, NULL);
     return rc;
   }
-  uint64_t enable[PP_BLOCK_COUNT][2];
-  pp_accum_masks(&d->acc, enable);
-  if ((rc = pp_session_start(d->session, enable)) < 0)
-    return rc;
+  if ((rc = pp_session_start(d->session)) < 0)
+    return rc == -EINVAL ? -EPROTO : rc; /* SETUP refused: logged */
   log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->name, "init",
           "%s, %u shader cores, %u L2 slices, %u bytes per beat; uAPI %s, "
           "%u counters per block, %u blocks, %u-byte samples",
@@ -104,7 +135,7 @@ static int pp_devices_add(struct pp *p, char **paths, size_t n) {
     struct pp_device *d = &p->devs[p->n_devs];
     memset(d, 0, sizeof(*d));
     d->path = paths[i]; /* taken over */
-    pp_device_name(d);
+    pp_device_name(p, p->n_devs, d);
     int rc = pp_device_open(p, d);
     if (rc == 0) {
       p->n_devs++;

@@ -76,10 +76,10 @@ typedef void (*pp_sample_fn)(void *ctx, const uint8_t *sample, size_t len);
 int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
                     struct pp_gpu *gpu, struct pp_info *info);
 
-/* Enable these counters (OR-ed into a shared session's masks) and SETUP +
- * START if not started. 0 or a negative errno after logging. */
-int pp_session_start(struct pp_session *s,
-                     const uint64_t enable[PP_BLOCK_COUNT][2]);
+/* SETUP (every counter of every block enabled, so that an instance joining
+ * a running session never needs another) + START, unless started. 0 or a
+ * negative errno after logging. */
+int pp_session_start(struct pp_session *s);
 
 /*
  * One read at monotonic time `now_ns` (the host's clock; it paces the
@@ -100,8 +100,8 @@ int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
                     void (*restart)(void *ctx), void *ctx,
                     struct pp_stream *stream);
 
-/* STOP, drain, TEARDOWN, unmap, close (the last user of a shared
- * session). NULL is a no-op. */
+/* STOP, its final sample, TEARDOWN, unmap, close (the last user of a
+ * shared session). NULL is a no-op. */
 void pp_session_free(struct pp_session *s);
 
 /* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
@@ -113,8 +113,9 @@ int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
 
 /* ---- the core ---------------------------------------------------------- */
 struct pp_device {
-  char *path;    /* owned */
-  char name[64]; /* `device` tag: the node's base name (renderD128) */
+  char *path;     /* owned */
+  char name[256]; /* `device` tag: platform/PCI name, renderD<minor>, or
+                   * the path (pp_device_name in panthor_perf.c) */
   struct pp_session *session;
   struct pp_gpu gpu;
   struct pp_info info;

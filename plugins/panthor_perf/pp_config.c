@@ -139,15 +139,22 @@ int pp_config_apply(struct pp_config *cfg, const struct cfg_item *item) {
   }
   if (cfg_key_is(item, "RingSlots")) {
     uint64_t v;
-    int rc = cfg_get_u64(PP_PLUGIN, item, 2, 1024, &v);
+    int rc = cfg_get_u64(PP_PLUGIN, item, 0, 1024, &v);
     if (rc < 0)
       return rc;
-    if ((v & (v - 1)) != 0) {
-      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, "config", item->key,
-              "expected a power of two between 2 and 1024, got %llu",
-              (unsigned long long)v);
-      return -EINVAL;
-    }
+    /* panthor_perf.c: session_sample answers EBUSY unless two slots are
+     * free (one is kept for STOP's sample), and a ring of N slots has at
+     * most N - 1 free: with 2 no SAMPLE ever succeeds */
+    if (v < 4)
+      return pp_config_fail(item,
+                            "%llu slots can never take a sample (SAMPLE needs "
+                            "two free slots, and the ring keeps one empty): "
+                            "at least 4",
+                            (unsigned long long)v);
+    if ((v & (v - 1)) != 0)
+      return pp_config_fail(
+          item, "expected a power of two between 4 and 1024, got %llu",
+          (unsigned long long)v);
     cfg->ring_slots = (uint32_t)v;
     return 0;
   }

@@ -1,9 +1,9 @@
 /*
  * pp_device.c: one panthor node's kernel objects (pp_session.h), through
- * the kernel seam only: open, ioctl, mmap of the DRM fd, eventfd, close.
- * The layout is picked by DEV_QUERY PERF_INFO with a NULL pointer (a size
- * probe) before any PERF_CONTROL number is issued: on mainline, id 13 is
- * BO_SET_LABEL (reference sheet panthor-perf.md §2).
+ * the kernel seam only: open, ioctl, mmap of the DRM fd, eventfd, poll,
+ * close. The layout is picked by DEV_QUERY PERF_INFO with a NULL pointer
+ * (a size probe) before any PERF_CONTROL number is issued: on mainline,
+ * id 13 is BO_SET_LABEL (panthor_drv.c: panthor_drm_driver_ioctls).
  */
 #include "plugins/panthor_perf/pp_session.h"
 
@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -21,19 +22,26 @@
 
 #define PP_CTRL_SIZE 4096u
 
+/* DEV_QUERY `type`: its size (panthor_ioctl_dev_query answers a NULL
+ * pointer with the kernel object's size), then, with `buf`, up to *len
+ * bytes of it. PANTHOR_UOBJ_SET (panthor_set_uobj) copies min(user,
+ * kernel) bytes and zeroes the rest without writing `size` back, so the
+ * bytes that came from the kernel are min(*len, probed size): *len is set
+ * to that, never to a size read back. */
 static int pp_query(struct pp_dev *d, uint32_t type, void *buf, uint32_t *len) {
   struct pp_dev_query q = {.type = type, .size = 0, .pointer = 0};
   if (kernel_ioctl_retry(d->k, d->fd, PP_IOCTL_DEV_QUERY, &q) < 0)
     return -errno;
+  uint32_t kernel_size = q.size;
   if (buf == NULL) {
-    *len = q.size; /* the size probe */
+    *len = kernel_size; /* the size probe */
     return 0;
   }
   q.size = *len;
   q.pointer = (uint64_t)(uintptr_t)buf;
   if (kernel_ioctl_retry(d->k, d->fd, PP_IOCTL_DEV_QUERY, &q) < 0)
     return -errno;
-  *len = q.size < *len ? q.size : *len;
+  *len = kernel_size < *len ? kernel_size : *len;
   return 0;
 }
 
@@ -57,14 +65,20 @@ static int pp_dev_perf_info(struct pp_dev *d, bool quiet) {
     return rc;
   }
   uint8_t buf[PP_PERF_INFO_SIZE_RFC_V2];
-  uint32_t len = size;
+  uint32_t want = size;
   if (d->forced == PP_LAYOUT_RFC_V2)
-    len = PP_PERF_INFO_SIZE_RFC_V2;
+    want = PP_PERF_INFO_SIZE_RFC_V2;
   else if (d->forced == PP_LAYOUT_V6)
-    len = PP_PERF_INFO_SIZE_V6;
-  if (len > sizeof(buf))
-    len = sizeof(buf); /* decoded below: the size names the mismatch */
-  uint32_t want = len;
+    want = PP_PERF_INFO_SIZE_V6;
+  if (d->forced != PP_LAYOUT_NONE && size < want) {
+    if (!quiet)
+      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "uAPI",
+              "UAPI %s asks for a %u-byte perf_info but the kernel has %u "
+              "bytes",
+              pp_layout_name(d->forced), want, size);
+    return -EPROTO;
+  }
+  uint32_t len = want < sizeof(buf) ? want : (uint32_t)sizeof(buf);
   memset(buf, 0, sizeof(buf));
   if ((rc = pp_query(d, PP_QUERY_PERF_INFO, buf, &len)) < 0) {
     if (!quiet)
@@ -72,14 +86,8 @@ static int pp_dev_perf_info(struct pp_dev *d, bool quiet) {
                 NULL);
     return rc;
   }
-  if (d->forced != PP_LAYOUT_NONE && len < want) {
-    if (!quiet)
-      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "uAPI",
-              "UAPI %s asks for a %u-byte perf_info but the kernel has %u "
-              "bytes",
-              pp_layout_name(d->forced), want, len);
-    return -EPROTO;
-  }
+  if (d->forced == PP_LAYOUT_NONE && size > len)
+    len = size; /* no known layout: pp_info_decode names the size */
   struct pp_error err;
   if ((rc = pp_info_decode(buf, len, &d->info, &err)) < 0) {
     if (!quiet)
@@ -115,6 +123,7 @@ int pp_dev_open(struct pp_dev *d, bool quiet) {
   uint8_t gi[sizeof(struct pp_gpu_info)];
   uint32_t len = sizeof(gi);
   memset(gi, 0, sizeof(gi));
+  /* a shorter kernel object leaves the tail zero and len its size */
   if ((rc = pp_query(d, PP_QUERY_GPU_INFO, gi, &len)) < 0 ||
       (rc = pp_gpu_decode(gi, len, &d->gpu)) < 0) {
     if (!quiet)
@@ -160,7 +169,7 @@ static int pp_dev_bo(struct pp_dev *d, uint64_t size, int prot,
   return 0;
 }
 
-static const char *pp_set_name(uint8_t set) {
+const char *pp_set_name(uint8_t set) {
   return set == PP_SET_PRIMARY     ? "primary"
          : set == PP_SET_SECONDARY ? "secondary"
                                    : "tertiary";
@@ -243,7 +252,15 @@ int pp_dev_start(struct pp_dev *d, bool quiet) {
       .control_offset = 0,
       .sample_freq_ns = 0,
   };
-  memcpy(req.enable, d->enable, sizeof(req.enable));
+  /* Every counter of every block: a session's masks are fixed at SETUP
+   * (panthor_perf_create_em), so enabling all of them lets any instance
+   * join later without a new session (whose TEARDOWN may leak, see
+   * pp_dev_close); the kernel copies whole blocks either way. */
+  uint32_t n = d->info.counters_per_block;
+  for (int t = 0; t < PP_BLOCK_COUNT; t++) {
+    req.enable[t][0] = n >= 64 ? ~0ull : (1ull << n) - 1;
+    req.enable[t][1] = n >= 128 ? ~0ull : n > 64 ? (1ull << (n - 64)) - 1 : 0;
+  }
   if (d->info.layout == PP_LAYOUT_V6)
     req.enable[PP_BLOCK_CSG][0] = req.enable[PP_BLOCK_CSG][1] = 0;
   uint8_t arg[PP_SETUP_MAX];
@@ -286,7 +303,18 @@ void pp_dev_set_extract(struct pp_dev *d, uint64_t extract) {
   __atomic_store_n((uint64_t *)d->ctrl, extract, __ATOMIC_RELEASE);
 }
 
-/* Consume (and discard) what the ring holds. */
+int pp_dev_wait(struct pp_dev *d, uint32_t timeout_ms) {
+  struct pollfd pfd = {.fd = d->efd, .events = POLLIN};
+  int rc = d->k->poll(&pfd, 1, (int)timeout_ms);
+  if (rc < 0 && errno == EINTR)
+    return -EINTR; /* a signal ends the wait: the host decides */
+  if (rc < 0)
+    return -errno;
+  return rc > 0 && (pfd.revents & POLLIN) ? 1 : 0;
+}
+
+/* Consume (and discard) what the ring holds: nothing is left to fold it
+ * into once the last instance is gone. */
 static void pp_dev_drain(struct pp_dev *d) {
   struct pp_ring_plan plan;
   if (pp_ring_plan(pp_dev_extract(d), pp_dev_insert(d), d->slots, &plan) < 0)
@@ -298,17 +326,60 @@ static void pp_dev_drain(struct pp_dev *d) {
       break;
 }
 
-void pp_dev_close(struct pp_dev *d, bool dead) {
-  if (d->have_session && !dead && d->fd >= 0) {
-    if (d->active && pp_dev_command(d, PP_CMD_STOP, 0) == 0)
-      pp_dev_drain(d); /* STOP's final sample */
+/* STOP's final sample: wait (bounded) until the ring holds it, then
+ * consume it. */
+static void pp_dev_wait_final(struct pp_dev *d) {
+  if (pp_dev_insert(d) == pp_dev_extract(d))
+    pp_dev_wait(d, d->wait_ms);
+  pp_dev_drain(d);
+}
+
+/*
+ * The end of a session, as the v5/v6-era panthor_perf.c runs it:
+ * session_stop requests one last sample (EBUSY while an earlier SAMPLE is
+ * still pending: wait for that one and try once more); session_teardown
+ * destroys a stopped session "where the last sample has been explicitly
+ * consumed", so its sample is waited for and consumed first. TEARDOWN is
+ * issued once: panthor_perf_session_teardown clears the id before it
+ * checks anything, so a second TEARDOWN of the id dereferences NULL in
+ * that kernel. When it refuses (EBUSY, EINVAL), the session stays with
+ * the kernel's sampler, and panthor_postclose does not destroy perf
+ * sessions either: said once per process, since only a reboot ends it.
+ */
+static void pp_dev_end_session(struct pp_dev *d) {
+  if (d->active) {
+    int rc = pp_dev_command(d, PP_CMD_STOP, 0);
+    if (rc < 0 && errno == EBUSY) { /* our last SAMPLE is still pending */
+      pp_dev_wait_final(d);
+      rc = pp_dev_command(d, PP_CMD_STOP, 0);
+    }
+    if (rc < 0) {
+      log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, d->path, "STOP", errno,
+                "the perf session stays in the kernel (no TEARDOWN of an "
+                "active session)");
+      return;
+    }
     d->active = false;
-    /* the v5/v6-era kernel answers EBUSY (or EINVAL) here even when it
-     * removed the session; closing the file removes it in any case */
-    if (pp_dev_command(d, PP_CMD_TEARDOWN, 0) < 0 && errno != EBUSY &&
-        errno != EINVAL)
-      log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, d->path, "TEARDOWN", errno, NULL);
+    pp_dev_wait_final(d);
   }
+  if (pp_dev_command(d, PP_CMD_TEARDOWN, 0) == 0)
+    return;
+  int err = errno;
+  if (err == EBUSY || err == EINVAL)
+    log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, d->path, "TEARDOWN",
+            "%s: this kernel kept the perf session (its TEARDOWN refuses a "
+            "stopped session whose final sample was delivered, and closing "
+            "the node does not free it): until reboot the GPU does not "
+            "runtime-suspend, the firmware keeps sampling and counter set %s "
+            "stays taken (other sets: EBUSY)",
+            strerror(err), pp_set_name(d->counter_set));
+  else
+    log_errno(LOG_LEVEL_WARNING, PP_PLUGIN, d->path, "TEARDOWN", err, NULL);
+}
+
+void pp_dev_close(struct pp_dev *d, bool dead) {
+  if (d->have_session && !dead && d->fd >= 0)
+    pp_dev_end_session(d);
   d->have_session = d->active = false;
   if (d->ring != NULL)
     d->k->munmap(d->ring, d->ring_size);

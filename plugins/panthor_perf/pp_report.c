@@ -6,7 +6,7 @@
  *   panthor_perf_counter  tags device, block, counter (and core with
  *                         PerCore): value, cumulative, per Counter option
  *   panthor_perf_stream   tag device: samples, overflows, errors, dropped,
- *                         busy_skips, reopens
+ *                         busy_skips, reopens, clamped
  */
 #include "plugins/panthor_perf/panthor_perf.h"
 
@@ -86,6 +86,7 @@ static int pp_report_stream(const struct pp_device *d, struct metric_sink *sink,
   pp_first(&rc, metric_add_int(&r, "dropped", "derive", s->dropped));
   pp_first(&rc, metric_add_int(&r, "busy_skips", "derive", s->busy_skips));
   pp_first(&rc, metric_add_int(&r, "reopens", "derive", s->reopens));
+  pp_first(&rc, metric_add_int(&r, "clamped", "derive", s->clamped));
   if (rc < 0)
     return rc;
   return metric_sink_write(sink, &r);

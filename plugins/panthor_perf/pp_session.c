@@ -22,7 +22,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +125,7 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
     c->dev.slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
     c->dev.fd = c->dev.efd = -1;
     c->timeout_ms = p->timeout_ms;
+    c->dev.wait_ms = p->timeout_ms;
     devsession_init(&c->session, PP_PLUGIN, p->path);
     if ((rc = pp_dev_open(&c->dev, false)) < 0 ||
         (r != NULL && (rc = plugin_shared_add(r, p->path, c)) < 0)) {
@@ -142,9 +142,9 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
        (p->layout != PP_LAYOUT_NONE && p->layout != c->dev.info.layout)))
     log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "session",
             "another instance already reads this node: sharing its session "
-            "(UAPI %s, CounterSet %u, RingSlots %u); this instance's "
+            "(UAPI %s, CounterSet %s, RingSlots %u); this instance's "
             "differing options are not used",
-            pp_layout_name(c->dev.info.layout), c->dev.counter_set,
+            pp_layout_name(c->dev.info.layout), pp_set_name(c->dev.counter_set),
             c->dev.slots);
   if ((rc = pp_core_attach(c, out)) == 0) {
     c->refs++;
@@ -161,36 +161,20 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
   return rc;
 }
 
-/* SETUP with the union of the masks; a started session whose masks grow
- * is stopped and set up again. Under c->lock. */
+/* SETUP + START (every counter enabled: pp_dev_start). Under c->lock. */
 static int pp_core_setup(struct pp_core *c, bool quiet) {
   if (c->dev.fd < 0 && (pp_dev_open(&c->dev, quiet)) < 0)
     return -ENODEV;
   return pp_dev_start(&c->dev, quiet);
 }
 
-int pp_session_start(struct pp_session *s,
-                     const uint64_t enable[PP_BLOCK_COUNT][2]) {
+/* The session has every counter enabled, so an instance joining a running
+ * session never needs a new SETUP (nor the TEARDOWN of the old one). */
+int pp_session_start(struct pp_session *s) {
   struct pp_core *c = s->core;
   pthread_mutex_lock(&c->lock);
-  bool grows = false;
-  for (int t = 0; t < PP_BLOCK_COUNT; t++)
-    for (int w = 0; w < 2; w++) {
-      grows |= (enable[t][w] & ~c->dev.enable[t][w]) != 0;
-      c->dev.enable[t][w] |= enable[t][w];
-    }
   int rc = 0;
-  if (!c->dev.have_session || grows) {
-    if (c->dev.have_session) { /* a new instance asks for more counters */
-      struct pp_dev keep = c->dev;
-      pp_dev_close(&c->dev, false);
-      c->dev.fd = c->dev.efd = -1;
-      memcpy(c->dev.enable, keep.enable, sizeof(keep.enable));
-      for (size_t i = 0; i < PP_MAX_HANDLES; i++)
-        if (c->handles[i] != NULL)
-          c->handles[i]->restart_due = true;
-      c->seq = 0;
-    }
+  if (!c->dev.have_session) {
     rc = pp_core_setup(c, false);
     if (rc < 0)
       pp_dev_close(&c->dev, false);
@@ -268,16 +252,6 @@ static int pp_core_reopen(struct pp_core *c, uint64_t now_ns) {
   return 0;
 }
 
-/* Wait (bounded) for the eventfd; true when it is readable. */
-static bool pp_core_wait(struct pp_core *c) {
-  struct pollfd pfd = {.fd = c->dev.efd, .events = POLLIN};
-  int rc;
-  do
-    rc = c->dev.k->poll(&pfd, 1, (int)c->timeout_ms);
-  while (rc < 0 && errno == EINTR);
-  return rc > 0 && (pfd.revents & POLLIN);
-}
-
 /* Consume every ready sample. 0, or -EPROTO (logged once) on a corrupt
  * insert index: nothing is read then. */
 static int pp_core_consume(struct pp_core *c, struct pp_session *self,
@@ -348,7 +322,7 @@ int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
   /* the kernel took the request (or is busy with one): the session works */
   devsession_healthy(&c->session, "reopen", "the perf session runs again");
   if (requested && pp_dev_insert(&c->dev) == pp_dev_extract(&c->dev) &&
-      !pp_core_wait(c) && !c->said_timeout) {
+      pp_dev_wait(&c->dev, c->timeout_ms) == 0 && !c->said_timeout) {
     /* a sample the kernel dropped (its ring was full) never comes: the
      * gap shows in the next one's sequence number; said once */
     c->said_timeout = true;
@@ -385,11 +359,14 @@ void pp_session_free(struct pp_session *s) {
   free(s);
 }
 
-static void pp_discover_error(void *ctx, const char *path, int err) {
+static void pp_discover_error(void *ctx, const char *path, const char *what,
+                              int err) {
   const bool *quiet = ctx;
-  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PP_PLUGIN, path,
-            "open", err,
-            "the render node needs read-write access (group render)");
+  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PP_PLUGIN, path, what,
+            err,
+            strcmp(what, "open") == 0
+                ? "the render node needs read-write access (group render)"
+                : NULL);
 }
 
 int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,

@@ -5,8 +5,9 @@
  *   pp_device.c   one device's kernel objects: open and identify the node
  *                 (DRM_IOCTL_VERSION, GPU_INFO, the PERF_INFO size probe
  *                 that picks the layout), the ring and control BOs and
- *                 their mappings, the eventfd, SETUP/START, STOP/drain/
- *                 TEARDOWN, close; errors in words.
+ *                 their mappings, the eventfd, SETUP/START, the bounded
+ *                 eventfd wait, STOP/final sample/TEARDOWN, close; errors
+ *                 in words.
  *   pp_session.c  the hooks: sessions shared per node (refcounted, one
  *                 lock, found through the host's plugin_shared), the read
  *                 (SAMPLE, bounded eventfd wait, ring consumption),
@@ -38,7 +39,7 @@ struct pp_dev {
   uint64_t ctrl_size;
   bool have_session, active;
   uint32_t sid;
-  uint64_t enable[PP_BLOCK_COUNT][2];
+  uint32_t wait_ms; /* the longest wait for a sample (Timeout) */
 };
 
 /* Open and identify (no PERF_CONTROL). `quiet`: log nothing (reopen
@@ -46,8 +47,9 @@ struct pp_dev {
  * uAPI (the one message with the drm_fdinfo hint). */
 int pp_dev_open(struct pp_dev *d, bool quiet);
 
-/* BOs, mappings, eventfd, SETUP with d->enable, START. 0, or a negative
- * errno after logging the cause in words (EBUSY, EACCES, ENOMEM...). */
+/* BOs, mappings, eventfd, SETUP with every counter enabled, START. 0, or
+ * a negative errno after logging the cause in words (EBUSY, EACCES,
+ * ENOMEM...). */
 int pp_dev_start(struct pp_dev *d, bool quiet);
 
 /* The published insert index and our extract (control BO). */
@@ -59,9 +61,18 @@ void pp_dev_set_extract(struct pp_dev *d, uint64_t extract);
  * 0, or -1 with errno. */
 int pp_dev_command(struct pp_dev *d, uint32_t cmd, uint64_t user_data);
 
-/* STOP, drain (discarding), TEARDOWN (EBUSY/EINVAL tolerated), unmap,
- * GEM_CLOSE, close the eventfd and the node. `dead`: the node failed
- * (ENODEV/EIO): skip the commands. Idempotent. */
+/* Wait up to `timeout_ms` for the eventfd: 1 readable, 0 timed out,
+ * -EINTR when a signal came (the wait ends there: the sample, when it
+ * comes, is read by the next read), or another negative errno. */
+int pp_dev_wait(struct pp_dev *d, uint32_t timeout_ms);
+
+/* STOP, wait (bounded by wait_ms) for its final sample and consume it,
+ * one TEARDOWN (a refusal, which leaks the session in the v5/v6-era
+ * kernel, is said), unmap, GEM_CLOSE, close the eventfd and the node.
+ * `dead`: the node failed (ENODEV/EIO): skip the commands. Idempotent. */
 void pp_dev_close(struct pp_dev *d, bool dead);
+
+/* "primary", "secondary", "tertiary". */
+const char *pp_set_name(uint8_t set);
 
 #endif

@@ -22,6 +22,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/pp-exec.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 NODE=$T/renderD128
 export SHIM_DRIVERS=panthor SHIM_PANTHOR_PATH=$NODE SHIM_PANTHOR_GPU=g720
+# the kernel with TEARDOWN's check as reviewed (the v5/v6-era one keeps
+# every session: tested at the end)
+export SHIM_PANTHOR_SCENARIO=teardown_fixed
 
 run() { # env assignments..., then -- and the executable's arguments
   local envs=()
@@ -146,4 +149,29 @@ tap_check "UAPI rfc-v2 on a v6 kernel: the sizes in words" \
   grep -q 'UAPI rfc-v2 asks for a 48-byte perf_info but the kernel has 44' "$T/err"
 run -- --once --window=0 --RingSlots=3 >/dev/null 2>&1
 tap_is 2 $? "RingSlots 3: configuration error, exit 2"
+run SHIM_PANTHOR_SCENARIO=header_pad=8192 -- --once --window=0 >/dev/null \
+  2>"$T/err"
+tap_is 1 $? "a malformed perf_info from the kernel: exit 1, not 2"
+tap_check "malformed perf_info: the device and the field named" \
+  grep -q "renderD128: perf_info: .*8248" "$T/err"
+tap_check "malformed perf_info: not called a configuration error" \
+  bash -c "! grep -q 'configuration error' '$T/err'"
+# two devices whose nodes share a base name: one series each (minors 128
+# and 129 in the shim)
+out=$(SHIM_PANTHOR_PATH="$T/a/renderD128,$T/b/renderD128" LD_PRELOAD="$PRELOAD" \
+  timeout 120 "$BIN" --Device="$T/a/renderD128" --Device="$T/b/renderD128" \
+  --once --window=0 --format=influx 2>"$T/err")
+tap_is 0 $? "two devices, one base name: exit 0"
+tap_is "device=renderD128 device=renderD129" \
+  "$(grep '^panthor_perf_stream,' <<<"$out" | grep -o 'device=[^ ,]*' | sort | xargs)" \
+  "two devices, one base name: a device tag each, from the minor"
+run -- --once --window=0 --RingSlots=2 >/dev/null 2>"$T/err"
+tap_is 2 $? "RingSlots 2 (never samples): configuration error, exit 2"
+tap_check "RingSlots 2: says why" \
+  grep -q 'RingSlots: 2 slots can never take a sample.*at least 4' "$T/err"
+run SHIM_PANTHOR_SCENARIO= SHIM_PANTHOR_LAYOUT=v6 -- --once --window=0 \
+  >/dev/null 2>"$T/err"
+tap_is 0 $? "v5/v6-era TEARDOWN check: exit 0"
+tap_check "v5/v6-era TEARDOWN check: the kept session and its cost said" \
+  grep -q 'TEARDOWN: Device or resource busy: this kernel kept the perf session.*counter set primary stays taken' "$T/err"
 tap_done

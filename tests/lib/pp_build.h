@@ -1,6 +1,6 @@
 /*
  * pp_build.h: panthor perf bytes built the way the kernel lays them out
- * (reference sheet panthor-perf.md §5, §7), for tests and benchmarks:
+ * (panthor_perf.c: session_populate_sample), for tests and benchmarks:
  * a perf_info of either layout and samples whose counters come from a
  * callback. Blocks are written in the kernel's order: FW, CSG (RFC v2),
  * CSHW, TILER, MEMSYS x slices, SHADER x cores. Counters 0-3 of every

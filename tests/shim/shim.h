@@ -97,6 +97,9 @@ int shim_openat(int dirfd, const char *path, int flags, mode_t mode);
 int shim_close(int fd);
 ssize_t shim_read(int fd, void *buf, size_t len);
 int shim_ioctl(int fd, unsigned long request, void *arg);
+/* Called by shim_poll/shim_ppoll before they wait (NULL: nothing): lets a
+ * driver deliver what an interrupt would while the caller sleeps. */
+extern void (*shim_wait_hook)(void);
 int shim_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
 int shim_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo,
                const sigset_t *mask);

@@ -323,10 +323,14 @@ int shim_ioctl(int fd, unsigned long request, void *arg) {
   return rc;
 }
 
+void (*shim_wait_hook)(void);
+
 static int shim_poll_any(struct pollfd *fds, nfds_t n,
                          const struct timespec *tmo, const sigset_t *mask,
                          int timeout_ms, bool is_ppoll) {
   const struct shim_libc *libc = shim_libc();
+  if (shim_wait_hook != NULL)
+    shim_wait_hook();
   struct pollfd local[64], *p = local;
   if (n > 64 && (p = calloc(n, sizeof(*p))) == NULL) {
     errno = ENOMEM;

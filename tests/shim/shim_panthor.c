@@ -113,7 +113,7 @@ void pt_bo_put(struct pt_bo *bo) {
 static void pt_release(struct shim_file *f) {
   struct pt_file *pf = f->data;
   pthread_mutex_lock(&pt_mutex);
-  pt_sessions_of_file_destroy(pf); /* closing the file ends its sessions */
+  pt_sessions_of_file_closed(pf); /* postclose: they stay (see there) */
   for (size_t i = 0; i < PT_MAX_BOS; i++)
     pt_bo_put(pf->bos[i]);
   pthread_mutex_unlock(&pt_mutex);
@@ -198,6 +198,24 @@ static size_t pt_perf_info(uint8_t out[48]) {
   return sizeof(pi);
 }
 
+/* PANTHOR_UOBJ_MIN_SIZE (panthor_drv.c): up to the last field each object
+ * had when it entered the uAPI (gpu_info: tiler_present; timestamp_info:
+ * current_timestamp; perf_info: shader_blocks). */
+static size_t pt_query_min_size(uint32_t type, size_t len) {
+  switch (type) {
+  case PP_QUERY_GPU_INFO:
+    return offsetof(struct pp_gpu_info, tiler_present) + 8;
+  case PP_QUERY_TIMESTAMP_INFO:
+    return 16;
+  case PP_QUERY_PERF_INFO:
+    return pt_cfg.layout == SHIM_PANTHOR_RFC_V2
+               ? offsetof(struct pp_perf_info_rfc_v2, shader_blocks) + 4
+               : sizeof(struct pp_perf_info_v6);
+  default:
+    return len;
+  }
+}
+
 static int pt_dev_query(void *arg) {
   struct pp_dev_query *q = arg;
   uint8_t buf[112];
@@ -229,9 +247,14 @@ static int pt_dev_query(void *arg) {
     q->size = (uint32_t)len;
     return 0;
   }
+  /* panthor_drv.c: panthor_set_uobj (PANTHOR_UOBJ_SET): EINVAL below the
+   * object's minimal size, min(user, kernel) bytes copied, the rest of the
+   * user's buffer zeroed, and `size` left as the caller gave it */
+  if (q->size < pt_query_min_size(q->type, len))
+    return pt_fail(EINVAL);
   size_t n = q->size < len ? q->size : len;
   memcpy((void *)(uintptr_t)q->pointer, buf, n);
-  q->size = (uint32_t)n;
+  memset((uint8_t *)(uintptr_t)q->pointer + n, 0, q->size - n);
   return 0;
 }
 
@@ -406,6 +429,7 @@ void shim_panthor_configure(const struct shim_panthor_config *cfg) {
 }
 
 int shim_panthor_register(const char *path, unsigned minor) {
+  shim_wait_hook = shim_panthor_irq;
   return shim_device_add(path, makedev(SHIM_PANTHOR_MAJOR, minor), &pt_ops,
                          NULL);
 }

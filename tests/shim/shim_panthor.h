@@ -1,8 +1,10 @@
 /*
  * shim_panthor.h: a panthor DRM render node for the shim (shim_panthor.c),
  * emulating the kernel side of the panthor perf uAPI in either of the two
- * layouts the plugin speaks (RFC v2, v6) or a mainline kernel without it
- * (reference sheet panthor-perf.md §2-§7):
+ * layouts the plugin speaks (RFC v2, v6) or a mainline kernel without it,
+ * after the v5/v6-era tree's drivers/gpu/drm/panthor/panthor_drv.c
+ * (panthor_ioctl_dev_query, panthor_ioctl_perf_control, panthor_postclose)
+ * and panthor_perf.c (shim_panthor_perf.c names the functions):
  *
  *   DRM_IOCTL_VERSION ("panthor"), DEV_QUERY (GPU_INFO, CSIF_INFO,
  *   TIMESTAMP_INFO, PERF_INFO; pointer 0 = size probe; PERF_INFO is EINVAL
@@ -13,16 +15,20 @@
  *   (ENOENT for handle 0), ids above 16 EINVAL; each such call is counted
  *   in stray_ioctls.
  *
- * Sessions are system-wide (at most two, ids cyclic in [0, 1]) and die with
- * the file that made them. Delivery is synchronous: SAMPLE (and STOP) write
- * the sample into the ring before returning and add 1 to the session's
- * eventfd per sample written. Counter k >= 4 of block i of a type is
- * rate(type, k) * (i + 1) per period, where a period is one sample event
- * (automatic, manual or STOP's) and the counts of a dropped sample (ring
- * full) are carried into the next delivered one, as the kernel sums them.
- * rate(type, k) is k unless SHIM_PANTHOR_RATES says otherwise; counters the
- * session did not enable are 0. Time is virtual: each period advances the
- * clock by tick_ns from 1 s, and a sample spans the periods it carries.
+ * Sessions are system-wide (at most two, ids cyclic in [0, 1]). As in that
+ * kernel, closing the file does not end them, and a TEARDOWN that answers
+ * EBUSY or EINVAL frees the id but leaves the session with the sampler
+ * (counted in orphans and sessions_leaked; it keeps its counter set).
+ * A SAMPLE (or STOP) request is handled before the ioctl returns, or with
+ * irq_late when the caller next waits in poll (shim_panthor_irq): the
+ * sample goes into the ring and 1 is added to the session's eventfd. Counter k
+ * >= 4 of block i of a type is rate(type, k) * (i + 1) per period, where a
+ * period is one sample event (automatic, manual or STOP's) and the counts of a
+ * dropped sample (ring full) are carried into the next delivered one, as the
+ * kernel sums them. rate(type, k) is k unless SHIM_PANTHOR_RATES says
+ * otherwise; counters the session did not enable are 0. Time is virtual: each
+ * period advances the clock by tick_ns from 1 s, and a sample spans the periods
+ * it carries.
  */
 #ifndef TESTS_SHIM_SHIM_PANTHOR_H
 #define TESTS_SHIM_SHIM_PANTHOR_H
@@ -48,14 +54,17 @@ enum shim_panthor_model {
 };
 
 /* The device and its scenario (SHIM_PANTHOR_SCENARIO: comma-separated
- * key=value with the field names below, plus "unprivileged" and
- * "teardown_ok"). Counters *_every count SAMPLE calls of a session that
- * got past validation (1-based: every=3 hits the 3rd, 6th...). */
+ * key=value with the field names below, plus "unprivileged",
+ * "teardown_fixed" and "irq_late"). Counters *_every count SAMPLE calls of a
+ * session that got past validation (1-based: every=3 hits the 3rd, 6th...). */
 struct shim_panthor_config {
   enum shim_panthor_layout layout;
   enum shim_panthor_model model;
   bool unprivileged;       /* sets 1 and 2: EACCES */
-  bool teardown_ok;        /* TEARDOWN returns 0, not the EBUSY quirk */
+  bool teardown_fixed;     /* TEARDOWN refuses while a request is pending,
+                            * as reviewed (v5/v6-era: when none is) */
+  bool irq_late;           /* a request's sample arrives when the caller
+                            * waits (poll), not before the ioctl returns */
   uint32_t overflow_every; /* flag OVERFLOW on the manual sample */
   uint32_t error_every;    /* flag ERROR on the manual sample */
   uint32_t busy_every;     /* SAMPLE: EBUSY, a request still pending */
@@ -81,6 +90,10 @@ struct shim_panthor_stats {
   uint64_t ring_maps;         /* mmaps of BOs later used as rings ... */
   uint64_t writable_maps;     /* ... of which PROT_WRITE (at SETUP) */
   uint64_t teardowns;         /* sessions removed by TEARDOWN */
+  uint32_t orphans;           /* now: out of the id table, still with the
+                               * sampler (runtime PM, counter set) */
+  uint64_t sessions_leaked;   /* ever: orphaned, or left by a closed file */
+  uint64_t teardown_oops;     /* TEARDOWN of a free id (a kernel oops) */
   uint64_t bos;               /* BOs alive */
   uint64_t maps;              /* user mappings made */
   uint64_t sample_calls;      /* SAMPLE ioctls of all sessions */
@@ -112,5 +125,9 @@ int shim_panthor_set_rates(const char *spec);
 uint64_t shim_panthor_rate(unsigned type, unsigned k);
 
 void shim_panthor_get_stats(struct shim_panthor_stats *out);
+
+/* The IRQ: handle every pending request (irq_late). Called by shim_poll
+ * before it waits (shim_wait_hook). */
+void shim_panthor_irq(void);
 
 #endif

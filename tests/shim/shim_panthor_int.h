@@ -54,7 +54,7 @@ void pt_bo_put(struct pt_bo *bo);
 uint64_t pt_now_ns(void);
 /* PERF_CONTROL with `size` bytes of argument (the number's size). */
 int pt_perf_control(struct pt_file *pf, void *arg, size_t size);
-void pt_sessions_of_file_destroy(struct pt_file *pf);
+void pt_sessions_of_file_closed(struct pt_file *pf);
 void pt_sessions_reset(void);
 void pt_sessions_add_others(void);
 uint32_t pt_sessions_count(void);

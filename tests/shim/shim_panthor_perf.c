@@ -1,8 +1,18 @@
 /*
  * shim_panthor_perf.c: the perf sessions of the shim's panthor node
- * (shim_panthor.h): PERF_CONTROL's commands with the v5/v6-era kernel's
- * validation and errno (reference sheet panthor-perf.md §7), the sample
- * ring, eventfd signalling, scripted counters and the environment.
+ * (shim_panthor.h): PERF_CONTROL's commands with the validation, errno
+ * and session lifecycle of the v5/v6-era kernel code
+ * (drivers/gpu/drm/panthor/panthor_perf.c of the tree that carries it:
+ * panthor_perf_session_setup, session_start/stop/sample,
+ * panthor_perf_session_teardown, sampler_request, session_emit_sample),
+ * the sample ring, eventfd signalling, scripted counters and the
+ * environment.
+ *
+ * Where it knowingly differs: the firmware ring, its IRQ and the 32-bit
+ * counter accumulation are not modelled (a sample is written whole when
+ * its request is handled); START takes no baseline sample; the kernel's
+ * NULL dereference on TEARDOWN of a free id is counted (teardown_oops)
+ * and answered EFAULT instead of an oops.
  */
 #include "tests/shim/shim_libc.h"
 #include "tests/shim/shim_panthor_int.h"
@@ -18,22 +28,33 @@
 #define PT_MAX_COUNTERS 128
 #define PT_RATE_DEFAULT UINT64_MAX
 
+/* session_sample_type: a request waiting for its IRQ (irq_late). */
+enum { PT_PENDING_NONE, PT_PENDING_REGULAR };
+
 struct pt_session {
   bool used;
   struct pt_file *owner; /* NULL: another process's session */
   uint8_t set;
   int efd; /* our duplicate of the session's eventfd */
   struct pt_bo *ring, *ctrl;
-  uint64_t ctrl_off;
   uint32_t slots;
   uint64_t enable[PT_TYPES][2];
   bool active;
   uint64_t last_period; /* pt_periods at the last delivery or START */
   uint64_t last_ns;     /* the clock then */
   uint64_t samples;     /* SAMPLE calls that got past validation */
+  int pending;          /* pending_sample_request */
+  uint64_t pending_user_data;
+  uint32_t pending_flags;
+  bool pending_drop;
 };
 
+/* The kernel's xarray of session ids, and the sessions it no longer
+ * names but never removed from its sampler (a failed TEARDOWN, see
+ * pt_teardown): they keep the runtime-PM reference and the counter set. */
+#define PT_ORPHANS 16
 static struct pt_session pt_sessions[PT_IDS];
+static struct pt_session pt_orphans[PT_ORPHANS];
 static unsigned pt_next_id;
 static uint64_t pt_clock_ns = 1000000000ull;
 static uint64_t pt_periods;
@@ -66,7 +87,7 @@ static int pt_fail(int err) {
 /* ---- the session table ---- */
 
 static void pt_session_destroy(struct pt_session *s) {
-  if (s->efd >= 0 && s->owner != NULL)
+  if (s->efd >= 0)
     shim_libc()->close(s->efd);
   pt_bo_put(s->ring);
   pt_bo_put(s->ctrl);
@@ -74,16 +95,45 @@ static void pt_session_destroy(struct pt_session *s) {
   s->efd = -1;
 }
 
-void pt_sessions_of_file_destroy(struct pt_file *pf) {
-  for (int i = 0; i < PT_IDS; i++)
-    if (pt_sessions[i].used && pt_sessions[i].owner == pf)
-      pt_session_destroy(&pt_sessions[i]);
+/* panthor_postclose (panthor_drv.c) of that tree destroys groups and VMs,
+ * not perf sessions: a closed file's sessions keep their id, their BO
+ * references, the runtime-PM reference and the counter set. Nobody can
+ * address them any more (session_find: another pfile is EINVAL). */
+void pt_sessions_of_file_closed(struct pt_file *pf) {
+  for (int i = 0; i < PT_IDS; i++) {
+    struct pt_session *s = &pt_sessions[i];
+    if (!s->used || s->owner != pf)
+      continue;
+    s->owner = NULL;
+    if (s->efd >= 0)
+      shim_libc()->close(s->efd);
+    s->efd = -1;
+    pt_stats.sessions_leaked++;
+  }
+}
+
+/* The session leaves the id table but stays with the sampler. */
+static void pt_orphan(struct pt_session *s) {
+  int i = 0;
+  while (i < PT_ORPHANS && pt_orphans[i].used)
+    i++;
+  if (i == PT_ORPHANS) { /* more than the shim keeps: forget the oldest */
+    pt_session_destroy(&pt_orphans[0]);
+    i = 0;
+  }
+  pt_orphans[i] = *s;
+  memset(s, 0, sizeof(*s));
+  s->efd = -1;
+  pt_stats.sessions_leaked++;
 }
 
 void pt_sessions_reset(void) {
   for (int i = 0; i < PT_IDS; i++)
     if (pt_sessions[i].used)
       pt_session_destroy(&pt_sessions[i]);
+  for (int i = 0; i < PT_ORPHANS; i++)
+    if (pt_orphans[i].used)
+      pt_session_destroy(&pt_orphans[i]);
   pt_next_id = 0;
   pt_clock_ns = 1000000000ull;
   pt_periods = 0;
@@ -104,6 +154,9 @@ void pt_sessions_add_others(void) {
 
 uint32_t pt_sessions_count(void) {
   uint32_t n = 0;
+  pt_stats.orphans = 0;
+  for (int i = 0; i < PT_ORPHANS; i++)
+    pt_stats.orphans += pt_orphans[i].used;
   pt_stats.ring_maps = pt_stats.writable_maps = 0;
   for (int i = 0; i < PT_IDS; i++) {
     if (!pt_sessions[i].used)
@@ -120,8 +173,7 @@ uint32_t pt_sessions_count(void) {
 /* ---- the ring ---- */
 
 static uint64_t pt_load(const struct pt_session *s, size_t at) {
-  return __atomic_load_n((uint64_t *)(s->ctrl->map + s->ctrl_off + at),
-                         __ATOMIC_ACQUIRE);
+  return __atomic_load_n((uint64_t *)(s->ctrl->map + at), __ATOMIC_ACQUIRE);
 }
 
 static uint32_t pt_free_slots(const struct pt_session *s) {
@@ -190,12 +242,80 @@ static void pt_emit(struct pt_session *s, uint64_t user_data, uint32_t flags,
                   flags, user_data, pt_periods - s->last_period);
   s->last_period = pt_periods;
   s->last_ns = pt_clock_ns;
-  __atomic_store_n((uint64_t *)(s->ctrl->map + s->ctrl_off + 8),
-                   (ins + 1) % s->slots, __ATOMIC_RELEASE);
+  __atomic_store_n((uint64_t *)(s->ctrl->map + 8), (ins + 1) % s->slots,
+                   __ATOMIC_RELEASE);
   uint64_t one = 1;
-  if (write(s->efd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+  if (s->efd >= 0 && write(s->efd, &one, sizeof(one)) != (ssize_t)sizeof(one))
     fprintf(stderr, "shim: panthor: eventfd write failed\n");
   pt_stats.samples_written++;
+}
+
+/* The IRQ of a session's request (panthor_perf_report_irq ->
+ * session_emit_sample): its sample goes into the ring, the eventfd is
+ * signalled and the request is no longer pending. */
+static void pt_irq_session(struct pt_session *s) {
+  if (!s->used || s->pending == PT_PENDING_NONE)
+    return;
+  pt_emit(s, s->pending_user_data, s->pending_flags, s->pending_drop);
+  s->pending = PT_PENDING_NONE;
+}
+
+void shim_panthor_irq(void) {
+  pthread_mutex_lock(&pt_mutex);
+  for (int i = 0; i < PT_IDS; i++)
+    pt_irq_session(&pt_sessions[i]);
+  for (int i = 0; i < PT_ORPHANS; i++)
+    pt_irq_session(&pt_orphans[i]);
+  pthread_mutex_unlock(&pt_mutex);
+}
+
+/* sampler_request: one request at a time per session; handled at once
+ * (the IRQ wins the race with the caller's next ioctl) unless irq_late,
+ * where it waits for the caller to wait (shim_panthor_irq). */
+static int pt_request(struct pt_session *s, uint64_t user_data, uint32_t flags,
+                      bool drop) {
+  if (s->pending != PT_PENDING_NONE)
+    return pt_fail(EBUSY);
+  s->pending = PT_PENDING_REGULAR;
+  s->pending_user_data = user_data;
+  s->pending_flags = flags;
+  s->pending_drop = drop;
+  if (!pt_cfg.irq_late)
+    pt_irq_session(s);
+  return 0;
+}
+
+/*
+ * panthor_perf_session_teardown and session_teardown: the id is cleared
+ * in the table first (__xa_store NULL) and never restored after a refusal:
+ * an active session is EINVAL, and a session with no pending request is
+ * EBUSY (the comparison the review found inverted: session_teardown tests
+ * pending_sample_request == SAMPLE_TYPE_NONE), both left with the sampler
+ * (runtime PM, firmware sampling, the counter set) and unreachable.
+ * teardown_fixed: EBUSY while a request is pending, as reviewed. A free
+ * id is a NULL dereference in that code (session->pfile).
+ */
+static int pt_teardown(struct pt_file *pf, uint32_t handle) {
+  if (handle >= PT_IDS || !pt_sessions[handle].used) {
+    pt_stats.teardown_oops++;
+    return pt_fail(EFAULT);
+  }
+  struct pt_session *s = &pt_sessions[handle];
+  if (s->owner != pf)
+    return pt_fail(EINVAL); /* restored */
+  int err = 0;
+  if (s->active)
+    err = EINVAL;
+  else if (pt_cfg.teardown_fixed ? s->pending != PT_PENDING_NONE
+                                 : s->pending == PT_PENDING_NONE)
+    err = EBUSY;
+  if (err != 0) {
+    pt_orphan(s);
+    return pt_fail(err);
+  }
+  pt_session_destroy(s);
+  pt_stats.teardowns++;
+  return 0;
 }
 
 /* ---- commands ---- */
@@ -225,13 +345,19 @@ static int pt_setup(struct pt_file *pf, const uint8_t *a) {
     return pt_fail(EACCES);
   if (c.sample_freq_ns != 0)
     return pt_fail(EOPNOTSUPP);
+  /* panthor_perf_sampler_add: one counter set while any session (an
+   * orphan too) is with the sampler */
   for (int i = 0; i < PT_IDS; i++)
     if (pt_sessions[i].used && pt_sessions[i].set != c.block_set)
-      return pt_fail(EBUSY); /* another counter set is active */
+      return pt_fail(EBUSY);
+  for (int i = 0; i < PT_ORPHANS; i++)
+    if (pt_orphans[i].used && pt_orphans[i].set != c.block_set)
+      return pt_fail(EBUSY);
+  /* panthor_perf_session_setup never reads control_offset: the indices
+   * are at the start of the control BO (session->control = its vmap) */
   struct pt_bo *ring = pt_bo_lookup(pf, c.ringbuf_handle);
   struct pt_bo *ctrl = pt_bo_lookup(pf, c.control_handle);
-  if (ring == NULL || ctrl == NULL || c.control_offset % 8 != 0 ||
-      c.control_offset > ctrl->size || ctrl->size - c.control_offset < 16)
+  if (ring == NULL || ctrl == NULL)
     return pt_fail(EINVAL);
   int err = pt_eventfd_check(c.fd);
   if (err != 0)
@@ -262,7 +388,6 @@ static int pt_setup(struct pt_file *pf, const uint8_t *a) {
   s->ctrl = ctrl;
   ring->refs++;
   ctrl->refs++;
-  s->ctrl_off = c.control_offset;
   s->slots = c.sample_slots;
   static const int rfc_order[PT_TYPES] = {PT_FW,    PT_CSG,    PT_CSHW,
                                           PT_TILER, PT_MEMSYS, PT_SHADER};
@@ -272,7 +397,7 @@ static int pt_setup(struct pt_file *pf, const uint8_t *a) {
   int n = rfc ? PT_TYPES : PT_TYPES - 1;
   for (int i = 0; i < n; i++)
     memcpy(s->enable[order[i]], a + 40 + 16 * i, 16);
-  memset(ctrl->map + c.control_offset, 0, 16); /* both indices zeroed */
+  memset(ctrl->map, 0, 16); /* both indices zeroed */
   pt_next_id = (unsigned)(id + 1) % PT_IDS;
   pt_stats.setups++;
   return id;
@@ -292,12 +417,14 @@ static int pt_sample(struct pt_session *s, uint64_t user_data) {
   }
   if (pt_free_slots(s) < 2)
     return pt_fail(EBUSY); /* one slot is kept for STOP */
+  if (s->pending != PT_PENDING_NONE)
+    return pt_fail(EBUSY); /* sampler_request: still pending */
   uint64_t n = ++s->samples;
   if (pt_cfg.busy_every != 0 && n % pt_cfg.busy_every == 0)
     return pt_fail(EBUSY); /* a previous request is still pending */
   if (pt_cfg.corrupt_at != 0 && n == pt_cfg.corrupt_at) {
-    __atomic_store_n((uint64_t *)(s->ctrl->map + s->ctrl_off + 8),
-                     (uint64_t)s->slots + 3, __ATOMIC_RELEASE);
+    __atomic_store_n((uint64_t *)(s->ctrl->map + 8), (uint64_t)s->slots + 3,
+                     __ATOMIC_RELEASE);
     return 0;
   }
   for (uint32_t i = 0; i < pt_cfg.auto_burst; i++)
@@ -307,9 +434,8 @@ static int pt_sample(struct pt_session *s, uint64_t user_data) {
     flags |= PP_SAMPLE_OVERFLOW;
   if (pt_cfg.error_every != 0 && n % pt_cfg.error_every == 0)
     flags |= PP_SAMPLE_ERROR;
-  pt_emit(s, user_data, flags,
-          pt_cfg.drop_every != 0 && n % pt_cfg.drop_every == 0);
-  return 0;
+  return pt_request(s, user_data, flags,
+                    pt_cfg.drop_every != 0 && n % pt_cfg.drop_every == 0);
 }
 
 static const uint64_t pt_cmd_size_v6[5] = {120, 0, 8, 8, 8};
@@ -332,6 +458,8 @@ int pt_perf_control(struct pt_file *pf, void *arg, size_t size) {
   memcpy(a, (const void *)(uintptr_t)ctl.pointer, n);
   if (ctl.cmd == PP_CMD_SETUP)
     return pt_setup(pf, a);
+  if (ctl.cmd == PP_CMD_TEARDOWN)
+    return pt_teardown(pf, ctl.handle);
   if (ctl.handle >= PT_IDS || !pt_sessions[ctl.handle].used)
     return pt_fail(EBADF);
   struct pt_session *s = &pt_sessions[ctl.handle];
@@ -340,14 +468,6 @@ int pt_perf_control(struct pt_file *pf, void *arg, size_t size) {
   uint64_t user_data;
   memcpy(&user_data, a, sizeof(user_data));
   switch (ctl.cmd) {
-  case PP_CMD_TEARDOWN:
-    if (s->active)
-      return pt_fail(EINVAL);
-    pt_session_destroy(s);
-    pt_stats.teardowns++;
-    /* the v5/v6-era quirk: EBUSY when no request is pending, after the
-     * session is already gone */
-    return pt_cfg.teardown_ok ? 0 : pt_fail(EBUSY);
   case PP_CMD_START:
     if (!s->active) { /* the baseline sample is discarded */
       s->active = true;
@@ -360,7 +480,8 @@ int pt_perf_control(struct pt_file *pf, void *arg, size_t size) {
       return 0;
     if (pt_free_slots(s) == 0)
       return pt_fail(EBUSY);
-    pt_emit(s, user_data, 0, false);
+    if (pt_request(s, user_data, 0, false) < 0)
+      return -1; /* EBUSY: a SAMPLE still pending; the session stays active */
     s->active = false;
     return 0;
   default:
@@ -428,8 +549,10 @@ static int pt_scenario(struct shim_panthor_config *c, const char *spec) {
     if (eq == NULL) {
       if (strcmp(item, "unprivileged") == 0)
         c->unprivileged = true;
-      else if (strcmp(item, "teardown_ok") == 0)
-        c->teardown_ok = true;
+      else if (strcmp(item, "teardown_fixed") == 0)
+        c->teardown_fixed = true;
+      else if (strcmp(item, "irq_late") == 0)
+        c->irq_late = true;
       else if (item[0] != '\0')
         return -1;
       continue;

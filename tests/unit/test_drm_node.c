@@ -184,12 +184,15 @@ static void platform_device_has_no_pci_address(void **state) {
 struct errors {
   int count, last_err;
   char last_path[PATH_MAX];
+  char last_what[32];
 };
 
-static void record_error(void *ctx, const char *path, int err) {
+static void record_error(void *ctx, const char *path, const char *what,
+                         int err) {
   struct errors *e = ctx;
   e->count++;
   e->last_err = err;
+  snprintf(e->last_what, sizeof e->last_what, "%s", what);
   snprintf(e->last_path, sizeof e->last_path, "%s", path);
 }
 
@@ -208,6 +211,7 @@ static void unopenable_node_is_reported_and_skipped(void **state) {
   assert_int_equal(n, 1);
   assert_int_equal(e.count, 1);
   assert_int_equal(e.last_err, ENOTTY);
+  assert_string_equal(e.last_what, "DRM_IOCTL_VERSION"); /* not "open" */
   assert_string_equal(e.last_path, path);
 }
 

@@ -1,6 +1,6 @@
 /*
  * test_pp_accum.c: sums over blocks and the derived metrics per product,
- * with values computed by hand (reference sheet §8), sequence gaps and
+ * with values computed by hand (libGPUCounters equations), sequence gaps and
  * flags, per-core values, enable masks, and the time base of bandwidth.
  */
 #include "common/panthor/pp_accum.h"
@@ -31,8 +31,8 @@ struct rig {
   uint8_t *buf;
 };
 
-/* G710-style numbers (§8 indices), shared by every product below; the
- * product-specific indices are set by each test. */
+/* G710-style numbers (libGPUCounters indices), shared by every product below;
+ * the product-specific indices are set by each test. */
 static void set_common(void) {
   memset(vals, 0, sizeof(vals));
   vals[PP_BLOCK_CSHW][0][4] = 1000; /* GPU_ACTIVE */

@@ -1,5 +1,5 @@
 /*
- * test_pp_counters.c: the per-product index tables (reference sheet §8)
+ * test_pp_counters.c: the per-product index tables (libGPUCounters)
  * and Counter option parsing and resolution.
  */
 #include "common/panthor/pp_counters.h"
@@ -80,6 +80,13 @@ static void pp_counter_spec_parse__forms(void **state) {
   assert_int_equal(pp_counter_spec_parse("MEMSYS:0x20", &s, NULL), 0);
   assert_int_equal(s.loc.block, PP_BLOCK_MEMSYS);
   assert_int_equal(s.loc.index, 32);
+  /* decimal, as the README says: a leading 0 is not octal */
+  assert_int_equal(pp_counter_spec_parse("shader:010", &s, NULL), 0);
+  assert_int_equal(s.loc.index, 10);
+  assert_int_equal(pp_counter_spec_parse("shader:08", &s, NULL), 0);
+  assert_int_equal(s.loc.index, 8);
+  assert_int_equal(pp_counter_spec_parse("shader:0X1f", &s, NULL), 0);
+  assert_int_equal(s.loc.index, 31);
   assert_int_equal(pp_counter_spec_parse("l2_ext_read_beats", &s, NULL), 0);
   assert_true(s.named);
   assert_int_equal(s.id, PP_C_L2_EXT_READ_BEATS);
@@ -93,6 +100,11 @@ static void pp_counter_spec_parse__forms(void **state) {
       {"shader:", NULL},
       {"shader:-5", NULL},
       {"shader: 5", NULL},
+      {"shader:0x", NULL},
+      {"shader:0x-5", NULL},
+      {"shader:0x 5", NULL},
+      {"shader:0xg", NULL},
+      {"shader:9a", NULL},
       {"shader:12x", NULL},
       {"shader:99999999999999999999999", NULL},
       {"gpu:5", "\"gpu:5\": block must be fw, csg, cshw, tiler, memsys or "

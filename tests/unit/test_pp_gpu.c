@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-/* GPU_INFO bytes at the sheet's offsets. */
+/* GPU_INFO bytes at drm_panthor_gpu_info's offsets. */
 static void info(uint8_t out[112], unsigned arch, unsigned prod,
                  uint64_t shader_present, bool rt) {
   memset(out, 0, 112);

@@ -1,6 +1,7 @@
 /*
- * test_pp_info.c: perf_info of both layouts (hand-built bytes at the
- * sheet's offsets), absurd sizes, block types, SETUP bytes, ring size.
+ * test_pp_info.c: perf_info of both layouts (hand-built bytes at
+ * drm_panthor_perf_info's offsets), absurd sizes, block types, SETUP bytes,
+ * ring size.
  */
 #include "common/panthor/pp_info.h"
 #include "tests/lib/pp_build.h"
@@ -54,7 +55,8 @@ static void pp_info_decode__rfc_v2(void **state) {
   assert_int_equal(in.blocks[PP_BLOCK_SHADER], 7);
   assert_int_equal(in.n_blocks, 20);
   assert_int_equal(in.block_size, 536); /* 24 + 64 * 8 */
-  /* §7: 56 + 536 * 20, computed since RFC v2 reports none */
+  /* 56 + 536 * 20 (session_get_user_sample_size), computed since RFC v2
+   * reports none */
   assert_int_equal(in.walk_size, 10776);
   assert_int_equal(in.sample_size, 10776);
 }

@@ -48,6 +48,10 @@ static void pp_config_apply__options(void **state) {
   assert_int_equal(cfg.ring_slots, 64);
   assert_int_equal(set(&cfg, "RingSlots", "48"), -EINVAL);
   assert_int_equal(set(&cfg, "RingSlots", "1"), -EINVAL);
+  assert_int_equal(set(&cfg, "RingSlots", "2"), -EINVAL); /* never samples */
+  assert_int_equal(set(&cfg, "RingSlots", "4"), 0);
+  assert_int_equal(cfg.ring_slots, 4);
+  assert_int_equal(set(&cfg, "RingSlots", "64"), 0);
   assert_int_equal(set(&cfg, "RingSlots", "2048"), -EINVAL);
   assert_int_equal(cfg.ring_slots, 64);
   assert_int_equal(set(&cfg, "Counter", "shader:27"), 0);
@@ -86,7 +90,7 @@ static void pp_report__records(void **state) {
   d.acc.raw[1].loc = (struct pp_counter_loc){PP_BLOCK_MEMSYS, 32};
   d.acc.total[PP_C_COUNT + 0] = 42;
   d.acc.total[PP_C_COUNT + 1] = 7;
-  d.acc.stream = (struct pp_stream){100, 1, 2, 3, 4, 5};
+  d.acc.stream = (struct pp_stream){100, 1, 2, 3, 4, 5, 6};
   struct pp_metrics m;
   memset(&m, 0, sizeof(m));
   m.have_int[PP_M_GPU_ACTIVE_CYCLES] = true;
@@ -114,7 +118,8 @@ static void pp_report__records(void **state) {
       "panthor_perf_counter,device=renderD128,block=memsys,"
       "counter=L2_EXT_READ_BEATS value=7i 1700000000000000000\n",
       "panthor_perf_stream,device=renderD128 samples=100i,overflows=1i,"
-      "errors=2i,dropped=3i,busy_skips=4i,reopens=5i 1700000000000000000\n",
+      "errors=2i,dropped=3i,busy_skips=4i,reopens=5i,clamped=6i "
+      "1700000000000000000\n",
   };
   assert_int_equal(c.n_lines, 6);
   for (size_t i = 0; i < 6; i++)

@@ -1,7 +1,8 @@
 /*
  * test_pp_ring.c: the ring consumer against a model of the kernel's ring
- * (reference sheet §7: wrapped insert, full = slots - 1, silent drop when
- * full) over thousands of indices and many wraps.
+ * (panthor_perf.c: wrapped insert, full = slots - 1 by CIRC_SPACE, the
+ * sample accumulated, not written, when full) over thousands of indices and
+ * many wraps.
  */
 #include "common/panthor/pp_ring.h"
 

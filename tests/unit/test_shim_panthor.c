@@ -1,11 +1,13 @@
 /*
  * test_shim_panthor.c: the shim's panthor node (tests/shim/shim_panthor.h)
- * in-process through shim_kernel, ioctl by ioctl, against the kernel
- * behaviour of reference sheet panthor-perf.md §2-§7: DRM_IOCTL_VERSION,
+ * in-process through shim_kernel, ioctl by ioctl, against the v5/v6-era
+ * kernel code (panthor_drv.c: panthor_ioctl_dev_query, panthor_set_uobj,
+ * panthor_postclose; panthor_perf.c: panthor_perf_session_setup,
+ * session_sample/stop, panthor_perf_session_teardown): DRM_IOCTL_VERSION,
  * DEV_QUERY and its size probes, BOs and their shared mappings, every
  * errno of PERF_CONTROL, the ring (wrapped insert, full at slots - 1,
- * silent drop), eventfd signalling, scripted counters and the
- * scenarios.
+ * silent drop), eventfd signalling, the session lifecycle (TEARDOWN's
+ * refusals, postclose), scripted counters and the scenarios.
  */
 #include "common/panthor/pp_uapi.h"
 #include "tests/lib/fakeproc.h"
@@ -15,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/ioctl.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +47,10 @@ static void configure(enum shim_panthor_layout layout, const char *scenario) {
   struct shim_panthor_config c = {.layout = layout, .model = SHIM_PANTHOR_G720};
   if (scenario != NULL && strcmp(scenario, "unprivileged") == 0)
     c.unprivileged = true;
+  if (scenario != NULL && strstr(scenario, "teardown_fixed") != NULL)
+    c.teardown_fixed = true;
+  if (scenario != NULL && strstr(scenario, "irq_late") != NULL)
+    c.irq_late = true;
   shim_panthor_configure(&c);
 }
 
@@ -198,6 +205,29 @@ static void dev_query__version_and_size_probes(void **state) {
   assert_int_equal(pi.sample_size, G720_SAMPLE);
   assert_int_equal(pi.memsys_blocks, 2);
   assert_int_equal(pi.shader_blocks, 8);
+  /* panthor_set_uobj: `size` stays as given, the excess is zeroed, and
+   * below the minimal size is EINVAL */
+  uint8_t big[64];
+  memset(big, 0xaa, sizeof(big));
+  q = (struct pp_dev_query){.type = PP_QUERY_PERF_INFO,
+                            .size = sizeof(big),
+                            .pointer = (uint64_t)(uintptr_t)big};
+  assert_int_equal(K->ioctl(fd, PP_IOCTL_DEV_QUERY, &q), 0);
+  assert_int_equal(q.size, 64);
+  assert_int_equal(big[43] == 0xaa, 0);
+  for (size_t i = 44; i < sizeof(big); i++)
+    assert_int_equal(big[i], 0);
+  q.size = 40;
+  assert_int_equal(K->ioctl(fd, PP_IOCTL_DEV_QUERY, &q), -1);
+  assert_int_equal(errno, EINVAL);
+  q = (struct pp_dev_query){.type = PP_QUERY_GPU_INFO,
+                            .size = 96,
+                            .pointer = (uint64_t)(uintptr_t)&gi};
+  assert_int_equal(K->ioctl(fd, PP_IOCTL_DEV_QUERY, &q), 0);
+  assert_int_equal(q.size, 96);
+  q.size = 95;
+  assert_int_equal(K->ioctl(fd, PP_IOCTL_DEV_QUERY, &q), -1);
+  assert_int_equal(errno, EINVAL);
   K->close(fd);
 
   configure(SHIM_PANTHOR_RFC_V2, NULL);
@@ -362,9 +392,6 @@ static void perf_control_setup__every_errno(void **state) {
   assert_int_equal(control(s.fd, CTL_V6, 0, 0, &a, sizeof(a)), -1);
   assert_int_equal(errno, EINVAL);
   a.pad[2] = 0;
-  a.control_offset = 4096 - 8; /* the 16 bytes do not fit */
-  assert_int_equal(control(s.fd, CTL_V6, 0, 0, &a, sizeof(a)), -1);
-  assert_int_equal(errno, EINVAL);
   close(a.fd);
   K->close(s.fd);
 
@@ -373,17 +400,22 @@ static void perf_control_setup__every_errno(void **state) {
   assert_int_equal(open_session(&t, 4, 0, 0, ring_bytes(4)), 1);
   assert_int_equal(open_session(&u, 4, 0, 0, ring_bytes(4)), -EBUSY);
   close_session(&u);
-  close_session(&s); /* closing the file ends its session */
+  close_session(&s); /* postclose does not end the session: it stays */
+  assert_int_equal(open_session(&u, 4, 0, 0, ring_bytes(4)), -EBUSY);
+  close_session(&u);
+  struct shim_panthor_stats st;
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 2);
+  assert_int_equal(st.sessions_leaked, 1);
+  configure(SHIM_PANTHOR_V6, NULL); /* a reboot */
   assert_int_equal(open_session(&u, 4, 0, 0, ring_bytes(4)), 0);
   /* another counter set while primary is active */
   assert_int_equal(open_session(&s, 4, 1, 0, ring_bytes(4)), -EBUSY);
   close_session(&s);
   close_session(&t);
   close_session(&u);
-  struct shim_panthor_stats st;
-  shim_panthor_get_stats(&st);
-  assert_int_equal(st.sessions, 0);
-  assert_int_equal(open_session(&s, 4, 2, 0, ring_bytes(4)), 1);
+  configure(SHIM_PANTHOR_V6, NULL);
+  assert_int_equal(open_session(&s, 4, 2, 0, ring_bytes(4)), 0);
   close_session(&s);
 
   configure(SHIM_PANTHOR_V6, "unprivileged");
@@ -400,6 +432,114 @@ static void perf_control_setup__every_errno(void **state) {
   assert_int_equal(open_session(&s, 4, 0, 0, ring_bytes(4)), -EBUSY);
   close_session(&s);
   assert_int_equal(open_session(&s, 4, 2, 0, ring_bytes(4)), 1);
+  close_session(&s);
+}
+
+/* panthor_perf_session_setup never reads control_offset: the indices are
+ * at the start of the control BO whatever the caller says. */
+static void perf_control_setup__control_offset_ignored(void **state) {
+  (void)state;
+  struct session s;
+  memset(&s, 0, sizeof(s));
+  s.fd = open_node();
+  uint32_t ring = bo_create(s.fd, ring_bytes(4)), ctrl = bo_create(s.fd, 4096);
+  s.ring = bo_map(s.fd, ring, ring_bytes(4), PROT_READ);
+  s.ctrl = bo_map(s.fd, ctrl, 4096, PROT_READ | PROT_WRITE);
+  s.efd = eventfd(0, EFD_SEMAPHORE | EFD_NONBLOCK);
+  s.ctrl[0] = s.ctrl[1] = 5; /* zeroed by SETUP */
+  s.ctrl[8] = s.ctrl[9] = 5; /* at control_offset 64: untouched */
+  struct pp_setup_v6 a = {.fd = s.efd,
+                          .ringbuf_handle = ring,
+                          .control_handle = ctrl,
+                          .sample_slots = 4,
+                          .control_offset = 64};
+  a.cshw_enable_mask[0] = ~0ull;
+  assert_int_equal(control(s.fd, CTL_V6, PP_CMD_SETUP, 0, &a, sizeof(a)), 0);
+  assert_int_equal(s.ctrl[0], 0);
+  assert_int_equal(s.ctrl[1], 0);
+  assert_int_equal(command(s.fd, PP_CMD_START, 0, 0), 0);
+  assert_int_equal(command(s.fd, PP_CMD_SAMPLE, 0, 1), 0);
+  assert_int_equal(s.ctrl[1], 1); /* published at +8 of the BO */
+  assert_int_equal(s.ctrl[9], 5);
+  a.control_offset = 4096 - 8; /* would not fit: not looked at either */
+  assert_int_equal(control(s.fd, CTL_V6, PP_CMD_SETUP, 0, &a, sizeof(a)), 1);
+  close_session(&s);
+}
+
+/* panthor_perf_session_teardown after __xa_store(NULL): refused sessions
+ * stay with the sampler; the reviewed check frees after the request. */
+static void perf_control_teardown__kernel_lifecycle(void **state) {
+  (void)state;
+  struct session s, t;
+  struct shim_panthor_stats st;
+  uint64_t dummy = 0;
+  /* v5/v6-era: STOP's sample handled (the IRQ won): EBUSY, leaked */
+  assert_int_equal(open_session(&s, 4, 0, 0, ring_bytes(4)), 0);
+  assert_int_equal(command(s.fd, PP_CMD_START, 0, 0), 0);
+  assert_int_equal(command(s.fd, PP_CMD_STOP, 0, 1), 0);
+  assert_int_equal(control(s.fd, CTL_V6, PP_CMD_TEARDOWN, 0, &dummy, 0), -1);
+  assert_int_equal(errno, EBUSY);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 0); /* the id is free ... */
+  assert_int_equal(st.orphans, 1);  /* ... the session is not */
+  assert_int_equal(st.teardowns, 0);
+  /* its counter set stays taken: a profiler on another set is refused */
+  assert_int_equal(open_session(&t, 4, 1, 0, ring_bytes(4)), -EBUSY);
+  close_session(&t);
+  /* a second TEARDOWN of that id: the kernel dereferences NULL */
+  assert_int_equal(control(s.fd, CTL_V6, PP_CMD_TEARDOWN, 0, &dummy, 0), -1);
+  assert_int_equal(errno, EFAULT);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.teardown_oops, 1);
+  close_session(&s);
+
+  /* an active session: EINVAL, leaked too */
+  configure(SHIM_PANTHOR_V6, NULL);
+  assert_int_equal(open_session(&s, 4, 0, 0, ring_bytes(4)), 0);
+  assert_int_equal(command(s.fd, PP_CMD_START, 0, 0), 0);
+  assert_int_equal(control(s.fd, CTL_V6, PP_CMD_TEARDOWN, 0, &dummy, 0), -1);
+  assert_int_equal(errno, EINVAL);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.orphans, 1);
+  close_session(&s);
+
+  /* irq_late: TEARDOWN while STOP's request is pending frees it */
+  configure(SHIM_PANTHOR_V6, "irq_late");
+  assert_int_equal(open_session(&s, 4, 0, 0, ring_bytes(4)), 0);
+  assert_int_equal(command(s.fd, PP_CMD_START, 0, 0), 0);
+  assert_int_equal(command(s.fd, PP_CMD_SAMPLE, 0, 1), 0);
+  assert_int_equal(s.ctrl[1], 0); /* not yet */
+  assert_int_equal(command(s.fd, PP_CMD_SAMPLE, 0, 2), -1);
+  assert_int_equal(errno, EBUSY); /* one request at a time */
+  assert_int_equal(command(s.fd, PP_CMD_STOP, 0, 3), -1);
+  assert_int_equal(errno, EBUSY); /* STOP too: the session stays active */
+  struct pollfd pfd = {.fd = s.efd, .events = POLLIN};
+  assert_int_equal(K->poll(&pfd, 1, 0), 1); /* the IRQ while we wait */
+  assert_int_equal(s.ctrl[1], 1);
+  assert_int_equal(command(s.fd, PP_CMD_STOP, 0, 3), 0);
+  assert_int_equal(control(s.fd, CTL_V6, PP_CMD_TEARDOWN, 0, &dummy, 0), 0);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 0);
+  assert_int_equal(st.orphans, 0);
+  assert_int_equal(st.teardowns, 1);
+  close_session(&s);
+
+  /* the reviewed check: EBUSY while pending (leaked), 0 after the IRQ */
+  configure(SHIM_PANTHOR_V6, "teardown_fixed,irq_late");
+  assert_int_equal(open_session(&s, 4, 0, 0, ring_bytes(4)), 0);
+  assert_int_equal(command(s.fd, PP_CMD_START, 0, 0), 0);
+  assert_int_equal(command(s.fd, PP_CMD_STOP, 0, 3), 0);
+  assert_int_equal(K->poll(&pfd, 1, 0), 1);
+  assert_int_equal(control(s.fd, CTL_V6, PP_CMD_TEARDOWN, 0, &dummy, 0), 0);
+  assert_int_equal(open_session(&t, 4, 0, 0, ring_bytes(4)), 1);
+  assert_int_equal(command(t.fd, PP_CMD_START, 1, 0), 0);
+  assert_int_equal(command(t.fd, PP_CMD_STOP, 1, 3), 0);
+  assert_int_equal(control(t.fd, CTL_V6, PP_CMD_TEARDOWN, 1, &dummy, 0), -1);
+  assert_int_equal(errno, EBUSY);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.teardowns, 1);
+  assert_int_equal(st.orphans, 1);
+  close_session(&t);
   close_session(&s);
 }
 
@@ -463,8 +603,6 @@ static void perf_control_sample__ring_eventfd_stop_teardown(void **state) {
   assert_int_equal(h.user_data, 11);
 
   /* STOP: its final sample, then SAMPLE is a no-op again */
-  assert_int_equal(command(s.fd, PP_CMD_TEARDOWN, 0, 0), -1);
-  assert_int_equal(errno, EINVAL); /* active */
   assert_int_equal(command(s.fd, PP_CMD_STOP, 0, 777), 0);
   memcpy(&h, s.ring + (size_t)((s.ctrl[1] + 3) % 4) * G720_SAMPLE, sizeof(h));
   assert_int_equal(h.user_data, 777);
@@ -479,13 +617,14 @@ static void perf_control_sample__ring_eventfd_stop_teardown(void **state) {
   assert_int_equal(st.sessions, 1);
   assert_int_equal(st.ring_maps, 1);
   assert_int_equal(st.writable_maps, 0);
-  /* the quirk: EBUSY, and the session is gone anyway */
+  /* STOP's sample was handled: EBUSY, the id freed, the session kept */
   uint64_t dummy = 0;
   assert_int_equal(control(s.fd, CTL_V6, PP_CMD_TEARDOWN, 0, &dummy, 0), -1);
   assert_int_equal(errno, EBUSY);
   shim_panthor_get_stats(&st);
   assert_int_equal(st.sessions, 0);
-  assert_int_equal(st.teardowns, 1);
+  assert_int_equal(st.orphans, 1);
+  assert_int_equal(st.teardowns, 0);
   assert_int_equal(command(s.fd, PP_CMD_SAMPLE, 0, 1), -1);
   assert_int_equal(errno, EBADF);
   close_session(&s);
@@ -631,6 +770,10 @@ int main(void) {
           perf_control__null_pointer_is_a_size_probe, setup, teardown),
       cmocka_unit_test_setup_teardown(perf_control_setup__every_errno, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(
+          perf_control_setup__control_offset_ignored, setup, teardown),
+      cmocka_unit_test_setup_teardown(perf_control_teardown__kernel_lifecycle,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(perf_control__unknown_or_foreign_session,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(
