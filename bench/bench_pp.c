@@ -51,7 +51,7 @@ int main(void) {
   static const char *const counters[] = {
       "shader:5",  "shader:6",  "shader:7", "shader:8",
       "memsys:30", "memsys:31", "cshw:10",  "EXEC_CORE_ACTIVE"};
-  struct pp_device d;
+  struct ppf_device d;
   memset(&d, 0, sizeof(d));
   d.gpu.family = PP_FAMILY_G725;
   d.gpu.bytes_per_beat = 16;
@@ -99,7 +99,7 @@ int main(void) {
   for (long i = 0; i < reads; i++) {
     pp_accum_add(&d.acc, &info, ring + (size_t)(i % SLOTS) * len, len, NULL);
     pp_accum_metrics(&d.acc, &m);
-    pp_report(&p, &d, &m, bench_discard_sink(), 1);
+    ppf_report(&p, &d, &m, bench_discard_sink(), 1);
   }
   printf("allocations during %ld reads (fold, metrics, records): %ld\n", reads,
          allocations);

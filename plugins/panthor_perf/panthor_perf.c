@@ -1,9 +1,9 @@
 /*
  * panthor_perf.c: the plugin core: one session per panthor render node
  * (Device options, or discovery under DevRoot), read once per interval in
- * one direction: SAMPLE and consume the ring (pp_session.c) -> decode and
+ * one direction: SAMPLE and consume the ring (ppf_session.c) -> decode and
  * fold each sample (common/panthor/pp_accum) -> records from state
- * (pp_report.c) -> sink. README "panthor_perf" lists records and options.
+ * (ppf_report.c) -> sink. README "panthor_perf" lists records and options.
  */
 #include "plugins/panthor_perf/panthor_perf.h"
 
@@ -16,16 +16,16 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static void *pp_new(const char *instance) {
+static void *ppf_new(const char *instance) {
   (void)instance;
   struct pp *p = calloc(1, sizeof(*p));
   if (p != NULL)
-    pp_config_defaults(&p->cfg);
+    ppf_config_defaults(&p->cfg);
   return p;
 }
 
-static int pp_configure(void *inst, const struct cfg_item *item) {
-  return pp_config_apply(&((struct pp *)inst)->cfg, item);
+static int ppf_configure(void *inst, const struct cfg_item *item) {
+  return ppf_config_apply(&((struct pp *)inst)->cfg, item);
 }
 
 /*
@@ -35,7 +35,8 @@ static int pp_configure(void *inst, const struct cfg_item *item) {
  * minor number (renderD<minor>); else (not a device node) its base name.
  * A name another device of this instance already has becomes the path.
  */
-static void pp_device_name(const struct pp *p, size_t k, struct pp_device *d) {
+static void ppf_device_name(const struct pp *p, size_t k,
+                            struct ppf_device *d) {
   const char *slash = strrchr(d->path, '/');
   snprintf(d->name, sizeof(d->name), "%s", slash ? slash + 1 : d->path);
   struct stat st;
@@ -62,8 +63,8 @@ static void pp_device_name(const struct pp *p, size_t k, struct pp_device *d) {
       snprintf(d->name, sizeof(d->name), "%s", d->path);
 }
 
-static void pp_device_fini(struct pp_device *d) {
-  pp_session_free(d->session);
+static void ppf_device_fini(struct ppf_device *d) {
+  ppf_session_free(d->session);
   d->session = NULL;
   pp_accum_fini(&d->acc);
   free(d->path);
@@ -72,12 +73,12 @@ static void pp_device_fini(struct pp_device *d) {
 
 /* Resolve the Counter options for this GPU; -EINVAL (logged) when one
  * names what the device lacks. */
-static int pp_device_counters(const struct pp *p, struct pp_device *d) {
+static int ppf_device_counters(const struct pp *p, struct ppf_device *d) {
   for (size_t i = 0; i < p->cfg.n_counters; i++) {
     struct pp_error err;
     if (pp_counter_resolve(&p->cfg.counters[i], d->gpu.family, &d->info,
                            &d->counters[i], &err) < 0) {
-      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->name, "Counter", "%s (%s)",
+      log_msg(LOG_LEVEL_ERROR, PPF_PLUGIN, d->name, "Counter", "%s (%s)",
               err.message, d->gpu.name);
       return -EINVAL;
     }
@@ -88,8 +89,8 @@ static int pp_device_counters(const struct pp *p, struct pp_device *d) {
 /* Open, identify and start one device; its slot is d (path set). -EINVAL
  * only for a Counter the GPU lacks (a configuration error: exit 2); what
  * the kernel answered wrong is -EPROTO or its errno (exit 1). */
-static int pp_device_open(const struct pp *p, struct pp_device *d) {
-  struct pp_session_params params = {
+static int ppf_device_open(const struct pp *p, struct ppf_device *d) {
+  struct ppf_session_params params = {
       .path = d->path,
       .kernel = p->host->kernel,
       .shared = p->host->shared,
@@ -98,20 +99,20 @@ static int pp_device_open(const struct pp *p, struct pp_device *d) {
       .ring_slots = p->cfg.ring_slots,
       .timeout_ms = p->cfg.timeout_ms,
   };
-  int rc = pp_session_init(&params, &d->session, &d->gpu, &d->info);
+  int rc = ppf_session_init(&params, &d->session, &d->gpu, &d->info);
   if (rc < 0) /* the kernel's answers (logged), not the configuration */
     return rc == -EINVAL ? -EPROTO : rc;
-  if ((rc = pp_device_counters(p, d)) < 0)
+  if ((rc = ppf_device_counters(p, d)) < 0)
     return rc; /* -EINVAL: the one configuration error found here */
   rc = pp_accum_init(&d->acc, &d->gpu, &d->info, d->counters, p->cfg.n_counters,
                      p->cfg.per_core);
   if (rc < 0) {
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, d->name, "init", -rc, NULL);
+    log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, d->name, "init", -rc, NULL);
     return rc;
   }
-  if ((rc = pp_session_start(d->session)) < 0)
+  if ((rc = ppf_session_start(d->session)) < 0)
     return rc == -EINVAL ? -EPROTO : rc; /* SETUP refused: logged */
-  log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->name, "init",
+  log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, d->name, "init",
           "%s, %u shader cores, %u L2 slices, %u bytes per beat; uAPI %s, "
           "%u counters per block, %u blocks, %u-byte samples",
           d->gpu.name, d->gpu.shader_cores, d->gpu.l2_slices,
@@ -123,7 +124,7 @@ static int pp_device_open(const struct pp *p, struct pp_device *d) {
 /* Open the devices at `paths` (n, taken over) into p->devs. 0, -EINVAL
  * when a Counter names what a GPU lacks (logged), or the first device's
  * error when none opened. */
-static int pp_devices_add(struct pp *p, char **paths, size_t n) {
+static int ppf_devices_add(struct pp *p, char **paths, size_t n) {
   p->devs = calloc(n > 0 ? n : 1, sizeof(*p->devs));
   int first = p->devs == NULL ? -ENOMEM : 0;
   bool config_error = false;
@@ -132,11 +133,11 @@ static int pp_devices_add(struct pp *p, char **paths, size_t n) {
       free(paths[i]);
       continue;
     }
-    struct pp_device *d = &p->devs[p->n_devs];
+    struct ppf_device *d = &p->devs[p->n_devs];
     memset(d, 0, sizeof(*d));
     d->path = paths[i]; /* taken over */
-    pp_device_name(p, p->n_devs, d);
-    int rc = pp_device_open(p, d);
+    ppf_device_name(p, p->n_devs, d);
+    int rc = ppf_device_open(p, d);
     if (rc == 0) {
       p->n_devs++;
       continue;
@@ -144,10 +145,10 @@ static int pp_devices_add(struct pp *p, char **paths, size_t n) {
     config_error |= rc == -EINVAL;
     if (first == 0)
       first = rc;
-    pp_device_fini(d);
+    ppf_device_fini(d);
   }
   if (config_error) {
-    log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, "init", NULL,
+    log_msg(LOG_LEVEL_ERROR, PPF_PLUGIN, "init", NULL,
             "a Counter names what the GPU lacks: configuration error, "
             "nothing is collected");
     return -EINVAL;
@@ -157,18 +158,18 @@ static int pp_devices_add(struct pp *p, char **paths, size_t n) {
   return 0;
 }
 
-static const char *pp_dev_root(const struct pp *p) {
+static const char *ppf_dev_root(const struct pp *p) {
   return p->cfg.dev_root ? p->cfg.dev_root : "/dev";
 }
 
 /* Discovery found nothing at init: look again when due (1 s doubling to
  * 1 min); the nodes found then are opened at once. */
-static void pp_relook(struct pp *p, uint64_t now) {
+static void ppf_relook(struct pp *p, uint64_t now) {
   if (!devsession_due(&p->discovery, now))
     return;
-  char *paths[PP_MAX_DEVICES];
-  int found = pp_session_discover(pp_dev_root(p), p->host->kernel,
-                                  /*quiet=*/true, paths, PP_MAX_DEVICES);
+  char *paths[PPF_MAX_DEVICES];
+  int found = ppf_session_discover(ppf_dev_root(p), p->host->kernel,
+                                   /*quiet=*/true, paths, PPF_MAX_DEVICES);
   if (found <= 0) {
     devsession_fail(&p->discovery, now, found < 0 ? -found : ENOENT);
     return;
@@ -177,22 +178,22 @@ static void pp_relook(struct pp *p, uint64_t now) {
   devsession_opened(&p->discovery);
   devsession_healthy(&p->discovery, "devices",
                      "%d panthor render node(s) appeared", found);
-  pp_devices_add(p, paths, (size_t)found); /* failures logged */
+  ppf_devices_add(p, paths, (size_t)found); /* failures logged */
 }
 
-static int pp_init(void *inst, const struct plugin_host *host) {
+static int ppf_init(void *inst, const struct plugin_host *host) {
   struct pp *p = inst;
   p->host = host;
-  char *paths[PP_MAX_DEVICES];
+  char *paths[PPF_MAX_DEVICES];
   size_t n = 0;
   if (p->cfg.n_devices > 0) {
     for (; n < p->cfg.n_devices; n++)
       if ((paths[n] = strdup(p->cfg.devices[n])) == NULL)
         break;
   } else {
-    const char *root = pp_dev_root(p);
-    int found = pp_session_discover(root, host->kernel, /*quiet=*/false, paths,
-                                    PP_MAX_DEVICES);
+    const char *root = ppf_dev_root(p);
+    int found = ppf_session_discover(root, host->kernel, /*quiet=*/false, paths,
+                                     PPF_MAX_DEVICES);
     if (found < 0)
       return found; /* logged */
     if (found == 0) {
@@ -200,7 +201,7 @@ static int pp_init(void *inst, const struct plugin_host *host) {
        * INFO, looked for again (a module loaded, a device bound later). */
       char dri[PATH_MAX];
       snprintf(dri, sizeof(dri), "%s/dri", root);
-      devsession_init(&p->discovery, PP_PLUGIN, dri);
+      devsession_init(&p->discovery, PPF_PLUGIN, dri);
       devsession_set_backoff(&p->discovery, DEVSESSION_BACKOFF_MIN_NS,
                              DEVSESSION_RELOOK_MAX_NS);
       devsession_failf(&p->discovery, plugin_host_monotonic_ns(host), ENOENT,
@@ -213,43 +214,43 @@ static int pp_init(void *inst, const struct plugin_host *host) {
     }
     n = (size_t)found;
   }
-  return pp_devices_add(p, paths, n);
+  return ppf_devices_add(p, paths, n);
 }
 
-/* pp_session_read's delivery: fold one sample in. */
-static void pp_on_sample(void *ctx, const uint8_t *sample, size_t len) {
-  struct pp_device *d = ctx;
+/* ppf_session_read's delivery: fold one sample in. */
+static void ppf_on_sample(void *ctx, const uint8_t *sample, size_t len) {
+  struct ppf_device *d = ctx;
   struct pp_error err;
   if (pp_accum_add(&d->acc, &d->info, sample, len, &err) < 0) {
     if (log_complaint_raise(&d->sample_complaint))
-      log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, d->name, "sample", "%s",
+      log_msg(LOG_LEVEL_WARNING, PPF_PLUGIN, d->name, "sample", "%s",
               err.message);
   } else if (log_complaint_release(&d->sample_complaint)) {
-    log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->name, "sample", "decoded again");
+    log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, d->name, "sample", "decoded again");
   }
 }
 
-static void pp_on_restart(void *ctx) {
-  pp_accum_restart(&((struct pp_device *)ctx)->acc);
+static void ppf_on_restart(void *ctx) {
+  pp_accum_restart(&((struct ppf_device *)ctx)->acc);
 }
 
 /* A read fails only when every device failed. */
-static int pp_read(void *inst, struct metric_sink *sink) {
+static int ppf_read(void *inst, struct metric_sink *sink) {
   struct pp *p = inst;
   uint64_t time_ns = plugin_host_realtime_ns(p->host);
   uint64_t now = plugin_host_monotonic_ns(p->host);
   if (p->relook)
-    pp_relook(p, now);
+    ppf_relook(p, now);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < p->n_devs; i++) {
-    struct pp_device *d = &p->devs[i];
-    int rc = pp_session_read(d->session, now, pp_on_sample, pp_on_restart, d,
-                             &d->acc.stream);
+    struct ppf_device *d = &p->devs[i];
+    int rc = ppf_session_read(d->session, now, ppf_on_sample, ppf_on_restart, d,
+                              &d->acc.stream);
     struct pp_metrics m;
     pp_accum_metrics(&d->acc, &m);
     if (rc == 0)
-      rc = pp_report(p, d, &m, sink, time_ns);
+      rc = ppf_report(p, d, &m, sink, time_ns);
     if (rc == 0)
       ok++;
     else if (first == 0)
@@ -258,23 +259,23 @@ static int pp_read(void *inst, struct metric_sink *sink) {
   return ok > 0 || p->n_devs == 0 ? 0 : first;
 }
 
-static void pp_free(void *inst) {
+static void ppf_free(void *inst) {
   struct pp *p = inst;
   if (p == NULL)
     return;
   for (size_t i = 0; i < p->n_devs; i++)
-    pp_device_fini(&p->devs[i]);
+    ppf_device_fini(&p->devs[i]);
   free(p->devs);
-  pp_config_fini(&p->cfg);
+  ppf_config_fini(&p->cfg);
   free(p);
 }
 
 const struct plugin_ops panthor_perf_ops = {
-    .name = PP_PLUGIN,
-    .options = pp_options,
-    .instance_new = pp_new,
-    .configure = pp_configure,
-    .init = pp_init,
-    .read = pp_read,
-    .instance_free = pp_free,
+    .name = PPF_PLUGIN,
+    .options = ppf_options,
+    .instance_new = ppf_new,
+    .configure = ppf_configure,
+    .init = ppf_init,
+    .read = ppf_read,
+    .instance_free = ppf_free,
 };

@@ -5,9 +5,9 @@
  * pp_info/pp_gpu/pp_sample decoders, pp_ring, pp_counters, pp_accum);
  * here:
  *
- *   pp_config.c      options
- *   pp_session.c     the kernel side: device probe, session, ring reads
- *   pp_report.c      state -> records (const)
+ *   ppf_config.c      options
+ *   ppf_session.c     the kernel side: device probe, session, ring reads
+ *   ppf_report.c      state -> records (const)
  *   panthor_perf.c   plugin_ops: devices, the read loop
  */
 #ifndef PLUGINS_PANTHOR_PERF_PANTHOR_PERF_H
@@ -27,15 +27,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PP_PLUGIN "panthor_perf"
-#define PP_MAX_DEVICES 16
-#define PP_DEFAULT_SLOTS 32
-#define PP_DEFAULT_TIMEOUT_MS 100
+#define PPF_PLUGIN "panthor_perf"
+#define PPF_MAX_DEVICES 16
+#define PPF_DEFAULT_SLOTS 32
+#define PPF_DEFAULT_TIMEOUT_MS 100
 
 extern const struct plugin_ops panthor_perf_ops;
 
-struct pp_config {
-  char *devices[PP_MAX_DEVICES]; /* Device: node paths (owned) */
+struct ppf_config {
+  char *devices[PPF_MAX_DEVICES]; /* Device: node paths (owned) */
   size_t n_devices;
   char *dev_root;        /* DevRoot: discovery under <root>/dri (owned) */
   enum pp_layout layout; /* UAPI: PP_LAYOUT_NONE = auto */
@@ -47,12 +47,12 @@ struct pp_config {
   bool per_core; /* PerCore */
 };
 
-/* ---- the session hooks (pp_session.c) ---------------------------------
+/* ---- the session hooks (ppf_session.c) ---------------------------------
  * One session per device node, shared by every instance that reads it (the
  * kernel allows two sessions system-wide). */
-struct pp_session;
+struct ppf_session;
 
-struct pp_session_params {
+struct ppf_session_params {
   const char *path;                /* borrowed: the render node */
   const struct kernel_ops *kernel; /* borrowed: the host's seam */
   struct plugin_shared *shared;    /* borrowed: the host's; NULL: unshared */
@@ -64,7 +64,7 @@ struct pp_session_params {
 
 /* Delivered once per consumed sample, in ring order; `sample` is borrowed
  * (the ring slot, len = info.sample_size) for the duration of the call. */
-typedef void (*pp_sample_fn)(void *ctx, const uint8_t *sample, size_t len);
+typedef void (*ppf_sample_fn)(void *ctx, const uint8_t *sample, size_t len);
 
 /*
  * Open the node (or join the session already open on it), check it is
@@ -73,13 +73,14 @@ typedef void (*pp_sample_fn)(void *ctx, const uint8_t *sample, size_t len);
  * after logging "panthor_perf: <path>: ..." (-EOPNOTSUPP: a kernel without
  * the perf uAPI, said once with the drm_fdinfo hint).
  */
-int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
-                    struct pp_gpu *gpu, struct pp_info *info);
+int ppf_session_init(const struct ppf_session_params *p,
+                     struct ppf_session **out, struct pp_gpu *gpu,
+                     struct pp_info *info);
 
 /* SETUP (every counter of every block enabled, so that an instance joining
  * a running session never needs another) + START, unless started. 0 or a
  * negative errno after logging. */
-int pp_session_start(struct pp_session *s);
+int ppf_session_start(struct ppf_session *s);
 
 /*
  * One read at monotonic time `now_ns` (the host's clock; it paces the
@@ -96,27 +97,27 @@ int pp_session_start(struct pp_session *s);
  * never touched from another thread; sequence numbers are the session's, so no
  * instance sees false gaps).
  */
-int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
-                    void (*restart)(void *ctx), void *ctx,
-                    struct pp_stream *stream);
+int ppf_session_read(struct ppf_session *s, uint64_t now_ns, ppf_sample_fn fn,
+                     void (*restart)(void *ctx), void *ctx,
+                     struct pp_stream *stream);
 
 /* STOP, its final sample, TEARDOWN, unmap, close (the last user of a
  * shared session). NULL is a no-op. */
-void pp_session_free(struct pp_session *s);
+void ppf_session_free(struct ppf_session *s);
 
 /* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
  * owned paths into `paths`; returns the count (0 also when <dev_root>/dri
  * does not exist) or a negative errno (logged). A node that cannot be
  * opened is a warning, or debug when `quiet` (a re-look). */
-int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                        bool quiet, char **paths, size_t max);
+int ppf_session_discover(const char *dev_root, const struct kernel_ops *kernel,
+                         bool quiet, char **paths, size_t max);
 
 /* ---- the core ---------------------------------------------------------- */
-struct pp_device {
+struct ppf_device {
   char *path;     /* owned */
   char name[256]; /* `device` tag: platform/PCI name, renderD<minor>, or
-                   * the path (pp_device_name in panthor_perf.c) */
-  struct pp_session *session;
+                   * the path (ppf_device_name in panthor_perf.c) */
+  struct ppf_session *session;
   struct pp_gpu gpu;
   struct pp_info info;
   struct pp_accum acc;
@@ -126,9 +127,9 @@ struct pp_device {
 };
 
 struct pp {
-  struct pp_config cfg;
+  struct ppf_config cfg;
   const struct plugin_host *host; /* borrowed, from init */
-  struct pp_device *devs;         /* owned, n_devs */
+  struct ppf_device *devs;        /* owned, n_devs */
   size_t n_devs;
   /* Discovery found no node at init: looked for again at reads, on this
    * session's backoff (1 s doubling to 1 min). */
@@ -136,18 +137,18 @@ struct pp {
   struct devsession discovery;
 };
 
-/* pp_config.c: defaults (Device none, UAPI auto, CounterSet primary,
+/* ppf_config.c: defaults (Device none, UAPI auto, CounterSet primary,
  * RingSlots 32, Timeout 100 ms), one option, release. */
-void pp_config_defaults(struct pp_config *cfg);
-int pp_config_apply(struct pp_config *cfg, const struct cfg_item *item);
-/* The keys pp_config_apply() takes (cfg.h), for --help. */
-extern const struct cfg_option pp_options[];
-void pp_config_fini(struct pp_config *cfg);
+void ppf_config_defaults(struct ppf_config *cfg);
+int ppf_config_apply(struct ppf_config *cfg, const struct cfg_item *item);
+/* The keys ppf_config_apply() takes (cfg.h), for --help. */
+extern const struct cfg_option ppf_options[];
+void ppf_config_fini(struct ppf_config *cfg);
 
-/* pp_report.c: the records of one device at Unix time `time_ns`; `m` are
+/* ppf_report.c: the records of one device at Unix time `time_ns`; `m` are
  * its metrics of this interval (pp_accum_metrics). 0 or the first error. */
-int pp_report(const struct pp *p, const struct pp_device *d,
-              const struct pp_metrics *m, struct metric_sink *sink,
-              uint64_t time_ns);
+int ppf_report(const struct pp *p, const struct ppf_device *d,
+               const struct pp_metrics *m, struct metric_sink *sink,
+               uint64_t time_ns);
 
 #endif

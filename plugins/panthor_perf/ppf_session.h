@@ -1,14 +1,14 @@
 /*
- * pp_session.h: the kernel side of panthor_perf behind the session hooks
+ * ppf_session.h: the kernel side of panthor_perf behind the session hooks
  * of panthor_perf.h. Two files:
  *
- *   pp_device.c   one device's kernel objects: open and identify the node
+ *   ppf_device.c   one device's kernel objects: open and identify the node
  *                 (DRM_IOCTL_VERSION, GPU_INFO, the PERF_INFO size probe
  *                 that picks the layout), the ring and control BOs and
  *                 their mappings, the eventfd, SETUP/START, the bounded
  *                 eventfd wait, STOP/final sample/TEARDOWN, close; errors
  *                 in words.
- *   pp_session.c  the hooks: sessions shared per node (refcounted, one
+ *   ppf_session.c  the hooks: sessions shared per node (refcounted, one
  *                 lock, found through the host's plugin_shared), the read
  *                 (SAMPLE, bounded eventfd wait, ring consumption),
  *                 reopen with backoff (common/core/devsession), discovery.
@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* One device's kernel objects (pp_device.c). fd, efd -1 when closed. */
-struct pp_dev {
+/* One device's kernel objects (ppf_device.c). fd, efd -1 when closed. */
+struct ppf_dev {
   char path[256];
   const struct kernel_ops *k;
   enum pp_layout forced; /* UAPI option; PP_LAYOUT_NONE: detect */
@@ -45,34 +45,34 @@ struct pp_dev {
 /* Open and identify (no PERF_CONTROL). `quiet`: log nothing (reopen
  * attempts). 0, or a negative errno after logging; -EOPNOTSUPP: no perf
  * uAPI (the one message with the drm_fdinfo hint). */
-int pp_dev_open(struct pp_dev *d, bool quiet);
+int ppf_dev_open(struct ppf_dev *d, bool quiet);
 
 /* BOs, mappings, eventfd, SETUP with every counter enabled, START. 0, or
  * a negative errno after logging the cause in words (EBUSY, EACCES,
  * ENOMEM...). */
-int pp_dev_start(struct pp_dev *d, bool quiet);
+int ppf_dev_start(struct ppf_dev *d, bool quiet);
 
 /* The published insert index and our extract (control BO). */
-uint64_t pp_dev_insert(const struct pp_dev *d);
-uint64_t pp_dev_extract(const struct pp_dev *d);
-void pp_dev_set_extract(struct pp_dev *d, uint64_t extract);
+uint64_t ppf_dev_insert(const struct ppf_dev *d);
+uint64_t ppf_dev_extract(const struct ppf_dev *d);
+void ppf_dev_set_extract(struct ppf_dev *d, uint64_t extract);
 
 /* PERF_CONTROL `cmd` with a user_data argument (never a NULL pointer).
  * 0, or -1 with errno. */
-int pp_dev_command(struct pp_dev *d, uint32_t cmd, uint64_t user_data);
+int ppf_dev_command(struct ppf_dev *d, uint32_t cmd, uint64_t user_data);
 
 /* Wait up to `timeout_ms` for the eventfd: 1 readable, 0 timed out,
  * -EINTR when a signal came (the wait ends there: the sample, when it
  * comes, is read by the next read), or another negative errno. */
-int pp_dev_wait(struct pp_dev *d, uint32_t timeout_ms);
+int ppf_dev_wait(struct ppf_dev *d, uint32_t timeout_ms);
 
 /* STOP, wait (bounded by wait_ms) for its final sample and consume it,
  * one TEARDOWN (a refusal, which leaks the session in the v5/v6-era
  * kernel, is said), unmap, GEM_CLOSE, close the eventfd and the node.
  * `dead`: the node failed (ENODEV/EIO): skip the commands. Idempotent. */
-void pp_dev_close(struct pp_dev *d, bool dead);
+void ppf_dev_close(struct ppf_dev *d, bool dead);
 
 /* "primary", "secondary", "tertiary". */
-const char *pp_set_name(uint8_t set);
+const char *ppf_set_name(uint8_t set);
 
 #endif

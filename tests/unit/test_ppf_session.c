@@ -1,5 +1,5 @@
 /*
- * test_pp_session.c: panthor_perf's kernel side (pp_device.c, pp_session.c)
+ * test_ppf_session.c: panthor_perf's kernel side (ppf_device.c, ppf_session.c)
  * against the shim's panthor node in-process (shim_kernel), through the
  * plugin's own ops: exact totals over thousands of reads and many ring
  * wraps in both layouts, the wrapped extract, dropped samples, flags,
@@ -9,7 +9,7 @@
  * shutdown, discovery.
  */
 #include "plugins/panthor_perf/panthor_perf.h"
-#include "plugins/panthor_perf/pp_session.h"
+#include "plugins/panthor_perf/ppf_session.h"
 #include "tests/lib/capture_sink.h"
 #include "tests/lib/fakeproc.h"
 #include "tests/shim/shim.h"
@@ -708,7 +708,8 @@ static void pp_session_discover__panthor_nodes_only(void **state) {
   snprintf(other, sizeof(other), "%s/renderD129", dri); /* not a device */
   close(open(other, O_CREAT | O_WRONLY, 0644));
   char *paths[4];
-  int n = pp_session_discover(fp.root, &shim_kernel, /*quiet=*/false, paths, 4);
+  int n =
+      ppf_session_discover(fp.root, &shim_kernel, /*quiet=*/false, paths, 4);
   assert_int_equal(n, 1);
   assert_string_equal(paths[0], path);
   free(paths[0]);

@@ -1,5 +1,5 @@
 /*
- * test_pp_report.c: panthor_perf's options and records, through the
+ * test_ppf_report.c: panthor_perf's options and records, through the
  * plugin's own config and report code: every byte of every line (Influx,
  * via capture_sink) for hand-set totals, and each option's errors.
  */
@@ -16,16 +16,16 @@
 
 #include <cmocka.h>
 
-static int set(struct pp_config *cfg, const char *key, const char *value) {
+static int set(struct ppf_config *cfg, const char *key, const char *value) {
   struct cfg_value v = {.type = CFG_STRING, .string = value};
   struct cfg_item item = {.key = key, .values = &v, .n_values = 1};
-  return pp_config_apply(cfg, &item);
+  return ppf_config_apply(cfg, &item);
 }
 
-static void pp_config_apply__options(void **state) {
+static void ppf_config_apply__options(void **state) {
   (void)state;
-  struct pp_config cfg;
-  pp_config_defaults(&cfg);
+  struct ppf_config cfg;
+  ppf_config_defaults(&cfg);
   assert_int_equal(cfg.layout, PP_LAYOUT_NONE);
   assert_int_equal(cfg.counter_set, PP_SET_PRIMARY);
   assert_int_equal(cfg.ring_slots, 32);
@@ -68,17 +68,17 @@ static void pp_config_apply__options(void **state) {
   assert_int_equal(cfg.timeout_ms, 250);
   assert_int_equal(set(&cfg, "Timeout", "0"), -EINVAL);
   assert_int_equal(set(&cfg, "Interval2", "1"), -EINVAL);
-  pp_config_fini(&cfg);
+  ppf_config_fini(&cfg);
 }
 
 static void pp_report__records(void **state) {
   (void)state;
   struct pp p;
   memset(&p, 0, sizeof(p));
-  pp_config_defaults(&p.cfg);
+  ppf_config_defaults(&p.cfg);
   assert_int_equal(set(&p.cfg, "Counter", "shader:27"), 0);
   assert_int_equal(set(&p.cfg, "Counter", "L2_EXT_READ_BEATS"), 0);
-  struct pp_device d;
+  struct ppf_device d;
   memset(&d, 0, sizeof(d));
   snprintf(d.name, sizeof(d.name), "renderD128");
   snprintf(d.gpu.name, sizeof(d.gpu.name), "Mali-G720-Immortalis");
@@ -103,7 +103,7 @@ static void pp_report__records(void **state) {
   m.floats[PP_M_EXT_READ_BANDWIDTH] = 12800;
   struct capture_sink c;
   capture_sink_init(&c);
-  assert_int_equal(pp_report(&p, &d, &m, &c.base, 1700000000000000000ull), 0);
+  assert_int_equal(ppf_report(&p, &d, &m, &c.base, 1700000000000000000ull), 0);
   static const char *const lines[] = {
       "panthor_perf,device=renderD128,gpu=Mali-G720-Immortalis "
       "gpu_active_cycles=123456i,ext_read_bytes=6400i,"
@@ -127,17 +127,17 @@ static void pp_report__records(void **state) {
   /* a product without named counters: no panthor_perf record */
   capture_sink_clear(&c);
   memset(&m, 0, sizeof(m));
-  assert_int_equal(pp_report(&p, &d, &m, &c.base, 1), 0);
+  assert_int_equal(ppf_report(&p, &d, &m, &c.base, 1), 0);
   assert_int_equal(capture_sink_count(&c, "panthor_perf,"), 0);
   assert_int_equal(c.n_lines, 5);
   capture_sink_fini(&c);
-  pp_config_fini(&p.cfg);
+  ppf_config_fini(&p.cfg);
 }
 
 int main(void) {
   log_set_sink(NULL, LOG_LEVEL_ERROR);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(pp_config_apply__options),
+      cmocka_unit_test(ppf_config_apply__options),
       cmocka_unit_test(pp_report__records),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,20 +1,20 @@
 /*
- * pp_session.c: the session hooks of panthor_perf.h. One kernel session
- * per node (struct pp_core), shared by every instance that reads the node
+ * ppf_session.c: the session hooks of panthor_perf.h. One kernel session
+ * per node (struct ppf_core), shared by every instance that reads the node
  * (the kernel allows two sessions system-wide), refcounted, found by node
  * path in the registry the host hands every instance (plugin_host.h:
  * plugin_shared; none: the instance's own core) and serialised by the
  * core's lock. Its reopen after a GPU reset or a vanished node runs on
  * common/core/devsession with the reading instance's host clock. Each
  * instance holds a struct
- * pp_session handle; a sample consumed by one handle's read is delivered to
+ * ppf_session handle; a sample consumed by one handle's read is delivered to
  * it at once and copied into the other handles' queues (allocated when they
  * join), which they deliver at their own next read: an instance's state is
  * only touched from its own read, and reads in other threads never race on
  * it. A queue doubles while its instance reads less often than the others
- * (up to PP_QUEUE_MAX_BYTES); in the steady state no read allocates.
+ * (up to PPF_QUEUE_MAX_BYTES); in the steady state no read allocates.
  */
-#include "plugins/panthor_perf/pp_session.h"
+#include "plugins/panthor_perf/ppf_session.h"
 
 #include "common/core/devsession.h"
 #include "common/drm/drm_node.h"
@@ -27,60 +27,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PP_MAX_HANDLES 8
+#define PPF_MAX_HANDLES 8
 /* A handle's queue grows (doubling) while other instances read more often
  * than it does, up to this; the steady state allocates nothing. */
-#define PP_QUEUE_MAX_BYTES (16u << 20)
+#define PPF_QUEUE_MAX_BYTES (16u << 20)
 
-struct pp_core {
+struct ppf_core {
   struct plugin_shared *shared; /* borrowed: where it is registered, or NULL */
   int refs;
   pthread_mutex_t lock;
-  struct pp_dev dev;
+  struct ppf_dev dev;
   uint32_t timeout_ms;
   uint64_t seq; /* user_data of the last successful SAMPLE */
   /* FAILED: the node failed (ENODEV/EIO), reopen pending */
   struct devsession session;
   struct log_complaint ring_complaint;
   bool said_timeout;
-  struct pp_session *handles[PP_MAX_HANDLES];
+  struct ppf_session *handles[PPF_MAX_HANDLES];
 };
 
-struct pp_session {
-  struct pp_core *core;
+struct ppf_session {
+  struct ppf_core *core;
   bool restart_due; /* a new kernel session since this handle's read */
   bool reopened;    /* ... because the node was reopened */
   uint8_t *queue;   /* samples consumed by others' reads, owned */
-  uint32_t q_cap, q_head, q_len; /* grows to PP_QUEUE_MAX_BYTES, then
+  uint32_t q_cap, q_head, q_len; /* grows to PPF_QUEUE_MAX_BYTES, then
                                   * the oldest goes (a gap: dropped) */
 };
 
-static bool pp_core_broken_p(const struct pp_core *c) {
+static bool ppf_core_broken_p(const struct ppf_core *c) {
   return c->session.state == DEVSESSION_FAILED;
 }
 
-static void pp_core_free(struct pp_core *c) {
-  pp_dev_close(&c->dev, pp_core_broken_p(c));
+static void ppf_core_free(struct ppf_core *c) {
+  ppf_dev_close(&c->dev, ppf_core_broken_p(c));
   pthread_mutex_destroy(&c->lock);
   free(c);
 }
 
 /* A handle on `c` with a queue when others share it (under both locks). */
-static int pp_core_attach(struct pp_core *c, struct pp_session **out) {
-  struct pp_session *s = calloc(1, sizeof(*s));
+static int ppf_core_attach(struct ppf_core *c, struct ppf_session **out) {
+  struct ppf_session *s = calloc(1, sizeof(*s));
   if (s == NULL)
     return -ENOMEM;
   s->core = c;
   size_t i = 0;
-  while (i < PP_MAX_HANDLES && c->handles[i] != NULL)
+  while (i < PPF_MAX_HANDLES && c->handles[i] != NULL)
     i++;
-  if (i == PP_MAX_HANDLES) {
+  if (i == PPF_MAX_HANDLES) {
     free(s);
     return -EMFILE;
   }
   /* every handle gets a queue once two share the core */
   for (size_t j = 0; j <= i; j++) {
-    struct pp_session *h = j == i ? s : c->handles[j];
+    struct ppf_session *h = j == i ? s : c->handles[j];
     if (i > 0 && h->queue == NULL) {
       h->q_cap = c->dev.slots;
       h->queue = calloc(h->q_cap, c->dev.info.sample_size);
@@ -95,26 +95,27 @@ static int pp_core_attach(struct pp_core *c, struct pp_session **out) {
   return 0;
 }
 
-static void pp_shared_lock(struct plugin_shared *r) {
+static void ppf_shared_lock(struct plugin_shared *r) {
   if (r != NULL)
     plugin_shared_lock(r);
 }
 
-static void pp_shared_unlock(struct plugin_shared *r) {
+static void ppf_shared_unlock(struct plugin_shared *r) {
   if (r != NULL)
     plugin_shared_unlock(r);
 }
 
-int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
-                    struct pp_gpu *gpu, struct pp_info *info) {
+int ppf_session_init(const struct ppf_session_params *p,
+                     struct ppf_session **out, struct pp_gpu *gpu,
+                     struct pp_info *info) {
   *out = NULL;
   struct plugin_shared *r = p->shared;
-  pp_shared_lock(r);
-  struct pp_core *c = r != NULL ? plugin_shared_find(r, p->path) : NULL;
+  ppf_shared_lock(r);
+  struct ppf_core *c = r != NULL ? plugin_shared_find(r, p->path) : NULL;
   int rc = 0;
   if (c == NULL) {
     if ((c = calloc(1, sizeof(*c))) == NULL) {
-      pp_shared_unlock(r);
+      ppf_shared_unlock(r);
       return -ENOMEM;
     }
     pthread_mutex_init(&c->lock, NULL);
@@ -122,31 +123,31 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
     c->dev.k = p->kernel;
     c->dev.forced = p->layout;
     c->dev.counter_set = p->counter_set;
-    c->dev.slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
+    c->dev.slots = p->ring_slots ? p->ring_slots : PPF_DEFAULT_SLOTS;
     c->dev.fd = c->dev.efd = -1;
     c->timeout_ms = p->timeout_ms;
     c->dev.wait_ms = p->timeout_ms;
-    devsession_init(&c->session, PP_PLUGIN, p->path);
-    if ((rc = pp_dev_open(&c->dev, false)) < 0 ||
+    devsession_init(&c->session, PPF_PLUGIN, p->path);
+    if ((rc = ppf_dev_open(&c->dev, false)) < 0 ||
         (r != NULL && (rc = plugin_shared_add(r, p->path, c)) < 0)) {
-      pp_core_free(c);
-      pp_shared_unlock(r);
+      ppf_core_free(c);
+      ppf_shared_unlock(r);
       return rc;
     }
     c->shared = r;
   }
   pthread_mutex_lock(&c->lock);
-  uint32_t slots = p->ring_slots ? p->ring_slots : PP_DEFAULT_SLOTS;
+  uint32_t slots = p->ring_slots ? p->ring_slots : PPF_DEFAULT_SLOTS;
   if (c->refs > 0 &&
       (p->counter_set != c->dev.counter_set || slots != c->dev.slots ||
        (p->layout != PP_LAYOUT_NONE && p->layout != c->dev.info.layout)))
-    log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "session",
+    log_msg(LOG_LEVEL_WARNING, PPF_PLUGIN, c->dev.path, "session",
             "another instance already reads this node: sharing its session "
             "(UAPI %s, CounterSet %s, RingSlots %u); this instance's "
             "differing options are not used",
-            pp_layout_name(c->dev.info.layout), pp_set_name(c->dev.counter_set),
-            c->dev.slots);
-  if ((rc = pp_core_attach(c, out)) == 0) {
+            pp_layout_name(c->dev.info.layout),
+            ppf_set_name(c->dev.counter_set), c->dev.slots);
+  if ((rc = ppf_core_attach(c, out)) == 0) {
     c->refs++;
     *gpu = c->dev.gpu;
     *info = c->dev.info;
@@ -155,29 +156,29 @@ int pp_session_init(const struct pp_session_params *p, struct pp_session **out,
   if (c->refs == 0) { /* a new core nobody holds */
     if (r != NULL)
       plugin_shared_remove(r, c);
-    pp_core_free(c);
+    ppf_core_free(c);
   }
-  pp_shared_unlock(r);
+  ppf_shared_unlock(r);
   return rc;
 }
 
-/* SETUP + START (every counter enabled: pp_dev_start). Under c->lock. */
-static int pp_core_setup(struct pp_core *c, bool quiet) {
-  if (c->dev.fd < 0 && (pp_dev_open(&c->dev, quiet)) < 0)
+/* SETUP + START (every counter enabled: ppf_dev_start). Under c->lock. */
+static int ppf_core_setup(struct ppf_core *c, bool quiet) {
+  if (c->dev.fd < 0 && (ppf_dev_open(&c->dev, quiet)) < 0)
     return -ENODEV;
-  return pp_dev_start(&c->dev, quiet);
+  return ppf_dev_start(&c->dev, quiet);
 }
 
 /* The session has every counter enabled, so an instance joining a running
  * session never needs a new SETUP (nor the TEARDOWN of the old one). */
-int pp_session_start(struct pp_session *s) {
-  struct pp_core *c = s->core;
+int ppf_session_start(struct ppf_session *s) {
+  struct ppf_core *c = s->core;
   pthread_mutex_lock(&c->lock);
   int rc = 0;
   if (!c->dev.have_session) {
-    rc = pp_core_setup(c, false);
+    rc = ppf_core_setup(c, false);
     if (rc < 0)
-      pp_dev_close(&c->dev, false);
+      ppf_dev_close(&c->dev, false);
     else
       devsession_opened(&c->session);
   }
@@ -186,10 +187,10 @@ int pp_session_start(struct pp_session *s) {
 }
 
 /* Double a full queue (its samples in order at the start); false when at
- * PP_QUEUE_MAX_BYTES or out of memory. */
-static bool pp_queue_grow(struct pp_session *h, size_t len) {
+ * PPF_QUEUE_MAX_BYTES or out of memory. */
+static bool ppf_queue_grow(struct ppf_session *h, size_t len) {
   size_t cap = (size_t)h->q_cap * 2;
-  if (cap * len > PP_QUEUE_MAX_BYTES)
+  if (cap * len > PPF_QUEUE_MAX_BYTES)
     return false;
   uint8_t *q = malloc(cap * len);
   if (q == NULL)
@@ -205,15 +206,15 @@ static bool pp_queue_grow(struct pp_session *h, size_t len) {
 }
 
 /* Deliver the sample at `buf` to `self` now and queue it for the others. */
-static void pp_core_deliver(struct pp_core *c, struct pp_session *self,
-                            const uint8_t *buf, pp_sample_fn fn, void *ctx) {
+static void ppf_core_deliver(struct ppf_core *c, struct ppf_session *self,
+                             const uint8_t *buf, ppf_sample_fn fn, void *ctx) {
   size_t len = c->dev.info.sample_size;
   fn(ctx, buf, len);
-  for (size_t i = 0; i < PP_MAX_HANDLES; i++) {
-    struct pp_session *h = c->handles[i];
+  for (size_t i = 0; i < PPF_MAX_HANDLES; i++) {
+    struct ppf_session *h = c->handles[i];
     if (h == NULL || h == self || h->queue == NULL)
       continue;
-    if (h->q_len == h->q_cap && !pp_queue_grow(h, len)) {
+    if (h->q_len == h->q_cap && !ppf_queue_grow(h, len)) {
       h->q_head = (h->q_head + 1) % h->q_cap; /* full: the oldest goes */
       h->q_len--;
     }
@@ -225,28 +226,28 @@ static void pp_core_deliver(struct pp_core *c, struct pp_session *self,
 
 /* The node failed at `now_ns`: close what is left, retry after the
  * backoff (said once per episode). */
-static void pp_core_broken(struct pp_core *c, uint64_t now_ns, int err,
-                           const char *what) {
+static void ppf_core_broken(struct ppf_core *c, uint64_t now_ns, int err,
+                            const char *what) {
   devsession_failf(&c->session, now_ns, err, LOG_LEVEL_ERROR, what,
                    "%s: GPU reset or device gone; reopening with backoff "
                    "(1 s doubling to 5 min)",
                    strerror(err));
-  pp_dev_close(&c->dev, true);
+  ppf_dev_close(&c->dev, true);
 }
 
 /* Reopen when due: 0 when the session runs again. */
-static int pp_core_reopen(struct pp_core *c, uint64_t now_ns) {
+static int ppf_core_reopen(struct ppf_core *c, uint64_t now_ns) {
   if (!devsession_due(&c->session, now_ns))
     return -ENODEV;
-  int rc = pp_core_setup(c, true);
+  int rc = ppf_core_setup(c, true);
   if (rc < 0) {
-    pp_dev_close(&c->dev, true);
+    ppf_dev_close(&c->dev, true);
     devsession_fail(&c->session, now_ns, -rc);
     return rc;
   }
   devsession_opened(&c->session);
   c->seq = 0;
-  for (size_t i = 0; i < PP_MAX_HANDLES; i++)
+  for (size_t i = 0; i < PPF_MAX_HANDLES; i++)
     if (c->handles[i] != NULL)
       c->handles[i]->restart_due = c->handles[i]->reopened = true;
   return 0;
@@ -254,27 +255,27 @@ static int pp_core_reopen(struct pp_core *c, uint64_t now_ns) {
 
 /* Consume every ready sample. 0, or -EPROTO (logged once) on a corrupt
  * insert index: nothing is read then. */
-static int pp_core_consume(struct pp_core *c, struct pp_session *self,
-                           pp_sample_fn fn, void *ctx) {
-  struct pp_dev *d = &c->dev;
-  uint64_t insert = pp_dev_insert(d);
+static int ppf_core_consume(struct ppf_core *c, struct ppf_session *self,
+                            ppf_sample_fn fn, void *ctx) {
+  struct ppf_dev *d = &c->dev;
+  uint64_t insert = ppf_dev_insert(d);
   struct pp_ring_plan plan;
-  if (pp_ring_plan(pp_dev_extract(d), insert, d->slots, &plan) < 0) {
+  if (pp_ring_plan(ppf_dev_extract(d), insert, d->slots, &plan) < 0) {
     if (log_complaint_raise(&c->ring_complaint))
-      log_msg(LOG_LEVEL_ERROR, PP_PLUGIN, d->path, "ring",
+      log_msg(LOG_LEVEL_ERROR, PPF_PLUGIN, d->path, "ring",
               "the kernel published insert index %" PRIu64
               ", out of range for %u slots: samples not read",
               insert, d->slots);
     return -EPROTO;
   }
   if (log_complaint_release(&c->ring_complaint))
-    log_msg(LOG_LEVEL_INFO, PP_PLUGIN, d->path, "ring", "indices sane again");
+    log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, d->path, "ring", "indices sane again");
   for (uint32_t k = 0; k < plan.count; k++) {
     uint32_t slot = pp_ring_slot(&plan, k);
-    pp_core_deliver(c, self, d->ring + (size_t)slot * d->info.sample_size, fn,
-                    ctx);
+    ppf_core_deliver(c, self, d->ring + (size_t)slot * d->info.sample_size, fn,
+                     ctx);
   }
-  pp_dev_set_extract(d, plan.next_extract); /* wrapped, as the kernel's */
+  ppf_dev_set_extract(d, plan.next_extract); /* wrapped, as the kernel's */
   uint64_t one;
   for (uint32_t k = 0; k < plan.count; k++)
     if (kernel_read_retry(d->k, d->efd, &one, sizeof(one)) < 0)
@@ -282,16 +283,16 @@ static int pp_core_consume(struct pp_core *c, struct pp_session *self,
   return 0;
 }
 
-int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
-                    void (*restart)(void *ctx), void *ctx,
-                    struct pp_stream *stream) {
-  struct pp_core *c = s->core;
+int ppf_session_read(struct ppf_session *s, uint64_t now_ns, ppf_sample_fn fn,
+                     void (*restart)(void *ctx), void *ctx,
+                     struct pp_stream *stream) {
+  struct ppf_core *c = s->core;
   pthread_mutex_lock(&c->lock);
   size_t len = c->dev.info.sample_size;
   for (; s->q_len > 0; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
     fn(ctx, s->queue + (size_t)s->q_head * len, len);
   int rc = 0;
-  if (pp_core_broken_p(c) && (rc = pp_core_reopen(c, now_ns)) < 0)
+  if (ppf_core_broken_p(c) && (rc = ppf_core_reopen(c, now_ns)) < 0)
     goto out;
   if (s->restart_due) {
     s->restart_due = false;
@@ -304,47 +305,47 @@ int pp_session_read(struct pp_session *s, uint64_t now_ns, pp_sample_fn fn,
     goto out;
   }
   bool requested = false;
-  if (pp_dev_command(&c->dev, PP_CMD_SAMPLE, c->seq + 1) == 0) {
+  if (ppf_dev_command(&c->dev, PP_CMD_SAMPLE, c->seq + 1) == 0) {
     c->seq++;
     requested = true;
   } else if (errno == EBUSY) {
     stream->busy_skips++; /* a request pending or the ring nearly full */
   } else if (errno == ENODEV || errno == EIO || errno == EBADF) {
     /* EBADF: the kernel no longer knows the session (a reset lost it) */
-    pp_core_broken(c, now_ns, errno, "SAMPLE");
+    ppf_core_broken(c, now_ns, errno, "SAMPLE");
     rc = -ENODEV;
     goto out;
   } else {
     rc = -errno;
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, c->dev.path, "SAMPLE", -rc, NULL);
+    log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, c->dev.path, "SAMPLE", -rc, NULL);
     goto out;
   }
   /* the kernel took the request (or is busy with one): the session works */
   devsession_healthy(&c->session, "reopen", "the perf session runs again");
-  if (requested && pp_dev_insert(&c->dev) == pp_dev_extract(&c->dev) &&
-      pp_dev_wait(&c->dev, c->timeout_ms) == 0 && !c->said_timeout) {
+  if (requested && ppf_dev_insert(&c->dev) == ppf_dev_extract(&c->dev) &&
+      ppf_dev_wait(&c->dev, c->timeout_ms) == 0 && !c->said_timeout) {
     /* a sample the kernel dropped (its ring was full) never comes: the
      * gap shows in the next one's sequence number; said once */
     c->said_timeout = true;
-    log_msg(LOG_LEVEL_WARNING, PP_PLUGIN, c->dev.path, "SAMPLE",
+    log_msg(LOG_LEVEL_WARNING, PPF_PLUGIN, c->dev.path, "SAMPLE",
             "no sample within %u ms (Timeout); a sample that never comes "
             "is counted as dropped when the next one arrives",
             c->timeout_ms);
   }
-  rc = pp_core_consume(c, s, fn, ctx);
+  rc = ppf_core_consume(c, s, fn, ctx);
 out:
   pthread_mutex_unlock(&c->lock);
   return rc;
 }
 
-void pp_session_free(struct pp_session *s) {
+void ppf_session_free(struct ppf_session *s) {
   if (s == NULL)
     return;
-  struct pp_core *c = s->core;
+  struct ppf_core *c = s->core;
   struct plugin_shared *r = c->shared;
-  pp_shared_lock(r);
+  ppf_shared_lock(r);
   pthread_mutex_lock(&c->lock);
-  for (size_t i = 0; i < PP_MAX_HANDLES; i++)
+  for (size_t i = 0; i < PPF_MAX_HANDLES; i++)
     if (c->handles[i] == s)
       c->handles[i] = NULL;
   bool last = --c->refs == 0;
@@ -352,25 +353,25 @@ void pp_session_free(struct pp_session *s) {
   if (last) {
     if (r != NULL)
       plugin_shared_remove(r, c);
-    pp_core_free(c);
+    ppf_core_free(c);
   }
-  pp_shared_unlock(r);
+  ppf_shared_unlock(r);
   free(s->queue);
   free(s);
 }
 
-static void pp_discover_error(void *ctx, const char *path, const char *what,
-                              int err) {
+static void ppf_discover_error(void *ctx, const char *path, const char *what,
+                               int err) {
   const bool *quiet = ctx;
-  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PP_PLUGIN, path, what,
-            err,
+  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PPF_PLUGIN, path,
+            what, err,
             strcmp(what, "open") == 0
                 ? "the render node needs read-write access (group render)"
                 : NULL);
 }
 
-int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                        bool quiet, char **paths, size_t max) {
+int ppf_session_discover(const char *dev_root, const struct kernel_ops *kernel,
+                         bool quiet, char **paths, size_t max) {
   char dri[DRM_NODE_PATH_MAX];
   snprintf(dri, sizeof(dri), "%s/dri", dev_root);
   struct drm_node *nodes = calloc(DRM_NODE_MAX, sizeof(*nodes));
@@ -379,11 +380,11 @@ int pp_session_discover(const char *dev_root, const struct kernel_ops *kernel,
   /* sysfs describes the real /dev only */
   const char *sysfs = strcmp(dev_root, "/dev") == 0 ? "/sys" : NULL;
   int n = drm_node_find(kernel, dri, sysfs, "panthor", nodes, DRM_NODE_MAX,
-                        pp_discover_error, &quiet);
+                        ppf_discover_error, &quiet);
   if (n == -ENOENT || n == -ENOTDIR)
     n = 0; /* no DRM device at all (no GPU driver loaded): none found */
   if (n < 0) {
-    log_errno(LOG_LEVEL_ERROR, PP_PLUGIN, dri, "discovery", -n, NULL);
+    log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, dri, "discovery", -n, NULL);
     free(nodes);
     return n;
   }
