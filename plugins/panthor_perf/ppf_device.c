@@ -349,6 +349,8 @@ static void ppf_dev_wait_final(struct ppf_dev *d) {
  */
 static void ppf_dev_end_session(struct ppf_dev *d) {
   if (d->active) {
+    ppf_dev_drain(d); /* what earlier requests left: the ring is then empty
+                       * until the next sample arrives */
     int rc = ppf_dev_command(d, PP_CMD_STOP, 0);
     if (rc < 0 && errno == EBUSY) { /* our last SAMPLE is still pending */
       ppf_dev_wait_final(d);
