@@ -345,7 +345,7 @@ static void ppf_dev_wait_final(struct ppf_dev *d) {
  * checks anything, so a second TEARDOWN of the id dereferences NULL in
  * that kernel. When it refuses (EBUSY, EINVAL), the session stays with
  * the kernel's sampler, and panthor_postclose does not destroy perf
- * sessions either: said once per process, since only a reboot ends it.
+ * sessions either: said, with what it costs, since only a reboot ends it.
  */
 static void ppf_dev_end_session(struct ppf_dev *d) {
   if (d->active) {
