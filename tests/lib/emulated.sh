@@ -41,9 +41,13 @@ emu_args() {
       "--SysfsRoot=$EMU_DIR/i915/sys"
     ;;
   panthor_perf)
+    # The kernel with TEARDOWN as its review fixed it: the published
+    # v6-era code keeps every session a client ends as documented, which
+    # the plugin says on stderr (tested in panthor_perf_exec/_collectd).
     printf 'env:%s\n' SHIM_DRIVERS=panthor \
       "SHIM_PANTHOR_PATH=$EMU_DIR/panthor/dri/renderD128" \
-      SHIM_PANTHOR_GPU=g720 "LD_PRELOAD=$EMU_PRELOAD"
+      SHIM_PANTHOR_GPU=g720 SHIM_PANTHOR_SCENARIO=teardown_fixed \
+      "LD_PRELOAD=$EMU_PRELOAD"
     printf 'opt:%s\n' "--DevRoot=$EMU_DIR/panthor"
     ;;
   tegra410_uncore)
