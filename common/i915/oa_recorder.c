@@ -1,4 +1,6 @@
-/* oa_recorder.c: the i915-perf-recorder file parser (sheet §14). */
+/* oa_recorder.c: the i915-perf-recorder file parser (igt
+ * tools/i915-perf/i915_perf_recorder.c writes it, lib/i915/perf_data.h
+ * defines its records, lib/i915/perf_data_reader.c: parse_data reads it). */
 #include "common/i915/oa_recorder.h"
 
 #include "common/i915/oa_report.h"
@@ -56,11 +58,31 @@ static int device_info(struct oa_rec_parser *p, const uint8_t *b) {
   d.oa_format = ld32(b + 32);
   copy_text(d.metric_set_name, sizeof(d.metric_set_name), b + 36, 256);
   copy_text(d.metric_set_uuid, sizeof(d.metric_set_uuid), b + 292, 40);
-  p->fmt = oa_format_get(d.oa_format);
-  if (p->fmt == NULL)
+  const struct oa_format *fmt = oa_format_get(d.oa_format);
+  if (fmt == NULL)
     return (int)fail(p, "DEVICE_INFO: unknown OA format %u", d.oa_format);
   if (d.timestamp_frequency == 0)
     return (int)fail(p, "DEVICE_INFO: timestamp frequency 0");
+  /* One stream per file: what decodes the reports may not change. */
+  if (p->fmt != NULL && fmt != p->fmt)
+    return (int)fail(p,
+                     "DEVICE_INFO: OA format %u after %u earlier in the file "
+                     "(the reports would be decoded with the wrong layout)",
+                     d.oa_format, p->fmt->id);
+  if (p->fmt != NULL && d.timestamp_frequency != p->timestamp_frequency)
+    return (int)fail(p,
+                     "DEVICE_INFO: timestamp frequency %llu Hz after %llu Hz "
+                     "earlier in the file",
+                     (unsigned long long)d.timestamp_frequency,
+                     (unsigned long long)p->timestamp_frequency);
+  if (p->fmt != NULL && d.device_id != p->device_id)
+    return (int)fail(p,
+                     "DEVICE_INFO: device id 0x%04x after 0x%04x earlier in "
+                     "the file",
+                     (unsigned)d.device_id, (unsigned)p->device_id);
+  p->fmt = fmt;
+  p->timestamp_frequency = d.timestamp_frequency;
+  p->device_id = d.device_id;
   if (p->ops->device_info)
     p->ops->device_info(p->ctx, &d);
   return 0;

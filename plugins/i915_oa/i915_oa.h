@@ -91,6 +91,11 @@ int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
  * (-EPROTO for a malformed file, after what came before was written). */
 int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink);
 
+/* The same over an open regular file `fd` (read from its start, twice),
+ * named `name` in messages. */
+int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
+                 struct metric_sink *sink);
+
 /* oa_period.c: the smallest exponent (0..31) whose period
  * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (sheet §9); 31 when
  * none is, 0 when hz is 0. Pure. */
