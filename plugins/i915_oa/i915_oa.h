@@ -2,7 +2,7 @@
  * i915_oa.h: the i915_oa plugin core: one OA stream per i915 device,
  * drained at every read (and by the host's drain hook between reads),
  * every report accumulated into 64-bit totals (common/i915/oa_accum), and
- * records built from that state (oa_report.c). README "i915_oa" lists the
+ * records built from that state (ioa_records.c). README "i915_oa" lists the
  * options and records.
  */
 #ifndef PLUGINS_I915_OA_I915_OA_H
@@ -81,10 +81,10 @@ void oa_config_defaults(struct oa_config *cfg);
 void oa_config_fini(struct oa_config *cfg);
 int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item);
 
-/* oa_report.c: the records of one device from its state; 0 or the first
+/* ioa_records.c: the records of one device from its state; 0 or the first
  * negative errno of the sink. */
-int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
-                     uint64_t time_ns, struct metric_sink *sink);
+int ioa_records_write(const struct oa_instance *inst, struct oa_dev *d,
+                      uint64_t time_ns, struct metric_sink *sink);
 
 /* oa_replay.c: replay cfg.replay into `sink`, one begin/end per batch
  * (the host began the first and ends the last). 0, or a negative errno
@@ -97,7 +97,8 @@ int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
                  struct metric_sink *sink);
 
 /* oa_period.c: the smallest exponent (0..31) whose period
- * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (sheet §9); 31 when
+ * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (i915_perf.c:
+ * oa_exponent_to_ns); 31 when
  * none is, 0 when hz is 0. Pure. */
 int oa_exponent_for_period(uint64_t period_ns, uint64_t hz);
 

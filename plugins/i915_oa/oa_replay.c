@@ -226,7 +226,7 @@ static void emit_batch(struct replay *r, uint64_t time_ns) {
     r->sink->end(r->sink);
     r->sink->begin(r->sink);
   }
-  int rc = oa_report_device(r->inst, r->d, time_ns, r->sink);
+  int rc = ioa_records_write(r->inst, r->d, time_ns, r->sink);
   if (r->write_rc == 0 && rc < 0)
     r->write_rc = rc;
   r->batches++;

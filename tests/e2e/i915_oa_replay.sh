@@ -183,6 +183,14 @@ replay "$T/l.rec" >/dev/null 2>"$T/err"
 tap_check "a lying topology: said with the offset" \
   grep -q 'l.rec: Replay: byte 360: DEVICE_TOPOLOGY: its masks do not fit' "$T/err"
 
+# Gen8 A12_B8_C8: A7..A18 from byte 12, no clock field (igt's gen8 table).
+"$REC" "$T/n.rec" devid=0x1616 format=9 reports=5
+out=$(replay "$T/n.rec" 2>/dev/null)
+tap_is "32000 76000" "$(last a7 i915_oa <<<"$out") $(last a18 i915_oa <<<"$out")" \
+  "A12: a7 at byte 12, a18 at byte 56"
+tap_is "" "$(lp_get a0 --measurement i915_oa <<<"$out")$(lp_get gpu_core_clocks --measurement i915_oa <<<"$out")" \
+  "A12: no a0, no gpu_core_clocks"
+
 # A million correlation points (24 MB) in bounded memory.
 "$REC" "$T/m.rec" reports=101 corr_between=10000
 /usr/bin/time -f %M -o "$T/rss" "$BIN" --Replay="$T/m.rec" >/dev/null 2>"$T/err"

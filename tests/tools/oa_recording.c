@@ -75,10 +75,9 @@ static void report(const struct opts *o, uint64_t r, uint8_t *rep,
     }
     for (unsigned i = 32; i < 36; i++)
       le32(rep + 16 + 4 * i, (uint32_t)(r * 1000 * (i + 1)));
-  } else if (o->format == 8 || o->format == 9) { /* A12 */
-    for (unsigned i = 0; i < 12; i++)
-      le32(rep + 16 + 4 * i,
-           (uint32_t)(i == 0 ? o->a0_step * r : r * 1000 * (i + 1)));
+  } else if (o->format == 8 || o->format == 9) { /* A7..A18 from byte 12 */
+    for (unsigned i = 7; i < 19; i++)
+      le32(rep + 12 + 4 * (i - 7), (uint32_t)(r * 1000 * (i + 1)));
   }
   if (size >= 256)
     for (unsigned i = 0; i < 16; i++)
