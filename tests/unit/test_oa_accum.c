@@ -236,11 +236,11 @@ static void status_records_keep_the_base(void **state) {
   oa_accum_init(&a, f, 0);
   uint8_t buf[3 * 72] = {0};
   size_t off = put_record(buf, OA_RECORD_SAMPLE, 72);
-  put32(buf + 8 + 16, 100); /* A0 */
+  put32(buf + 8 + 12, 100); /* A7, the format's first counter */
   off += put_record(buf + off, OA_RECORD_BUFFER_LOST, 8);
   size_t s2 = off;
   off += put_record(buf + off, OA_RECORD_SAMPLE, 72);
-  put32(buf + s2 + 8 + 16, 50);  /* went down: modular difference */
+  put32(buf + s2 + 8 + 12, 50);  /* went down: modular difference */
   put32(buf + s2 + 8, 3u << 19); /* timer + internal trigger 1 */
   struct oa_walk_result res;
   oa_accum_records(&a, buf, off, &res);
