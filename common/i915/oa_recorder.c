@@ -91,8 +91,8 @@ static int device_info(struct oa_rec_parser *p, const uint8_t *b) {
 /* One whole record of `size` bytes at `r`. */
 static int record(struct oa_rec_parser *p, const uint8_t *r, uint32_t type,
                   size_t size) {
-  const uint8_t *body = r + OA_RECORD_HEADER_SIZE;
-  size_t body_len = size - OA_RECORD_HEADER_SIZE;
+  const uint8_t *body = r + sizeof(struct drm_i915_perf_record_header);
+  size_t body_len = size - sizeof(struct drm_i915_perf_record_header);
   if (!p->have_version && type != OA_REC_VERSION)
     return (int)fail(p, "the file does not start with a VERSION record "
                         "(not an i915-perf-recorder file?)");
@@ -121,7 +121,7 @@ static int record(struct oa_rec_parser *p, const uint8_t *r, uint32_t type,
     if (p->ops->correlation)
       p->ops->correlation(p->ctx, ld64(body), ld64(body + 8));
     return 0;
-  case OA_RECORD_SAMPLE:
+  case DRM_I915_PERF_RECORD_SAMPLE:
     if (p->fmt == NULL)
       return (int)fail(p,
                        "a SAMPLE before DEVICE_INFO (report format unknown)");
@@ -131,8 +131,8 @@ static int record(struct oa_rec_parser *p, const uint8_t *r, uint32_t type,
     if (p->ops->sample)
       p->ops->sample(p->ctx, body);
     return 0;
-  case OA_RECORD_REPORT_LOST:
-  case OA_RECORD_BUFFER_LOST:
+  case DRM_I915_PERF_RECORD_OA_REPORT_LOST:
+  case DRM_I915_PERF_RECORD_OA_BUFFER_LOST:
     if (p->ops->status)
       p->ops->status(p->ctx, type);
     return 0;
@@ -146,11 +146,11 @@ long oa_rec_parse(struct oa_rec_parser *p, const uint8_t *data, size_t len,
   if (p->error[0] != '\0')
     return -1;
   size_t at = 0;
-  while (len - at >= OA_RECORD_HEADER_SIZE) {
+  while (len - at >= sizeof(struct drm_i915_perf_record_header)) {
     const uint8_t *r = data + at;
     uint32_t type = ld32(r);
     size_t size = (size_t)r[6] | (size_t)r[7] << 8;
-    if (size < OA_RECORD_HEADER_SIZE)
+    if (size < sizeof(struct drm_i915_perf_record_header))
       return fail(p, "record size %zu, below its 8-byte header", size);
     if (size > len - at)
       break; /* the rest comes with the next piece */
