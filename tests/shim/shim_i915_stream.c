@@ -1,7 +1,8 @@
 /*
  * shim_i915_stream.c: the i915 perf stream fd of the shim (shim_i915.h):
- * report generation in every format of reference sheet §8 and read()
- * with the kernel's rules of §7: status records first, whole records
+ * report generation in every format of oa_format.c's table and read()
+ * with the rules of i915_perf.c: gen8_append_oa_reports and
+ * append_oa_status: status records first, whole records
  * only, ENOSPC when the first record does not fit, a short read when a
  * later one does not, EAGAIN when empty, EIO once the stream is disabled
  * or dead.
@@ -236,7 +237,7 @@ static int stream_ioctl(struct shim_file *f, unsigned long request, void *arg) {
     return 0;
   }
   default:
-    errno = EINVAL; /* every other stream ioctl (§2) */
+    errno = EINVAL; /* every other stream ioctl (i915_perf_ioctl_locked) */
     return -1;
   }
 }

@@ -1,6 +1,7 @@
 /* OA report formats, record walk, accumulation across wraps of every
  * width, derived metrics and the platform table, with values worked out by
- * hand from the reference sheet (i915-perf.md §7-§11). */
+ * hand from the kernel's i915_perf.c and igt's lib/i915/perf.c:
+ * intel_perf_accumulate_reports. */
 #include "common/i915/oa_accum.h"
 #include "common/i915/oa_format.h"
 #include "common/i915/oa_metrics.h"
