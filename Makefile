@@ -27,6 +27,12 @@ ifeq ($(SANITIZE),1)
 BUILD        ?= build/sanitize
 SAN_FLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
+# Under clang, also float-to-integer conversions out of range: UB that
+# -fsanitize=undefined leaves out.
+ifneq ($(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),)
+SAN_FLAGS    += -fsanitize=float-cast-overflow \
+                -fno-sanitize-recover=float-cast-overflow
+endif
 else
 BUILD        ?= build
 SAN_FLAGS    :=

@@ -177,7 +177,7 @@ int main(void) {
     struct oa_walk_result res;
     size_t at = (size_t)i * per_read % (n - per_read);
     oa_accum_records(&d.acc, buf + at * 264, per_read * 264, &res);
-    oa_report_device(&inst, &d, 1, bench_discard_sink());
+    ioa_records_write(&inst, &d, 1, bench_discard_sink());
   }
   printf("allocations during %ld reads of %zu reports (walk, accumulate, "
          "metrics, records): %ld\n",

@@ -38,7 +38,8 @@ TOOL_SOS     := $(BUILD)/tests/fake_plugin.so
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -Wall -Wextra -Werror \
-                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+                -fsanitize=fuzzer,address,undefined,float-cast-overflow \
+                -fno-sanitize-recover=undefined,float-cast-overflow
 
 # bench/bench_*.c are programs; bench/alloc_count.c is the allocation
 # counter of bench_util.h, linked into the programs that include it.
@@ -76,6 +77,9 @@ fuzz-build: $(FUZZ_BINS)
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
+
+# The whole i915_oa Replay path: the plugin core too (not its hosts).
+build/fuzz/fuzz_oa_replay: $(call core_srcs,i915_oa) $(wildcard plugins/i915_oa/*.h)
 
 fuzz: deps-test
 	@$(MAKE) --no-print-directory fuzz-build

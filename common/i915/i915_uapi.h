@@ -2,11 +2,12 @@
  * i915_uapi.h: the i915 perf uAPI as this project uses it.
  *
  * Struct layouts come from libdrm's copy of the kernel header
- * (<i915_drm.h>); the sizes the kernel ABI fixes (reference sheet §2, §3,
- * §6, §13) are checked here at compile time. libdrm's copy predates a few
- * constants (OA timestamp frequency, engine class/instance properties,
- * the DG2/MTL formats, ENOTSUPP): they are defined below with the values
- * of the kernel's include/uapi/drm/i915_drm.h (perf revision 7).
+ * (<i915_drm.h>); the sizes and values the kernel ABI fixes (the
+ * kernel's include/uapi/drm/i915_drm.h) are checked here at compile time.
+ * libdrm's copy predates a few constants (OA timestamp frequency, engine
+ * class/instance properties, ENOTSUPP): they are defined
+ * below with the values of the kernel's include/uapi/drm/i915_drm.h (perf
+ * revision 7).
  */
 #ifndef COMMON_I915_I915_UAPI_H
 #define COMMON_I915_I915_UAPI_H
@@ -26,20 +27,6 @@
 #define I915_UAPI_PROP_OA_ENGINE_INSTANCE 10
 #define I915_UAPI_PROP_MAX 11 /* non-ABI: first invalid id */
 
-/* OA formats (drm_i915_oa_format) */
-#define I915_UAPI_FORMAT_A45_B8_C8 5
-#define I915_UAPI_FORMAT_A32u40_A4u32_B8_C8 10
-#define I915_UAPI_FORMAT_OAR_A32u40_A4u32_B8_C8 11
-#define I915_UAPI_FORMAT_A24u40_A14u32_B8_C8 12
-#define I915_UAPI_FORMAT_OAM_MPEC8u64_B8_C8 13
-#define I915_UAPI_FORMAT_OAM_MPEC8u32_B8_C8 14
-#define I915_UAPI_FORMAT_MAX 15 /* non-ABI: first invalid value */
-
-/* Record types of a stream read (§7) */
-#define I915_UAPI_RECORD_SAMPLE 1
-#define I915_UAPI_RECORD_OA_REPORT_LOST 2
-#define I915_UAPI_RECORD_OA_BUFFER_LOST 3
-
 /* The kernel-internal "operation not supported" errno i915 perf returns
  * when it is not initialised; userspace has no name for it. */
 #define I915_UAPI_ENOTSUPP 524
@@ -54,17 +41,24 @@
 /* The length of a metrics-set uuid, without terminator. */
 #define I915_UAPI_UUID_LEN 36
 
-_Static_assert(sizeof(struct drm_i915_perf_open_param) == 16, "§3");
-_Static_assert(sizeof(struct drm_i915_perf_oa_config) == 72, "§6");
-_Static_assert(sizeof(struct drm_i915_getparam) == 16, "§2");
-_Static_assert(sizeof(struct drm_i915_query) == 16, "§13");
-_Static_assert(sizeof(struct drm_i915_query_item) == 24, "§13");
-_Static_assert(sizeof(struct drm_i915_query_topology_info) == 16, "§13");
-_Static_assert(sizeof(struct drm_i915_perf_record_header) == 8, "§7");
-_Static_assert(DRM_IOCTL_I915_PERF_OPEN == 0x40106476u, "§2");
-_Static_assert(DRM_IOCTL_I915_PERF_ADD_CONFIG == 0x40486477u, "§2");
-_Static_assert(DRM_IOCTL_I915_PERF_REMOVE_CONFIG == 0x40086478u, "§2");
-_Static_assert(DRM_IOCTL_I915_GETPARAM == 0xC0106446u, "§2");
-_Static_assert(DRM_IOCTL_I915_QUERY == 0xC0106479u, "§2");
+_Static_assert(sizeof(struct drm_i915_perf_open_param) == 16, "i915_drm.h");
+_Static_assert(sizeof(struct drm_i915_perf_oa_config) == 72, "i915_drm.h");
+_Static_assert(sizeof(struct drm_i915_getparam) == 16, "i915_drm.h");
+_Static_assert(sizeof(struct drm_i915_query) == 16, "i915_drm.h");
+_Static_assert(sizeof(struct drm_i915_query_item) == 24, "i915_drm.h");
+_Static_assert(sizeof(struct drm_i915_query_topology_info) == 16, "i915_drm.h");
+_Static_assert(sizeof(struct drm_i915_perf_record_header) == 8, "i915_drm.h");
+_Static_assert(DRM_I915_PERF_RECORD_SAMPLE == 1 &&
+                   DRM_I915_PERF_RECORD_OA_REPORT_LOST == 2 &&
+                   DRM_I915_PERF_RECORD_OA_BUFFER_LOST == 3,
+               "i915_drm.h");
+_Static_assert(I915_OA_FORMAT_A12 == 8 &&
+                   I915_OA_FORMAT_A32u40_A4u32_B8_C8 == 10,
+               "i915_drm.h");
+_Static_assert(DRM_IOCTL_I915_PERF_OPEN == 0x40106476u, "i915_drm.h");
+_Static_assert(DRM_IOCTL_I915_PERF_ADD_CONFIG == 0x40486477u, "i915_drm.h");
+_Static_assert(DRM_IOCTL_I915_PERF_REMOVE_CONFIG == 0x40086478u, "i915_drm.h");
+_Static_assert(DRM_IOCTL_I915_GETPARAM == 0xC0106446u, "i915_drm.h");
+_Static_assert(DRM_IOCTL_I915_QUERY == 0xC0106479u, "i915_drm.h");
 
 #endif

@@ -128,9 +128,9 @@ void oa_accum_report(struct oa_accum *a, const uint8_t *raw) {
 }
 
 void oa_accum_status(struct oa_accum *a, uint32_t type) {
-  if (type == OA_RECORD_REPORT_LOST)
+  if (type == DRM_I915_PERF_RECORD_OA_REPORT_LOST)
     a->report_lost++;
-  else if (type == OA_RECORD_BUFFER_LOST) {
+  else if (type == DRM_I915_PERF_RECORD_OA_BUFFER_LOST) {
     a->buffer_lost++;
     if (a->rebase_on_buffer_lost && a->have_base) {
       a->have_base = false;

@@ -1,4 +1,6 @@
-/* oa_format.c: counter layouts of the OA report formats (sheet §8). */
+/* oa_format.c: counter layouts of the OA report formats (igt
+ * lib/i915/perf.c: intel_perf_accumulate_reports and tests/intel/perf.c:
+ * hsw_oa_formats, gen8_oa_formats, gen12_oa_formats). */
 #include "common/i915/oa_format.h"
 
 #include <pthread.h>
@@ -70,7 +72,8 @@ static struct oa_format *define(uint32_t id, const char *name, unsigned size,
 static void build(void) {
   struct oa_format *f;
   /* Haswell: 32-bit header of three dwords (id, timestamp, context);
-   * only A45_B8_C8's layout is in the sheet (A0..A44 at 12 + 4i). */
+   * only A45_B8_C8's layout is given here (A0..A44 at 12 + 4i, igt
+   * tests/intel/perf.c: hsw_oa_formats). */
   define(1, "A13", 64, false, false);
   define(2, "A29", 128, false, false);
   define(3, "A13_B8_C8", 128, false, false);
@@ -80,12 +83,17 @@ static void build(void) {
   b8_c8(f, 192);
   define(6, "B4_C8_A16", 128, false, false);
   define(7, "C4_B8", 64, false, false);
-  /* Gen8+: id, timestamp, context, GPU clock ticks, then counters */
-  f = define(8, "A12", 64, false, true);
-  add32(f, OA_A, 0, 12, 16);
-  f = define(9, "A12_B8_C8", 128, false, true);
-  add32(f, OA_A, 0, 12, 16);
+  /* Gen8 A12 formats: id, timestamp, context, then A7..A18 from byte 12
+   * (igt tests/intel/perf.c: gen8_oa_formats, a_off 12, first_a 7; the
+   * kernel's i915_perf.c: oa_formats gives only their sizes). Byte 12
+   * holds A7, not the GPU clock ticks of the larger formats. */
+  f = define(8, "A12", 64, false, false);
+  add32(f, OA_A, 7, 12, 12);
+  f = define(9, "A12_B8_C8", 128, false, false);
+  add32(f, OA_A, 7, 12, 12);
   b8_c8(f, 64);
+  /* Gen8+ larger formats: id, timestamp, context, GPU clock ticks, then
+   * counters */
   f = define(10, "A32u40_A4u32_B8_C8", 256, false, true);
   add40(f, 0, 32);
   add32(f, OA_A, 32, 4, 144);

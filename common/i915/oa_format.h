@@ -1,9 +1,11 @@
 /*
- * oa_format.h: the i915 OA report formats (reference sheet i915-perf.md
- * §4, §8): size, header kind and where every counter of a report lives.
+ * oa_format.h: the i915 OA report formats (the kernel's
+ * include/uapi/drm/i915_drm.h: enum drm_i915_oa_format, i915_perf.c:
+ * oa_formats for their sizes): size, header kind and where every counter
+ * of a report lives.
  *
  * A counter is 32 bits, 40 bits (low 32 bits at one offset, high byte at
- * another) or 64 bits. Formats whose counter layout the sheet does not give
+ * another) or 64 bits. Formats whose counter layout is not given here
  * (HSW's A13, A29, A13_B8_C8, B4_C8, B4_C8_A16 and C4_B8) are known by
  * size and header only: their reports are walked and counted, and only the
  * header fields (timestamp, clock ticks, reason) are accumulated.
@@ -62,7 +64,8 @@ const struct oa_format *oa_format_get(uint32_t id);
  * or "OAM_MPEC8u64_B8_C8") or given as its decimal value, or NULL. */
 const struct oa_format *oa_format_parse(const char *name);
 
-/* Field names of the report reasons, by bit (sheet §8): "timer",
+/* Field names of the report reasons, by bit from i915_perf.c:
+ * OAREPORT_REASON_SHIFT (its TIMER, CTX_SWITCH, CLK_RATIO bits): "timer",
  * "internal_trigger1", "internal_trigger2", "ctx_switch", "go_transition",
  * "clock_ratio_change", "mmio_trigger". */
 const char *oa_reason_name(unsigned bit);

@@ -1,4 +1,6 @@
-/* oa_recorder.c: the i915-perf-recorder file parser (sheet §14). */
+/* oa_recorder.c: the i915-perf-recorder file parser (igt
+ * tools/i915-perf/i915_perf_recorder.c writes it, lib/i915/perf_data.h
+ * defines its records, lib/i915/perf_data_reader.c: parse_data reads it). */
 #include "common/i915/oa_recorder.h"
 
 #include "common/i915/oa_report.h"
@@ -56,11 +58,31 @@ static int device_info(struct oa_rec_parser *p, const uint8_t *b) {
   d.oa_format = ld32(b + 32);
   copy_text(d.metric_set_name, sizeof(d.metric_set_name), b + 36, 256);
   copy_text(d.metric_set_uuid, sizeof(d.metric_set_uuid), b + 292, 40);
-  p->fmt = oa_format_get(d.oa_format);
-  if (p->fmt == NULL)
+  const struct oa_format *fmt = oa_format_get(d.oa_format);
+  if (fmt == NULL)
     return (int)fail(p, "DEVICE_INFO: unknown OA format %u", d.oa_format);
   if (d.timestamp_frequency == 0)
     return (int)fail(p, "DEVICE_INFO: timestamp frequency 0");
+  /* One stream per file: what decodes the reports may not change. */
+  if (p->fmt != NULL && fmt != p->fmt)
+    return (int)fail(p,
+                     "DEVICE_INFO: OA format %u after %u earlier in the file "
+                     "(the reports would be decoded with the wrong layout)",
+                     d.oa_format, p->fmt->id);
+  if (p->fmt != NULL && d.timestamp_frequency != p->timestamp_frequency)
+    return (int)fail(p,
+                     "DEVICE_INFO: timestamp frequency %llu Hz after %llu Hz "
+                     "earlier in the file",
+                     (unsigned long long)d.timestamp_frequency,
+                     (unsigned long long)p->timestamp_frequency);
+  if (p->fmt != NULL && d.device_id != p->device_id)
+    return (int)fail(p,
+                     "DEVICE_INFO: device id 0x%04x after 0x%04x earlier in "
+                     "the file",
+                     (unsigned)d.device_id, (unsigned)p->device_id);
+  p->fmt = fmt;
+  p->timestamp_frequency = d.timestamp_frequency;
+  p->device_id = d.device_id;
   if (p->ops->device_info)
     p->ops->device_info(p->ctx, &d);
   return 0;
@@ -69,8 +91,8 @@ static int device_info(struct oa_rec_parser *p, const uint8_t *b) {
 /* One whole record of `size` bytes at `r`. */
 static int record(struct oa_rec_parser *p, const uint8_t *r, uint32_t type,
                   size_t size) {
-  const uint8_t *body = r + OA_RECORD_HEADER_SIZE;
-  size_t body_len = size - OA_RECORD_HEADER_SIZE;
+  const uint8_t *body = r + sizeof(struct drm_i915_perf_record_header);
+  size_t body_len = size - sizeof(struct drm_i915_perf_record_header);
   if (!p->have_version && type != OA_REC_VERSION)
     return (int)fail(p, "the file does not start with a VERSION record "
                         "(not an i915-perf-recorder file?)");
@@ -99,7 +121,7 @@ static int record(struct oa_rec_parser *p, const uint8_t *r, uint32_t type,
     if (p->ops->correlation)
       p->ops->correlation(p->ctx, ld64(body), ld64(body + 8));
     return 0;
-  case OA_RECORD_SAMPLE:
+  case DRM_I915_PERF_RECORD_SAMPLE:
     if (p->fmt == NULL)
       return (int)fail(p,
                        "a SAMPLE before DEVICE_INFO (report format unknown)");
@@ -109,8 +131,8 @@ static int record(struct oa_rec_parser *p, const uint8_t *r, uint32_t type,
     if (p->ops->sample)
       p->ops->sample(p->ctx, body);
     return 0;
-  case OA_RECORD_REPORT_LOST:
-  case OA_RECORD_BUFFER_LOST:
+  case DRM_I915_PERF_RECORD_OA_REPORT_LOST:
+  case DRM_I915_PERF_RECORD_OA_BUFFER_LOST:
     if (p->ops->status)
       p->ops->status(p->ctx, type);
     return 0;
@@ -124,11 +146,11 @@ long oa_rec_parse(struct oa_rec_parser *p, const uint8_t *data, size_t len,
   if (p->error[0] != '\0')
     return -1;
   size_t at = 0;
-  while (len - at >= OA_RECORD_HEADER_SIZE) {
+  while (len - at >= sizeof(struct drm_i915_perf_record_header)) {
     const uint8_t *r = data + at;
     uint32_t type = ld32(r);
     size_t size = (size_t)r[6] | (size_t)r[7] << 8;
-    if (size < OA_RECORD_HEADER_SIZE)
+    if (size < sizeof(struct drm_i915_perf_record_header))
       return fail(p, "record size %zu, below its 8-byte header", size);
     if (size > len - at)
       break; /* the rest comes with the next piece */

@@ -1,14 +1,17 @@
 /*
- * oa_recorder.h: igt's i915-perf-recorder files, version 1 (reference
- * sheet i915-perf.md §14): a sequence of records with the stream's 8-byte
- * header; kernel records (SAMPLE, REPORT_LOST, BUFFER_LOST) copied as
- * read(), plus VERSION, DEVICE_INFO, DEVICE_TOPOLOGY and
- * TIMESTAMP_CORRELATION.
+ * oa_recorder.h: igt's i915-perf-recorder files, version 1 (igt
+ * lib/i915/perf_data.h: struct intel_perf_record_device_info and the
+ * INTEL_PERF_RECORD_TYPE_* values): a sequence of records with the
+ * stream's 8-byte header (i915_drm.h: struct drm_i915_perf_record_header);
+ * kernel records (SAMPLE, REPORT_LOST, BUFFER_LOST) copied as read(), plus
+ * VERSION, DEVICE_INFO, DEVICE_TOPOLOGY and TIMESTAMP_CORRELATION.
  *
  * The parser takes bytes in pieces of any size (a file read in chunks:
  * memory stays bounded however long the recording) and hands each record
  * to callbacks. Any malformed record stops it with the record's byte
- * offset and the reason; everything before was delivered.
+ * offset and the reason; everything before was delivered. A file holds
+ * one stream: a later DEVICE_INFO that changes the OA format, the
+ * timestamp frequency or the device id is malformed.
  */
 #ifndef COMMON_I915_OA_RECORDER_H
 #define COMMON_I915_OA_RECORDER_H
@@ -48,8 +51,10 @@ struct oa_rec_parser {
   void *ctx;
   uint64_t offset; /* file offset of the next record */
   bool have_version;
-  const struct oa_format *fmt; /* from DEVICE_INFO */
-  char error[160];             /* "" while well formed */
+  const struct oa_format *fmt;  /* from DEVICE_INFO */
+  uint64_t timestamp_frequency; /* from DEVICE_INFO */
+  uint32_t device_id;           /* from DEVICE_INFO */
+  char error[160];              /* "" while well formed */
   uint64_t error_offset;
 };
 

@@ -53,7 +53,7 @@ void oa_records_walk(const struct oa_format *fmt, const uint8_t *buf,
   size_t off = 0;
   while (off < len) {
     size_t left = len - off;
-    if (left < OA_RECORD_HEADER_SIZE) {
+    if (left < sizeof(struct drm_i915_perf_record_header)) {
       res->error = "truncated record header";
       break;
     }
@@ -64,7 +64,7 @@ void oa_records_walk(const struct oa_format *fmt, const uint8_t *buf,
       res->error = "record size 0";
       break;
     }
-    if (size < OA_RECORD_HEADER_SIZE) {
+    if (size < sizeof(struct drm_i915_perf_record_header)) {
       res->error = "record size below its 8-byte header";
       break;
     }
@@ -72,16 +72,18 @@ void oa_records_walk(const struct oa_format *fmt, const uint8_t *buf,
       res->error = "record larger than the bytes left";
       break;
     }
-    if (type == OA_RECORD_SAMPLE) {
-      if (size != OA_RECORD_HEADER_SIZE + (size_t)fmt->size) {
+    if (type == DRM_I915_PERF_RECORD_SAMPLE) {
+      if (size !=
+          sizeof(struct drm_i915_perf_record_header) + (size_t)fmt->size) {
         res->error = "sample size does not match the report format";
         break;
       }
       res->samples++;
       if (ops->sample)
-        ops->sample(ctx, rec + OA_RECORD_HEADER_SIZE);
-    } else if (type == OA_RECORD_REPORT_LOST || type == OA_RECORD_BUFFER_LOST) {
-      if (type == OA_RECORD_REPORT_LOST)
+        ops->sample(ctx, rec + sizeof(struct drm_i915_perf_record_header));
+    } else if (type == DRM_I915_PERF_RECORD_OA_REPORT_LOST ||
+               type == DRM_I915_PERF_RECORD_OA_BUFFER_LOST) {
+      if (type == DRM_I915_PERF_RECORD_OA_REPORT_LOST)
         res->report_lost++;
       else
         res->buffer_lost++;

@@ -1,20 +1,16 @@
 /*
  * oa_report.h: decode OA reports and walk the records of a perf stream
- * (reference sheet i915-perf.md §7, §8). Pure functions over bytes.
+ * (i915_perf.c: append_oa_sample, append_oa_status write them; the record
+ * types and header are libdrm's i915_drm.h). Pure functions over bytes.
  */
 #ifndef COMMON_I915_OA_REPORT_H
 #define COMMON_I915_OA_REPORT_H
 
+#include "common/i915/i915_uapi.h"
 #include "common/i915/oa_format.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Record types of drm_i915_perf_record_header (§7). */
-#define OA_RECORD_SAMPLE 1u
-#define OA_RECORD_REPORT_LOST 2u
-#define OA_RECORD_BUFFER_LOST 3u
-#define OA_RECORD_HEADER_SIZE 8u
 
 struct oa_report {
   uint32_t reason;    /* reason bits, after shift and mask */

@@ -3,7 +3,7 @@
  * options, or every i915 render node under DevRoot), read in one
  * direction: drain the stream (common/i915/i915_device) -> walk and
  * accumulate every record (common/i915/oa_accum) -> records from state
- * (oa_report.c) -> sink. The drain hook empties the streams between reads
+ * (ioa_records.c) -> sink. The drain hook empties the streams between reads
  * so the 16 MiB OA buffer never overflows however long the interval.
  */
 #include "plugins/i915_oa/i915_oa.h"
@@ -400,7 +400,7 @@ static int oa_read(void *p, struct metric_sink *sink) {
   uint64_t time_ns = plugin_host_realtime_ns(inst->host);
   int rc = 0;
   for (size_t i = 0; i < inst->n_devs; i++) {
-    int r = oa_report_device(inst, &inst->devs[i], time_ns, sink);
+    int r = ioa_records_write(inst, &inst->devs[i], time_ns, sink);
     if (rc == 0 && r < 0)
       rc = r;
   }

@@ -2,7 +2,7 @@
  * i915_oa.h: the i915_oa plugin core: one OA stream per i915 device,
  * drained at every read (and by the host's drain hook between reads),
  * every report accumulated into 64-bit totals (common/i915/oa_accum), and
- * records built from that state (oa_report.c). README "i915_oa" lists the
+ * records built from that state (ioa_records.c). README "i915_oa" lists the
  * options and records.
  */
 #ifndef PLUGINS_I915_OA_I915_OA_H
@@ -97,15 +97,20 @@ int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item);
 /* The keys oa_config_apply() takes (cfg.h), for --help. */
 extern const struct cfg_option oa_options[];
 
-/* oa_report.c: the records of one device from its state; 0 or the first
+/* ioa_records.c: the records of one device from its state; 0 or the first
  * negative errno of the sink. */
-int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
-                     uint64_t time_ns, struct metric_sink *sink);
+int ioa_records_write(const struct oa_instance *inst, struct oa_dev *d,
+                      uint64_t time_ns, struct metric_sink *sink);
 
 /* oa_replay.c: replay cfg.replay into `sink`, one begin/end per batch
  * (the host began the first and ends the last). 0, or a negative errno
  * (-EPROTO for a malformed file, after what came before was written). */
 int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink);
+
+/* The same over an open regular file `fd` (read from its start, twice),
+ * named `name` in messages. */
+int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
+                 struct metric_sink *sink);
 
 /* oa_period.c: the smallest exponent (0..31) whose period
  * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (i915_perf.c:

@@ -2,15 +2,20 @@
  * oa_replay.c: the `Replay` mode: an igt i915-perf-recorder file (version
  * 1) printed as the records the live plugin would have written.
  *
- * Two passes over the file, each in bounded memory (oa_rec_read_fd reads
- * 1 MiB chunks): the first collects the correlation points, placing each
- * GPU timestamp on the unwrapped timeline of the reports; the second
- * accumulates every report (common/i915/oa_accum, as live) and writes a
- * batch per report interval (ReplayInterval 0) or per window of recording
- * time, stamped with the CPU time of the batch's last report, linearly
- * interpolated between the correlation points around it (CLOCK_MONOTONIC
- * of the recording machine); without correlation points the GPU time
- * since the first report.
+ * Two passes over the file (a regular file: a pipe cannot be read twice),
+ * each in bounded memory (oa_rec_read_fd reads 1 MiB chunks): the first
+ * collects the correlation points, placing each GPU timestamp on the
+ * unwrapped timeline of the reports and keeping at most REPLAY_MAX_POINTS
+ * of them (evenly thinned, the last always kept); the second accumulates
+ * every report (common/i915/oa_accum, as live) and writes a batch per
+ * report interval (ReplayInterval 0) or per window of recording time
+ * (windows from the first report's time), stamped with the CPU time of the
+ * batch's last report: the line through the two nearest correlation
+ * points (extrapolated beyond the first and the last, as igt
+ * lib/i915/perf_data_reader.c: correlate_gpu_timestamp does before the
+ * first), the CLOCK_MONOTONIC of the recording machine; with one point,
+ * that point plus the GPU time from it; without, the GPU time since the
+ * first report. Times are kept within 0..INT64_MAX ns.
  */
 #include "common/core/text.h"
 #include "common/i915/i915_getparam.h"
@@ -22,7 +27,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Correlation points kept: 16 KiB, whatever the length of the file. */
+#define REPLAY_MAX_POINTS 1024
 
 struct corr_point {
   uint64_t ticks; /* unwrapped report timeline */
@@ -33,30 +42,48 @@ struct replay {
   struct oa_instance *inst;
   struct oa_dev *d;
   struct metric_sink *sink;
+  const char *path;
+  const struct oa_rec_parser *parser; /* the pass's, for byte offsets */
   /* the report timeline: unwrapped ticks of the last report */
   bool have_report;
   uint64_t last_raw, last_ticks;
   uint64_t ts_mask;
-  /* pass 1: correlation points (sorted by construction) */
-  struct corr_point *points;
-  size_t n_points, cap_points;
+  /* pass 1: correlation points, strictly increasing in ticks; every
+   * keep_every-th candidate is kept, the last candidate beside them */
+  struct corr_point points[REPLAY_MAX_POINTS];
+  size_t n_points;
+  uint64_t keep_every, candidates;
+  struct corr_point last_cand;
   uint64_t pending_gpu[4]; /* correlations before the first report */
   uint64_t pending_cpu[4];
+  uint64_t pending_off[4];
   size_t n_pending;
   /* pass 2 */
   bool emit;
   size_t next_point;
-  uint64_t window_ns, window_start_ns;
-  bool window_open;
+  uint64_t window_ns, window_end_ns;
   uint64_t batches;
   uint64_t unwritten; /* reports accumulated since the last batch */
   int write_rc;
+  bool said_cpu_range, said_clamp, said_topology;
 };
 
 static uint64_t ld_ts(const struct oa_format *f, const uint8_t *report) {
   uint64_t v = 0;
   memcpy(&v, report + (f->header64 ? 8 : 4), f->header64 ? 8 : 4);
   return v;
+}
+
+/* A correlation's GPU timestamp is RENDER_RING_TIMESTAMP, in command
+ * streamer ticks (igt tools/i915-perf/i915_perf_recorder.c:
+ * get_correlation_timestamps). On DG2 and graphics 12.70-12.74 the OA unit
+ * counts faster: i915_perf.c: i915_perf_oa_timestamp_frequency returns
+ * the CS frequency << (3 - CTC_SHIFT) there (Wa_18013179988), and igt
+ * lib/i915/perf.c: intel_perf_for_devinfo reads those reports with
+ * oa_timestamp_shift -1 and mask 0x7fffffff: one bit, the shift every
+ * known part has. The shift that puts a CS timestamp on the OA timeline. */
+static unsigned cs_to_oa_shift(const struct oa_platform *p) {
+  return p->gfx_ver == 1255 || (p->gfx_ver >= 1270 && p->gfx_ver <= 1274);
 }
 
 /* Where raw timestamp `raw` lies on the unwrapped timeline, taken as the
@@ -68,23 +95,49 @@ static uint64_t unwrap_near(const struct replay *r, uint64_t raw) {
   return r->last_ticks + d;
 }
 
-static void add_point(struct replay *r, uint64_t ticks, uint64_t cpu_ns) {
-  if (r->n_points == r->cap_points) {
-    size_t cap = r->cap_points ? 2 * r->cap_points : 64;
-    struct corr_point *p = realloc(r->points, cap * sizeof(*p));
-    if (p == NULL)
-      return; /* fewer points: coarser interpolation, never wrong order */
-    r->points = p;
-    r->cap_points = cap;
+/* A correlation GPU timestamp on the report timeline. */
+static uint64_t corr_ticks(const struct replay *r, uint64_t gpu) {
+  unsigned shift = r->d->platform ? cs_to_oa_shift(r->d->platform) : 0;
+  return unwrap_near(r, (gpu << shift) & r->ts_mask);
+}
+
+/* A correlation point (from the record at byte `offset`). */
+static void add_point(struct replay *r, uint64_t ticks, uint64_t cpu_ns,
+                      uint64_t offset) {
+  if (cpu_ns > (uint64_t)INT64_MAX) {
+    if (!r->said_cpu_range)
+      log_msg(LOG_LEVEL_WARNING, OA_PLUGIN, r->path, "Replay",
+              "byte %llu: TIMESTAMP_CORRELATION: CPU time %llu ns is past "
+              "2^63 ns: this point and any such later are left out",
+              (unsigned long long)offset, (unsigned long long)cpu_ns);
+    r->said_cpu_range = true;
+    return;
   }
-  if (r->n_points > 0 && ticks <= r->points[r->n_points - 1].ticks)
+  if (r->candidates > 0 && ticks <= r->last_cand.ticks)
     return; /* keep the timeline strictly increasing */
-  r->points[r->n_points++] = (struct corr_point){ticks, cpu_ns};
+  r->last_cand = (struct corr_point){ticks, cpu_ns};
+  if (r->candidates++ % r->keep_every != 0)
+    return;
+  r->points[r->n_points++] = r->last_cand;
+  if (r->n_points == REPLAY_MAX_POINTS) { /* thin: every other one */
+    for (size_t i = 0; i < REPLAY_MAX_POINTS / 2; i++)
+      r->points[i] = r->points[2 * i];
+    r->n_points = REPLAY_MAX_POINTS / 2;
+    r->keep_every *= 2;
+  }
+}
+
+/* After pass 1: the last candidate closes the timeline. */
+static void close_points(struct replay *r) {
+  if (r->candidates > 0 &&
+      r->last_cand.ticks > r->points[r->n_points - 1].ticks)
+    r->points[r->n_points++] = r->last_cand; /* n_points < MAX here */
 }
 
 static void on_info(void *ctx, const struct oa_rec_device_info *info) {
   struct replay *r = ctx;
   struct oa_dev *d = r->d;
+  /* a later DEVICE_INFO changes none of these (oa_rec_parse) */
   d->fmt = oa_format_get(info->oa_format);
   d->platform = oa_platform_lookup(info->device_id);
   d->dev.id.oa_timestamp_hz = info->timestamp_frequency;
@@ -105,8 +158,17 @@ static void on_info(void *ctx, const struct oa_rec_device_info *info) {
 static void on_topology(void *ctx, const uint8_t *blob, size_t len) {
   struct replay *r = ctx;
   uint32_t eus;
-  if (i915_getparam_topology_eus(blob, len, &eus) == 0)
+  if (i915_getparam_topology_eus(blob, len, &eus) == 0) {
     r->d->dev.id.eu_total = eus;
+    return;
+  }
+  if (r->emit && !r->said_topology)
+    log_msg(LOG_LEVEL_WARNING, OA_PLUGIN, r->path, "Replay",
+            "byte %llu: DEVICE_TOPOLOGY: its masks do not fit its %zu bytes "
+            "(struct drm_i915_query_topology_info): left out, the EU count "
+            "stays unknown",
+            (unsigned long long)r->parser->offset, len);
+  r->said_topology = r->emit;
 }
 
 static void on_correlation(void *ctx, uint64_t cpu_ns, uint64_t gpu) {
@@ -116,33 +178,47 @@ static void on_correlation(void *ctx, uint64_t cpu_ns, uint64_t gpu) {
   if (!r->have_report) {
     if (r->n_pending < 4) {
       r->pending_gpu[r->n_pending] = gpu;
+      r->pending_off[r->n_pending] = r->parser->offset;
       r->pending_cpu[r->n_pending++] = cpu_ns;
     }
     return;
   }
-  add_point(r, unwrap_near(r, gpu & r->ts_mask), cpu_ns);
+  add_point(r, corr_ticks(r, gpu), cpu_ns, r->parser->offset);
 }
 
-/* CPU time at `ticks` on the report timeline. */
+static uint64_t clamp_ns(struct replay *r, __int128 ns) {
+  if (ns >= 0 && ns <= INT64_MAX)
+    return (uint64_t)ns;
+  if (!r->said_clamp)
+    log_msg(LOG_LEVEL_WARNING, OA_PLUGIN, r->path, "Replay",
+            "a batch time falls %s: such times are clamped",
+            ns < 0 ? "before 0 ns" : "past 2^63 ns");
+  r->said_clamp = true;
+  return ns < 0 ? 0 : (uint64_t)INT64_MAX;
+}
+
+/* CPU time at `ticks` on the report timeline (ticks never decrease from
+ * one call to the next). */
 static uint64_t cpu_time(struct replay *r, uint64_t ticks) {
   uint64_t hz = r->d->dev.id.oa_timestamp_hz;
   if (r->n_points == 0) /* GPU time since the first report */
-    return oa_ticks_to_ns(ticks, hz);
-  if (r->n_points == 1)
-    return ticks >= r->points[0].ticks
-               ? r->points[0].cpu_ns +
-                     oa_ticks_to_ns(ticks - r->points[0].ticks, hz)
-               : r->points[0].cpu_ns -
-                     oa_ticks_to_ns(r->points[0].ticks - ticks, hz);
+    return clamp_ns(r, oa_ticks_to_ns(ticks, hz));
+  if (r->n_points == 1) {
+    const struct corr_point *p = &r->points[0];
+    __int128 base = p->cpu_ns;
+    return clamp_ns(r, ticks >= p->ticks
+                           ? base + oa_ticks_to_ns(ticks - p->ticks, hz)
+                           : base - oa_ticks_to_ns(p->ticks - ticks, hz));
+  }
   while (r->next_point + 2 < r->n_points &&
          r->points[r->next_point + 1].ticks < ticks)
     r->next_point++;
   const struct corr_point *a = &r->points[r->next_point], *b = a + 1;
-  /* linear through a and b (extrapolated beyond them) */
-  double t = ((double)ticks - (double)a->ticks) /
-             ((double)b->ticks - (double)a->ticks);
-  double ns = (double)a->cpu_ns + t * ((double)b->cpu_ns - (double)a->cpu_ns);
-  return ns < 0 ? 0 : (uint64_t)ns;
+  /* the line through a and b: |dt| < 2^64, |dc| < 2^63, the product fits */
+  __int128 dt = (__int128)ticks - (__int128)a->ticks;
+  __int128 dc = (__int128)b->cpu_ns - (__int128)a->cpu_ns;
+  __int128 span = (__int128)(b->ticks - a->ticks);
+  return clamp_ns(r, (__int128)a->cpu_ns + dt * dc / span);
 }
 
 static void emit_batch(struct replay *r, uint64_t time_ns) {
@@ -150,7 +226,7 @@ static void emit_batch(struct replay *r, uint64_t time_ns) {
     r->sink->end(r->sink);
     r->sink->begin(r->sink);
   }
-  int rc = oa_report_device(r->inst, r->d, time_ns, r->sink);
+  int rc = ioa_records_write(r->inst, r->d, time_ns, r->sink);
   if (r->write_rc == 0 && rc < 0)
     r->write_rc = rc;
   r->batches++;
@@ -166,8 +242,8 @@ static void on_sample(void *ctx, const uint8_t *report) {
     r->last_raw = raw;
     r->last_ticks = 0;
     for (size_t i = 0; i < r->n_pending && !r->emit; i++)
-      add_point(r, unwrap_near(r, r->pending_gpu[i] & r->ts_mask),
-                r->pending_cpu[i]);
+      add_point(r, corr_ticks(r, r->pending_gpu[i]), r->pending_cpu[i],
+                r->pending_off[i]);
   } else {
     r->last_ticks += (raw - r->last_raw) & r->ts_mask;
     r->last_raw = raw;
@@ -176,23 +252,23 @@ static void on_sample(void *ctx, const uint8_t *report) {
     return;
   bool first = r->d->acc.reports == 0;
   oa_accum_report(&r->d->acc, report);
-  r->unwritten++;
+  uint64_t now = cpu_time(r, r->last_ticks);
   if (first) { /* a batch spans report i -> i + 1: floats from the first */
     r->d->prev = r->d->acc.totals;
     r->d->have_prev = true;
+    /* windows on a grid from the first report's time */
+    r->window_end_ns = now + r->window_ns;
     return;
   }
-  uint64_t now = cpu_time(r, r->last_ticks);
+  r->unwritten++;
   if (r->window_ns == 0) {
     emit_batch(r, now);
     return;
   }
-  if (!r->window_open) {
-    r->window_open = true;
-    r->window_start_ns = now;
-  } else if (now - r->window_start_ns >= r->window_ns) {
+  if (now >= r->window_end_ns) {
     emit_batch(r, now);
-    r->window_start_ns = now;
+    uint64_t k = (now - r->window_end_ns) / r->window_ns + 1;
+    r->window_end_ns += k * r->window_ns; /* < 2^63 + 86400 s: no wrap */
   }
 }
 
@@ -202,58 +278,101 @@ static void on_status(void *ctx, uint32_t type) {
     oa_accum_status(&r->d->acc, type);
 }
 
-static int replay_pass(struct replay *r, int fd, const char *path) {
+/* One pass over the file. Errors are said by the pass that stops: the
+ * first for a read error, the second for a malformed record (after what
+ * came before it was printed). */
+static int replay_pass(struct replay *r, int fd) {
   static const struct oa_rec_ops ops = {on_info, on_topology, on_correlation,
                                         on_sample, on_status};
   struct oa_rec_parser p;
   oa_rec_parser_init(&p, &ops, r);
-  if (lseek(fd, 0, SEEK_SET) < 0)
-    return -errno;
+  r->parser = &p;
+  if (lseek(fd, 0, SEEK_SET) < 0) {
+    int err = errno;
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "lseek", err, NULL);
+    return -err;
+  }
   r->have_report = false;
   int rc = oa_rec_read_fd(fd, &p);
+  r->parser = NULL;
   if (rc == -1) {
-    if (r->emit) /* said once, after what came before was printed */
-      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, path, "Replay",
+    if (r->emit)
+      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "Replay",
               "byte %llu: %s; everything before it is printed",
               (unsigned long long)p.error_offset, p.error);
     return -EPROTO;
   }
   if (rc < 0)
-    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, path, "read", -rc, NULL);
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "read", -rc, NULL);
+  return rc;
+}
+
+int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
+                 struct metric_sink *sink) {
+  struct oa_dev *d = calloc(1, sizeof(*d));
+  struct replay *r = calloc(1, sizeof(*r));
+  if (d == NULL || r == NULL) {
+    free(d);
+    free(r);
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, name, "Replay", ENOMEM, NULL);
+    return -ENOMEM;
+  }
+  d->inst = inst;
+  d->dev.started = true;
+  r->inst = inst;
+  r->d = d;
+  r->sink = sink;
+  r->path = name;
+  r->keep_every = 1;
+  double w = inst->cfg.replay_interval * 1e9; /* at most 86400 s */
+  r->window_ns = w > 0 ? (uint64_t)w : 0;
+  int rc = replay_pass(r, fd); /* the correlation points */
+  if (rc == 0 || rc == -EPROTO) {
+    close_points(r);
+    memset(&d->acc, 0, sizeof(d->acc));
+    d->acc_ready = false;
+    r->emit = true;
+    rc = replay_pass(r, fd);
+  }
+  /* the last window, when it holds reports not yet written */
+  if (r->window_ns > 0 && r->unwritten > 0)
+    emit_batch(r, cpu_time(r, r->last_ticks));
+  if (rc == 0 && d->fmt == NULL) {
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, name, "Replay",
+            "no DEVICE_INFO record: nothing to replay");
+    rc = -EPROTO;
+  }
+  if (rc == 0)
+    rc = r->write_rc;
+  free(r);
+  free(d);
   return rc;
 }
 
 int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink) {
   const char *path = inst->cfg.replay;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO without a writer must not block open() */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     int err = errno;
     log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, path, "open", err, NULL);
     return -err;
   }
-  struct oa_dev d;
-  memset(&d, 0, sizeof(d));
-  d.inst = inst;
-  d.dev.started = true;
-  struct replay r = {.inst = inst,
-                     .d = &d,
-                     .sink = sink,
-                     .window_ns = (uint64_t)(inst->cfg.replay_interval * 1e9)};
-  int rc1 = replay_pass(&r, fd, path); /* the correlation points */
-  (void)rc1; /* an error is said by the second pass, at the same byte */
-  memset(&d.acc, 0, sizeof(d.acc));
-  d.acc_ready = false;
-  r.emit = true;
-  int rc = replay_pass(&r, fd, path);
-  /* the last window, when it holds reports not yet written */
-  if (r.window_ns > 0 && r.window_open && r.unwritten > 0)
-    emit_batch(&r, cpu_time(&r, r.last_ticks));
-  close(fd);
-  free(r.points);
-  if (rc == 0 && d.fmt == NULL) {
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, path, "Replay",
-            "no DEVICE_INFO record: nothing to replay");
-    rc = -EPROTO;
+  struct stat st;
+  if (fstat(fd, &st) < 0) {
+    int err = errno;
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, path, "fstat", err, NULL);
+    close(fd);
+    return -err;
   }
-  return rc < 0 ? rc : r.write_rc;
+  if (!S_ISREG(st.st_mode)) {
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, path, "Replay",
+            "not a regular file (a pipe, FIFO or device): a recording is "
+            "read twice, so save it to a file first");
+    close(fd);
+    return -ESPIPE;
+  }
+  int rc = oa_replay_fd(inst, fd, path, sink);
+  close(fd);
+  return rc;
 }

@@ -106,6 +106,99 @@ tap_is 1 $? "a missing file: exit 1"
 tap_check "a missing file: named with the errno text" grep -q 'none.rec: Replay: No such file or directory' "$T/err"
 replay "$T/a.rec" --ReplayInterval=-1 >/dev/null 2>"$T/err"
 tap_is 2 $? "a negative ReplayInterval: exit 2"
+times() { # the batch times of the i915_oa records, space-separated
+  lp_json | python3 -c 'import json,sys
+print(" ".join(str(json.loads(l)["time"]) for l in sys.stdin if json.loads(l)["measurement"] == "i915_oa"))'
+}
+
+# A second DEVICE_INFO may not change how reports decode: refused at its
+# byte (400 + 2 x 264), what came before printed.
+"$REC" "$T/h.rec" reports=5 info2_at=2 info2_format=8
+out=$(replay "$T/h.rec" 2>"$T/err")
+tap_is 1 "$(lp_count --measurement i915_oa <<<"$out")" "format change: the batch before it printed"
+tap_check "format change: refused with the offset" \
+  grep -q 'h.rec: Replay: byte 928: DEVICE_INFO: OA format 8 after 10 earlier in the file' "$T/err"
+"$REC" "$T/h2.rec" reports=5 info2_at=3 info2_freq=38400000
+out=$(replay "$T/h2.rec" 2>"$T/err")
+tap_is 2 "$(lp_count --measurement i915_oa <<<"$out")" "frequency change: the batches before it printed"
+tap_check "frequency change: refused with the offset" \
+  grep -q 'h2.rec: Replay: byte 1192: DEVICE_INFO: timestamp frequency 38400000 Hz after 19200000 Hz' "$T/err"
+"$REC" "$T/h3.rec" reports=5 info2_at=2
+replay "$T/h3.rec" >"$T/out" 2>"$T/err"
+tap_is "0 4" "$? $(lp_count --measurement i915_oa <"$T/out")" "the same DEVICE_INFO again: accepted"
+
+# Pipes and FIFOs: refused at once with the reason, never blocking.
+mkfifo "$T/fifo"
+timeout 10 "$BIN" --Replay="$T/fifo" >/dev/null 2>"$T/err"
+tap_is 1 $? "a FIFO without a writer: exit 1 at once (no blocking open)"
+tap_check "a FIFO: said" grep -q 'fifo: Replay: not a regular file' "$T/err"
+cat "$T/a.rec" | timeout 10 "$BIN" --Replay=/dev/stdin >/dev/null 2>"$T/err"
+tap_is 1 $? "a pipe on stdin: exit 1"
+tap_check "a pipe: said" grep -q '/dev/stdin: Replay: not a regular file' "$T/err"
+out=$(timeout 10 "$BIN" --Replay=/dev/stdin --format=influx <"$T/a.rec" 2>/dev/null)
+tap_is 4 "$(lp_count --measurement i915_oa <<<"$out")" "a regular file on stdin: replayed"
+
+# A read error is said once (not once per pass).
+replay /proc/self/mem >/dev/null 2>"$T/err"
+tap_is 1 "$(grep -c 'read: Input/output error' "$T/err")" "a read error: said once"
+
+# ReplayInterval windows start at the first report: reports at 0..4 ms.
+tap_is "1002000000 1004000000" \
+  "$(replay "$T/a.rec" --ReplayInterval=0.002 2>/dev/null | times)" \
+  "ReplayInterval=0.002: batches at 2 and 4 ms"
+tap_is "1001000000 1002000000 1003000000 1004000000" \
+  "$(replay "$T/a.rec" --ReplayInterval=0.001 2>/dev/null | times)" \
+  "ReplayInterval=0.001: as many batches as 0"
+
+# Correlation points only at the start and the end (as the recorder
+# writes a short recording), or both inside: interpolated, extrapolated.
+"$REC" "$T/i.rec" reports=5 corr_a=0 corr_b=5
+tap_is "1001000000 1002000000 1003000000 1004000000" \
+  "$(replay "$T/i.rec" 2>/dev/null | times)" "points at the start and the end: interpolated"
+"$REC" "$T/i2.rec" reports=5 corr_a=1 corr_b=2
+tap_is "1001000000 1002000000 1003000000 1004000000" \
+  "$(replay "$T/i2.rec" 2>/dev/null | times)" "points inside: extrapolated both ways"
+
+# DG2: correlation timestamps in CS ticks, OA ticks twice as fast.
+"$REC" "$T/j.rec" devid=0x56a0 format=12 reports=5 corr_every=2 cs_shift=1
+tap_is "1001000000 1002000000 1003000000 1004000000" \
+  "$(replay "$T/j.rec" 2>/dev/null | times)" "DG2: CS-tick correlations on the OA timeline"
+
+# Out-of-range times: CPU times past 2^63 left out (said), a time before
+# 0 clamped (said), never a float conversion out of range.
+"$REC" "$T/k.rec" reports=5 corr_every=2 cpu_start=18446744073000000000
+out=$(replay "$T/k.rec" 2>"$T/err")
+tap_is "1000000 2000000 3000000 4000000" "$(times <<<"$out")" \
+  "CPU times past 2^63: left out, GPU time from the first report"
+tap_check "CPU times past 2^63: said with the offset" \
+  grep -q 'k.rec: Replay: byte 400: TIMESTAMP_CORRELATION: CPU time 18446744073000000000 ns is past 2^63' "$T/err"
+"$REC" "$T/k2.rec" reports=5 corr_a=4 corr_b=4 cpu_start=18446744073707551616
+out=$(replay "$T/k2.rec" 2>"$T/err")
+tap_is "0 0 1000000 2000000" "$(times <<<"$out")" "one point, a time before 0: clamped to 0"
+tap_check "a time before 0: said" grep -q 'k2.rec: Replay: a batch time falls before 0 ns' "$T/err"
+
+# A topology whose masks lie past its record: said with its offset.
+"$REC" "$T/l.rec" reports=3 topo_lie=1
+replay "$T/l.rec" >/dev/null 2>"$T/err"
+tap_check "a lying topology: said with the offset" \
+  grep -q 'l.rec: Replay: byte 360: DEVICE_TOPOLOGY: its masks do not fit' "$T/err"
+
+# Gen8 A12_B8_C8: A7..A18 from byte 12, no clock field (igt's gen8 table).
+"$REC" "$T/n.rec" devid=0x1616 format=9 reports=5
+out=$(replay "$T/n.rec" 2>/dev/null)
+tap_is "32000 76000" "$(last a7 i915_oa <<<"$out") $(last a18 i915_oa <<<"$out")" \
+  "A12: a7 at byte 12, a18 at byte 56"
+tap_is "" "$(lp_get a0 --measurement i915_oa <<<"$out")$(lp_get gpu_core_clocks --measurement i915_oa <<<"$out")" \
+  "A12: no a0, no gpu_core_clocks"
+
+# A million correlation points (24 MB) in bounded memory.
+"$REC" "$T/m.rec" reports=101 corr_between=10000
+/usr/bin/time -f %M -o "$T/rss" "$BIN" --Replay="$T/m.rec" >/dev/null 2>"$T/err"
+tap_is 0 $? "a million correlation points: exit 0"
+rss=$(cat "$T/rss")
+tap_check "a million correlation points: peak RSS ${rss} KiB < 12 MiB" test "$rss" -lt 12288
+rm -f "$T/m.rec"
+
 # The oracle: igt's i915-perf-reader (Debian intel-gpu-tools) prints the
 # RenderBasic counters per report; our batches must agree value by value
 # for TGL, SKL and BDW recordings with context switches, lost records, and

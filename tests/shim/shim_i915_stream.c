@@ -107,9 +107,11 @@ void shim_i915_report_write(const struct shim_i915_scenario *s, uint64_t r,
     }
     put32(out + 184, (uint32_t)counter(s, 37, r, 32));
     put_bc(s, r, out, 192, 224);
-  } else if (format == 8 || format == 9) { /* A12[_B8_C8] */
+  } else if (format == 8 || format == 9) {
+    /* A12[_B8_C8]: A7..A18 from byte 12, over the clock dword (igt
+     * tests/intel/perf.c: gen8_oa_formats) */
     for (size_t i = 0; i < 12; i++)
-      put32(out + 16 + 4 * i, (uint32_t)counter(s, i, r, 32));
+      put32(out + 12 + 4 * i, (uint32_t)counter(s, 7 + i, r, 32));
     if (format == 9)
       put_bc(s, r, out, 64, 96);
   }

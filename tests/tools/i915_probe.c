@@ -44,11 +44,11 @@ static void count(void *ctx, const uint8_t *data, size_t len) {
       c->bad++;
       return;
     }
-    if (type == I915_UAPI_RECORD_SAMPLE)
+    if (type == DRM_I915_PERF_RECORD_SAMPLE)
       c->samples++;
-    else if (type == I915_UAPI_RECORD_OA_REPORT_LOST)
+    else if (type == DRM_I915_PERF_RECORD_OA_REPORT_LOST)
       c->lost++;
-    else if (type == I915_UAPI_RECORD_OA_BUFFER_LOST)
+    else if (type == DRM_I915_PERF_RECORD_OA_BUFFER_LOST)
       c->buffer_lost++;
     off += size;
   }

@@ -1,6 +1,7 @@
 /*
- * oa_recording.c: write an igt i915-perf-recorder file (version 1,
- * reference sheet i915-perf.md §14) with known contents, for replay tests.
+ * oa_recording.c: write an igt i915-perf-recorder file (version 1, the
+ * records of igt lib/i915/perf_data.h) with known contents, for replay
+ * tests.
  *
  *   oa_recording OUT [key=value ...]
  *     devid=0x9a49 format=10 freq=19200000 reports=100 ts_step=19200
@@ -10,6 +11,13 @@
  *     corr_every=0 (a TIMESTAMP_CORRELATION every n reports; 0: none)
  *     cpu_start=1000000000 (ns at the first report) eus=64 (at most)
  *     version=1 truncate=0 (cut the last n bytes) bad_type_at=0
+ *     info2_at=0 (a second DEVICE_INFO before report n) info2_format=0
+ *     info2_freq=0 (0: as the first) corr_a=0 corr_b=0 (correlation
+ *     points before reports a and b only, b may be `reports`: after the
+ *     last; needs corr_every=0 and corr_b > 0) corr_between=0 (that many
+ *     points between each two reports) cs_shift=0 (correlation GPU
+ *     timestamps in CS ticks: the OA timestamp >> cs_shift, as on DG2)
+ *     topo_lie=0 (a topology whose masks lie past its record)
  *
  * Report r (from 0) has timestamp ts_start + r*ts_step, clock ticks
  * clk_start + r*clk_step, A0 a0_step*r, A<i> (i>0) a_start + r*1000*(i+1)
@@ -28,7 +36,8 @@
 struct opts {
   uint64_t devid, format, freq, reports, ts_step, clk_step, a0_step, ts_start,
       clk_start, a_start, ctx_every, lost_at, buffer_lost_at, corr_every,
-      cpu_start, eus, version, truncate, bad_type_at;
+      cpu_start, eus, version, truncate, bad_type_at, info2_at, info2_format,
+      info2_freq, corr_a, corr_b, corr_between, cs_shift, topo_lie;
 };
 
 static FILE *out;
@@ -66,30 +75,51 @@ static void report(const struct opts *o, uint64_t r, uint8_t *rep,
     }
     for (unsigned i = 32; i < 36; i++)
       le32(rep + 16 + 4 * i, (uint32_t)(r * 1000 * (i + 1)));
-  } else if (o->format == 8 || o->format == 9) { /* A12 */
-    for (unsigned i = 0; i < 12; i++)
-      le32(rep + 16 + 4 * i,
-           (uint32_t)(i == 0 ? o->a0_step * r : r * 1000 * (i + 1)));
+  } else if (o->format == 8 || o->format == 9) { /* A7..A18 from byte 12 */
+    for (unsigned i = 7; i < 19; i++)
+      le32(rep + 12 + 4 * (i - 7), (uint32_t)(r * 1000 * (i + 1)));
   }
   if (size >= 256)
     for (unsigned i = 0; i < 16; i++)
       le32(rep + 192 + 4 * i, (uint32_t)(r * 10 * ((i % 8) + 1)));
 }
 
-static void correlation(const struct opts *o, uint64_t r) {
-  uint64_t gpu = o->ts_start + r * o->ts_step; /* 64-bit: wraps counted */
-  uint64_t cpu = o->cpu_start + r * o->ts_step * 1000000000u / o->freq;
+/* A correlation point at report r plus `part` / `parts` of a step. */
+static void correlation_at(const struct opts *o, uint64_t r, uint64_t part,
+                           uint64_t parts) {
+  uint64_t ticks = r * o->ts_step + part * o->ts_step / parts;
+  uint64_t gpu = o->ts_start + ticks; /* 64-bit: wraps counted */
+  uint64_t cpu = o->cpu_start + ticks * 1000000000u / o->freq;
   header(0x10003, 24);
   u64(cpu);
-  u64(gpu);
+  u64(gpu >> o->cs_shift);
+}
+
+static void correlation(const struct opts *o, uint64_t r) {
+  correlation_at(o, r, 0, 1);
+}
+
+static void device_info(const struct opts *o, uint64_t format, uint64_t freq) {
+  uint8_t info[336] = {0};
+  memcpy(info, &freq, 8);
+  le32(info + 8, (uint32_t)o->devid);
+  le32(info + 24, 0); /* render */
+  le32(info + 32, (uint32_t)format);
+  memcpy(info + 36, "RenderBasic", 11);
+  memcpy(info + 292, "db41edd4-d8e7-4730-ad11-b9a2d6833503", 36);
+  header(0x10001, 344);
+  put(info, sizeof(info));
 }
 
 static int set(struct opts *o, const char *kv) {
   static const char *const keys[] = {
-      "devid",     "format",  "freq",           "reports",    "ts_step",
-      "clk_step",  "a0_step", "ts_start",       "clk_start",  "a_start",
-      "ctx_every", "lost_at", "buffer_lost_at", "corr_every", "cpu_start",
-      "eus",       "version", "truncate",       "bad_type_at"};
+      "devid",          "format",     "freq",        "reports",
+      "ts_step",        "clk_step",   "a0_step",     "ts_start",
+      "clk_start",      "a_start",    "ctx_every",   "lost_at",
+      "buffer_lost_at", "corr_every", "cpu_start",   "eus",
+      "version",        "truncate",   "bad_type_at", "info2_at",
+      "info2_format",   "info2_freq", "corr_a",      "corr_b",
+      "corr_between",   "cs_shift",   "topo_lie"};
   uint64_t *slots = &o->devid;
   const char *eq = strchr(kv, '=');
   if (eq == NULL)
@@ -133,19 +163,12 @@ int main(int argc, char **argv) {
   header(0x10000, 16);
   u32((uint32_t)o.version);
   u32(0);
-  uint8_t info[336] = {0};
-  uint64_t freq = o.freq;
-  memcpy(info, &freq, 8);
-  le32(info + 8, (uint32_t)o.devid);
-  le32(info + 24, 0); /* render */
-  le32(info + 32, (uint32_t)o.format);
-  memcpy(info + 36, "RenderBasic", 11);
-  memcpy(info + 292, "db41edd4-d8e7-4730-ad11-b9a2d6833503", 36);
-  header(0x10001, 344);
-  put(info, sizeof(info));
+  device_info(&o, o.format, o.freq);
   /* topology: one slice, one subslice, o.eus EUs (at most 64) */
   uint8_t topo[16 + 1 + 1 + 8] = {0};
   uint16_t f[8] = {0, 1, 1, 64, 1, 1, 2, 8}; /* flags, max_*, offsets */
+  if (o.topo_lie)
+    f[1] = 200; /* max_slices: a slice mask of 25 bytes in a 10-byte blob */
   memcpy(topo, f, 16);
   topo[16] = 1; /* slice 0 */
   topo[17] = 1; /* subslice 0 */
@@ -155,20 +178,30 @@ int main(int argc, char **argv) {
   put(topo, sizeof(topo));
   put("\0\0\0\0\0\0", 6);
   uint8_t rep[256];
+  size_t size_now = size;
   for (uint64_t r = 0; r < o.reports; r++) {
     if (o.corr_every && r % o.corr_every == 0)
       correlation(&o, r);
+    if (o.corr_b && (r == o.corr_a || r == o.corr_b))
+      correlation(&o, r);
+    for (uint64_t k = 1; r > 0 && k <= o.corr_between; k++)
+      correlation_at(&o, r - 1, k, o.corr_between + 1);
+    if (o.info2_at && r == o.info2_at) {
+      uint64_t fmt2 = o.info2_format ? o.info2_format : o.format;
+      device_info(&o, fmt2, o.info2_freq ? o.info2_freq : o.freq);
+      size_now = fmt2 == 8 ? 64 : fmt2 == 9 ? 128 : 256;
+    }
     if (o.lost_at && r == o.lost_at)
       header(2, 8);
     if (o.buffer_lost_at && r == o.buffer_lost_at)
       header(3, 8);
     if (o.bad_type_at && r == o.bad_type_at)
       header(0x77, 8);
-    report(&o, r, rep, size);
-    header(1, (uint16_t)(8 + size));
-    put(rep, size);
+    report(&o, r, rep, size_now);
+    header(1, (uint16_t)(8 + size_now));
+    put(rep, size_now);
   }
-  if (o.corr_every)
+  if (o.corr_every || (o.corr_b && o.corr_b == o.reports))
     correlation(&o, o.reports); /* after the last report, as igt asks */
   if (fclose(out) != 0) {
     perror(argv[1]);

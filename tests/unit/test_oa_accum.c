@@ -1,6 +1,7 @@
 /* OA report formats, record walk, accumulation across wraps of every
  * width, derived metrics and the platform table, with values worked out by
- * hand from the reference sheet (i915-perf.md §7-§11). */
+ * hand from the kernel's i915_perf.c and igt's lib/i915/perf.c:
+ * intel_perf_accumulate_reports. */
 #include "common/i915/oa_accum.h"
 #include "common/i915/oa_format.h"
 #include "common/i915/oa_metrics.h"
@@ -191,25 +192,26 @@ static void record_walk_stops_at_malformed(void **state) {
   static const struct oa_walk_ops ops = {seen_sample, seen_status};
   uint8_t buf[512] = {0};
   size_t off = 0;
-  off += put_record(buf + off, OA_RECORD_REPORT_LOST, 8);
-  off += put_record(buf + off, OA_RECORD_SAMPLE, 72);
+  off += put_record(buf + off, DRM_I915_PERF_RECORD_OA_REPORT_LOST, 8);
+  off += put_record(buf + off, DRM_I915_PERF_RECORD_SAMPLE, 72);
   off += put_record(buf + off, 77, 16); /* unknown: skipped by size */
-  off += put_record(buf + off, OA_RECORD_BUFFER_LOST, 8);
+  off += put_record(buf + off, DRM_I915_PERF_RECORD_OA_BUFFER_LOST, 8);
   size_t good = off;
   struct {
     uint16_t size;
     uint32_t type;
     const char *why;
   } bad[] = {
-      {0, OA_RECORD_SAMPLE, "record size 0"},
-      {4, OA_RECORD_SAMPLE, "record size below its 8-byte header"},
-      {80, OA_RECORD_SAMPLE, "sample size does not match the report format"},
+      {0, DRM_I915_PERF_RECORD_SAMPLE, "record size 0"},
+      {4, DRM_I915_PERF_RECORD_SAMPLE, "record size below its 8-byte header"},
+      {80, DRM_I915_PERF_RECORD_SAMPLE,
+       "sample size does not match the report format"},
       {400, 77, "record larger than the bytes left"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     put_record(buf + good, bad[i].type, bad[i].size);
     /* a valid sample after the bad record must not be reached */
-    put_record(buf + good + 80, OA_RECORD_SAMPLE, 72);
+    put_record(buf + good + 80, DRM_I915_PERF_RECORD_SAMPLE, 72);
     struct walk_seen seen = {0};
     struct oa_walk_result res;
     oa_records_walk(f, buf, good + 160, &ops, &seen, &res);
@@ -235,12 +237,12 @@ static void status_records_keep_the_base(void **state) {
   struct oa_accum a;
   oa_accum_init(&a, f, 0);
   uint8_t buf[3 * 72] = {0};
-  size_t off = put_record(buf, OA_RECORD_SAMPLE, 72);
-  put32(buf + 8 + 16, 100); /* A0 */
-  off += put_record(buf + off, OA_RECORD_BUFFER_LOST, 8);
+  size_t off = put_record(buf, DRM_I915_PERF_RECORD_SAMPLE, 72);
+  put32(buf + 8 + 12, 100); /* A7, the format's first counter */
+  off += put_record(buf + off, DRM_I915_PERF_RECORD_OA_BUFFER_LOST, 8);
   size_t s2 = off;
-  off += put_record(buf + off, OA_RECORD_SAMPLE, 72);
-  put32(buf + s2 + 8 + 16, 50);  /* went down: modular difference */
+  off += put_record(buf + off, DRM_I915_PERF_RECORD_SAMPLE, 72);
+  put32(buf + s2 + 8 + 12, 50);  /* went down: modular difference */
   put32(buf + s2 + 8, 3u << 19); /* timer + internal trigger 1 */
   struct oa_walk_result res;
   oa_accum_records(&a, buf, off, &res);

@@ -1,5 +1,6 @@
 /*
- * oa_report.c: the two records of one device, built from its state.
+ * ioa_records.c: the two records of one device, built from its state (the
+ * plugin layer; common/i915/oa_report.c decodes the reports).
  *
  *   i915_oa        tags device, metric_set, engine: cumulative totals
  *                  (gpu_core_clocks, gpu_time_ns, a0.., b0.., c0.. or
@@ -127,8 +128,8 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
   return rc;
 }
 
-int oa_report_device(const struct oa_instance *inst, struct oa_dev *d,
-                     uint64_t time_ns, struct metric_sink *sink) {
+int ioa_records_write(const struct oa_instance *inst, struct oa_dev *d,
+                      uint64_t time_ns, struct metric_sink *sink) {
   if (!d->acc_ready || !d->dev.started)
     return 0; /* the stream never opened: nothing to say yet */
   int rc = report_totals(inst, d, time_ns, sink);
