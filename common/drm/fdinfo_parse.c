@@ -2,7 +2,8 @@
  * fdinfo_parse.c: the DRM client usage stats decoder (see fdinfo_parse.h).
  *
  * Spec: Documentation/gpu/drm-usage-stats.rst. Quirks handled here, each
- * seen in real captures (shared reference sheet on drm fdinfo):
+ * seen in real captures and in the drivers' printers (drm_file.c:
+ * drm_print_memory_stats, amdgpu_fdinfo.c: amdgpu_show_fdinfo):
  *  - amdgpu prints legacy keys as "drm-memory-gtt: \t8192 KiB" (a space and
  *    then a TAB), others use TABs, spaces or nothing after the colon;
  *  - engine and region names contain '-' and '_' ("video-enhance",

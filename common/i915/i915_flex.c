@@ -1,7 +1,8 @@
 /*
  * i915_flex.c: flex register configs (i915_flex.h). The whitelist and
  * ADD/REMOVE_CONFIG rules follow i915_perf_add_config_ioctl() in
- * drivers/gpu/drm/i915/i915_perf.c (reference sheet §6).
+ * drivers/gpu/drm/i915/i915_perf.c (and its whitelist,
+ * gen8_is_valid_flex_addr).
  *
  * Why our own uuid: pti-gpu appends each 32-bit word to a std::string as
  * one char (only its low byte survives) and keeps 32 bits of std::hash,

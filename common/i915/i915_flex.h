@@ -1,7 +1,8 @@
 /*
  * i915_flex.h: the EU_PERF_CNTL ("flex", PM register) configs of i915
- * perf (reference sheet §6, §12; pti-gpu's PerfMonReg flow): selector
- * values, the config uuid, and ADD/REMOVE_CONFIG through the kernel seam.
+ * perf (i915_perf.c: i915_perf_add_config_ioctl; pti-gpu's PerfMonReg flow):
+ * selector values, the config uuid, and ADD/REMOVE_CONFIG through the kernel
+ * seam.
  *
  * Each of the seven EU_PERF_CNTL registers holds two 12-bit selectors
  * (bits 11:0 and 23:12); register r's pair feeds the 40-bit A counters

@@ -1,6 +1,7 @@
 /*
  * i915_getparam.h: the identity of an i915 device through its uAPI
- * (reference sheet §1 step 2-3, §13): GETPARAM and the topology QUERY,
+ * (i915_getparam.c: i915_getparam_ioctl; i915_query.c: query_topology_info):
+ * GETPARAM and the topology QUERY,
  * every call through the kernel seam so the shim can stand in.
  */
 #ifndef COMMON_I915_I915_GETPARAM_H
@@ -34,7 +35,8 @@ int i915_getparam_topology(const struct kernel_ops *k, int fd, void **blob,
                            size_t *len);
 
 /* The number of EUs a topology blob enables (popcount of every enabled
- * slice/subslice's EU mask, §13): 0 with `*eus` set, or -EINVAL when an
+ * slice/subslice's EU mask, i915_drm.h: drm_i915_query_topology_info): 0
+ * with `*eus` set, or -EINVAL when an
  * offset or stride points outside the blob. Pure. */
 int i915_getparam_topology_eus(const void *blob, size_t len, uint32_t *eus);
 

@@ -1,6 +1,7 @@
 /*
- * i915_perf_open.h: opening an i915 perf OA stream (reference sheet §3,
- * §5, §10): the property list a perf revision allows, the ioctl through
+ * i915_perf_open.h: opening an i915 perf OA stream (i915_perf.c:
+ * i915_perf_open_ioctl, read_properties_unlocked): the property list a
+ * perf revision allows, the ioctl through
  * the kernel seam, and the kernel's refusals explained in words.
  */
 #ifndef COMMON_I915_I915_PERF_OPEN_H

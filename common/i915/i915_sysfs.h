@@ -1,5 +1,6 @@
 /*
- * i915_sysfs.h: metric-set ids from sysfs (reference sheet §6): every
+ * i915_sysfs.h: metric-set ids from sysfs (i915_perf.c:
+ * create_dynamic_oa_sysfs_entry, show_dynamic_id): every
  * registered OA config has `<SysfsRoot>/class/drm/card<N>/metrics/<uuid>/id`
  * (decimal), under the card (primary) node even when the render node is
  * the one open.

@@ -1,4 +1,4 @@
-/* oa_metrics.c: Render Basic derived metrics (sheet §11). */
+/* oa_metrics.c: Render Basic derived metrics (oa_metrics.h). */
 #include "common/i915/oa_metrics.h"
 
 #include <math.h>

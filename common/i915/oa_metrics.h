@@ -1,6 +1,7 @@
 /*
  * oa_metrics.h: the derived metrics of the "Render Metrics Basic" sets
- * (reference sheet i915-perf.md §11), over the difference of two totals.
+ * (the RenderBasic sets of Mesa's src/intel/perf/oa-*.xml), over the
+ * difference of two totals.
  *
  *   GpuTime             = Δticks · 1e9 / f_OA                  (ns)
  *   AvgGpuCoreFrequency = Δclocks · 1e9 / GpuTime              (Hz)

@@ -4,7 +4,7 @@
  * Escaping follows the InfluxDB 1.x line protocol reference (measurement:
  * comma and space; tag keys, tag values and field keys: comma, equals sign
  * and space), checked against InfluxDB 1.6's /write responses
- * (shared/reference/collectd-telegraf.md, section 7).
+ * (tests/e2e/influxdb_lineproto.sh).
  */
 #include "common/sink/sink_influx.h"
 #include "common/core/numfmt.h"

@@ -8,7 +8,8 @@
  * fdinfo file and debugfs client list is rewritten atomically (write to a
  * temporary file, then rename), as the kernel never shows a half-written
  * file. The keys follow Documentation/gpu/drm-usage-stats.rst and each
- * driver's own quirks (see /work/shared/reference/drm-fdinfo.md, section 5):
+ * driver's own quirks (the printers in drm_file.c and each driver's
+ * show_fdinfo, e.g. amdgpu_fdinfo.c: amdgpu_show_fdinfo):
  *
  *   i915      card0 of 0000:00:02.0: gnome-shell, its fd inherited by
  *             gnome-terminal (one client, two processes); firefox on

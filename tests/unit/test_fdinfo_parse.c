@@ -1,7 +1,7 @@
 /*
  * test_fdinfo_parse.c: the fdinfo decoder against the captured fixtures
- * (values read off the files by hand) and against every quirk the
- * reference sheet lists.
+ * (values read off the files by hand) and against every quirk
+ * fdinfo_parse.c lists.
  */
 #include "common/drm/fdinfo_parse.h"
 

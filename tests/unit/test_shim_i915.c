@@ -1,5 +1,6 @@
-/* The shim's i915 device: every ioctl with the kernel's errnos (reference
- * sheet §5-§7, §13), the stream's read rules and its scripted reports. */
+/* The shim's i915 device: every ioctl with the kernel's errnos (i915_perf.c,
+ * i915_getparam.c, i915_query.c), the stream's read rules and its scripted
+ * reports. */
 #include "tests/shim/shim.h"
 #include "tests/shim/shim_i915.h"
 #include "tests/shim/shim_i915_int.h"
