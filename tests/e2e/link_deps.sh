@@ -32,9 +32,9 @@ tap_check "test_metric's link command is found" test -n "$l"
 tap_is "" "$(plugins_in "$l")" "test_metric links no plugin object"
 tap_is "" "$(grep -o 'libshim.a\|tests/lib/[a-z_]*\.o' <<<"$l")" "test_metric links neither the shim nor test fixtures"
 
-l=$(link_line "$B/tests/test_pp_session" tests/unit/test_pp_session.c)
-tap_is "panthor_perf" "$(plugins_in "$l")" "test_pp_session links panthor_perf's objects only"
-tap_check "test_pp_session links the shim (it includes tests/shim/shim.h)" grep -q 'libshim.a' <<<"$l"
+l=$(link_line "$B/tests/test_ppf_session" tests/unit/test_ppf_session.c)
+tap_is "panthor_perf" "$(plugins_in "$l")" "test_ppf_session links panthor_perf's objects only"
+tap_check "test_ppf_session links the shim (it includes tests/shim/shim.h)" grep -q 'libshim.a' <<<"$l"
 
 l=$(link_line "$B/tests/test_dfi_procscan" tests/unit/test_dfi_procscan.c)
 tap_is "drm_fdinfo" "$(plugins_in "$l")" "test_dfi_procscan links drm_fdinfo's objects only"
