@@ -34,6 +34,17 @@
 #define I915_UAPI_PROP_OA_ENGINE_INSTANCE 10
 #define I915_UAPI_PROP_MAX 11 /* the kernel's non-ABI first invalid id */
 
+/* Engine class names as i915 gives them to userspace (i915_drm_client.c:
+ * uabi_class_names), indexed by I915_ENGINE_CLASS_*: an initialiser. */
+#define I915_UAPI_ENGINE_CLASSES (I915_ENGINE_CLASS_COMPUTE + 1)
+#define I915_UAPI_ENGINE_CLASS_NAMES                                           \
+  {                                                                            \
+    [I915_ENGINE_CLASS_RENDER] = "render", [I915_ENGINE_CLASS_COPY] = "copy",  \
+    [I915_ENGINE_CLASS_VIDEO] = "video",                                       \
+    [I915_ENGINE_CLASS_VIDEO_ENHANCE] = "video-enhance",                       \
+    [I915_ENGINE_CLASS_COMPUTE] = "compute",                                   \
+  }
+
 /* The kernel-internal "operation not supported" errno i915 perf returns
  * when it is not initialised; userspace has no name for it. */
 #define I915_UAPI_ENOTSUPP 524

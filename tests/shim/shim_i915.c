@@ -582,14 +582,16 @@ int shim_i915_add(const char *path, const struct shim_i915_scenario *s) {
 int shim_i915_add_metric(const char *path, const char *uuid, uint64_t id) {
   pthread_mutex_lock(&shim_i915_mutex);
   struct shim_i915_dev *dev = dev_find(path);
-  int err = dev == NULL ? ENOENT : strlen(uuid) != 36 ? EINVAL : 0;
+  int err = dev == NULL                          ? ENOENT
+            : strlen(uuid) != I915_UAPI_UUID_LEN ? EINVAL
+                                                 : 0;
   if (err == 0) {
     pthread_mutex_lock(&dev->lock);
     if (dev->n_configs == SHIM_I915_MAX_CONFIGS) {
       err = ENOMEM;
     } else {
       struct shim_i915_config *c = &dev->configs[dev->n_configs++];
-      memcpy(c->uuid, uuid, 37);
+      memcpy(c->uuid, uuid, sizeof c->uuid);
       c->id = id;
       if (id >= dev->next_id)
         dev->next_id = id + 1;

@@ -159,7 +159,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "oa_recording: bad argument \"%s\"\n", argv[i]);
       return 2;
     }
-  size_t size = o.format == 8 ? 64 : o.format == 9 ? 128 : 256;
+  size_t size = o.format == I915_OA_FORMAT_A12         ? 64
+                : o.format == I915_OA_FORMAT_A12_B8_C8 ? 128
+                                                       : 256;
   out = fopen(argv[1], "wb");
   if (out == NULL) {
     perror(argv[1]);
