@@ -13,6 +13,7 @@
 #define COMMON_I915_I915_FLEX_H
 
 #include "common/core/kernel.h"
+#include "common/i915/i915_uapi.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -20,7 +21,7 @@
 #define I915_FLEX_REGS 7      /* EU_PERF_CNTL0..6 */
 #define I915_FLEX_COUNTERS 14 /* A7..A20 */
 #define I915_FLEX_FIRST_A 7
-#define I915_FLEX_UUID_SIZE 37 /* 36 characters and a NUL */
+#define I915_FLEX_UUID_SIZE (I915_UAPI_UUID_LEN + 1) /* and a NUL */
 
 /* EU_PERF_CNTL0..6 in the kernel's whitelist order. */
 extern const uint32_t i915_flex_addr[I915_FLEX_REGS];

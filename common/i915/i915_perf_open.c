@@ -20,15 +20,15 @@ size_t i915_perf_open_props(const struct i915_perf_open_args *a,
                             uint64_t *props) {
   size_t n = 0;
 #define PROP(id, value) (props[2 * n] = (id), props[2 * n + 1] = (value), n++)
-  PROP(I915_UAPI_PROP_SAMPLE_OA, 1);
-  PROP(I915_UAPI_PROP_OA_METRICS_SET, a->metrics_set);
-  PROP(I915_UAPI_PROP_OA_FORMAT, a->format);
+  PROP(DRM_I915_PERF_PROP_SAMPLE_OA, 1);
+  PROP(DRM_I915_PERF_PROP_OA_METRICS_SET, a->metrics_set);
+  PROP(DRM_I915_PERF_PROP_OA_FORMAT, a->format);
   if (a->exponent >= 0)
-    PROP(I915_UAPI_PROP_OA_EXPONENT, (uint64_t)a->exponent);
+    PROP(DRM_I915_PERF_PROP_OA_EXPONENT, (uint64_t)a->exponent);
   /* POLL_OA_PERIOD arrived with revision 5, engines with 6: an older
    * kernel refuses unknown ids with EINVAL */
   if (a->poll_period_ns != 0 && a->perf_revision >= 5)
-    PROP(I915_UAPI_PROP_POLL_OA_PERIOD, a->poll_period_ns);
+    PROP(DRM_I915_PERF_PROP_POLL_OA_PERIOD, a->poll_period_ns);
   if (a->engine_class >= 0 && a->perf_revision >= 6) {
     PROP(I915_UAPI_PROP_OA_ENGINE_CLASS, (uint64_t)a->engine_class);
     PROP(I915_UAPI_PROP_OA_ENGINE_INSTANCE,

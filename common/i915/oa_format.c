@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-static struct oa_format formats[OA_FORMAT_MAX_ID + 1];
+static struct oa_format formats[I915_UAPI_OA_FORMAT_LAST + 1];
 static pthread_once_t formats_once = PTHREAD_ONCE_INIT;
 
 static void add(struct oa_format *f, uint8_t kind, unsigned index,
@@ -74,35 +74,38 @@ static void build(void) {
   /* Haswell: 32-bit header of three dwords (id, timestamp, context);
    * only A45_B8_C8's layout is given here (A0..A44 at 12 + 4i, igt
    * tests/intel/perf.c: hsw_oa_formats). */
-  define(1, "A13", 64, false, false);
-  define(2, "A29", 128, false, false);
-  define(3, "A13_B8_C8", 128, false, false);
-  define(4, "B4_C8", 64, false, false);
-  f = define(5, "A45_B8_C8", 256, false, false);
+  define(I915_OA_FORMAT_A13, "A13", 64, false, false);
+  define(I915_OA_FORMAT_A29, "A29", 128, false, false);
+  define(I915_OA_FORMAT_A13_B8_C8, "A13_B8_C8", 128, false, false);
+  define(I915_OA_FORMAT_B4_C8, "B4_C8", 64, false, false);
+  f = define(I915_OA_FORMAT_A45_B8_C8, "A45_B8_C8", 256, false, false);
   add32(f, OA_A, 0, 45, 12);
   b8_c8(f, 192);
-  define(6, "B4_C8_A16", 128, false, false);
-  define(7, "C4_B8", 64, false, false);
+  define(I915_OA_FORMAT_B4_C8_A16, "B4_C8_A16", 128, false, false);
+  define(I915_OA_FORMAT_C4_B8, "C4_B8", 64, false, false);
   /* Gen8 A12 formats: id, timestamp, context, then A7..A18 from byte 12
    * (igt tests/intel/perf.c: gen8_oa_formats, a_off 12, first_a 7; the
    * kernel's i915_perf.c: oa_formats gives only their sizes). Byte 12
    * holds A7, not the GPU clock ticks of the larger formats. */
-  f = define(8, "A12", 64, false, false);
+  f = define(I915_OA_FORMAT_A12, "A12", 64, false, false);
   add32(f, OA_A, 7, 12, 12);
-  f = define(9, "A12_B8_C8", 128, false, false);
+  f = define(I915_OA_FORMAT_A12_B8_C8, "A12_B8_C8", 128, false, false);
   add32(f, OA_A, 7, 12, 12);
   b8_c8(f, 64);
   /* Gen8+ larger formats: id, timestamp, context, GPU clock ticks, then
    * counters */
-  f = define(10, "A32u40_A4u32_B8_C8", 256, false, true);
+  f = define(I915_OA_FORMAT_A32u40_A4u32_B8_C8, "A32u40_A4u32_B8_C8", 256,
+             false, true);
   add40(f, 0, 32);
   add32(f, OA_A, 32, 4, 144);
   b8_c8(f, 192);
-  f = define(11, "OAR_A32u40_A4u32_B8_C8", 256, false, true);
+  f = define(I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8, "OAR_A32u40_A4u32_B8_C8",
+             256, false, true);
   add40(f, 0, 32);
   add32(f, OA_A, 32, 4, 144);
   b8_c8(f, 192);
-  f = define(12, "A24u40_A14u32_B8_C8", 256, false, true);
+  f = define(I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8, "A24u40_A14u32_B8_C8",
+             256, false, true);
   add32(f, OA_A, 0, 4, 16);
   add40(f, 4, 20);
   add32(f, OA_A, 24, 4, 112);
@@ -111,17 +114,19 @@ static void build(void) {
   add32(f, OA_A, 37, 1, 184);
   b8_c8(f, 192);
   /* MTL media OAM: 64-bit header (id, timestamp, context, clock) */
-  f = define(13, "OAM_MPEC8u64_B8_C8", 192, true, true);
+  f = define(I915_UAPI_OAM_FORMAT_MPEC8u64_B8_C8, "OAM_MPEC8u64_B8_C8", 192,
+             true, true);
   for (unsigned i = 0; i < 8; i++)
     add(f, OA_MPEC, i, 64, 32 + 8 * i, 0);
   b8_c8(f, 96);
-  f = define(14, "OAM_MPEC8u32_B8_C8", 128, true, true);
+  f = define(I915_UAPI_OAM_FORMAT_MPEC8u32_B8_C8, "OAM_MPEC8u32_B8_C8", 128,
+             true, true);
   add32(f, OA_MPEC, 0, 8, 32);
   b8_c8(f, 64);
 }
 
 const struct oa_format *oa_format_get(uint32_t id) {
-  if (id == 0 || id > OA_FORMAT_MAX_ID)
+  if (id == 0 || id > I915_UAPI_OA_FORMAT_LAST)
     return NULL;
   pthread_once(&formats_once, build);
   return &formats[id];
@@ -131,8 +136,8 @@ const struct oa_format *oa_format_parse(const char *name) {
   char *end;
   unsigned long id = strtoul(name, &end, 10);
   if (end != name && *end == '\0')
-    return id <= OA_FORMAT_MAX_ID ? oa_format_get((uint32_t)id) : NULL;
-  for (uint32_t i = 1; i <= OA_FORMAT_MAX_ID; i++) {
+    return id <= I915_UAPI_OA_FORMAT_LAST ? oa_format_get((uint32_t)id) : NULL;
+  for (uint32_t i = 1; i <= I915_UAPI_OA_FORMAT_LAST; i++) {
     const struct oa_format *f = oa_format_get(i);
     if (strcasecmp(f->name, name) == 0)
       return f;

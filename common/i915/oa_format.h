@@ -13,11 +13,12 @@
 #ifndef COMMON_I915_OA_FORMAT_H
 #define COMMON_I915_OA_FORMAT_H
 
+#include "common/i915/i915_uapi.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define OA_FORMAT_MAX_ID 14
 #define OA_MAX_COUNTERS 64 /* A45_B8_C8 has 61 */
 #define OA_REPORT_MAX 256
 #define OA_REASONS 7

@@ -1,18 +1,11 @@
 /* oa_platform.c: device-id blocks to platforms (see oa_platform.h). */
 #include "common/i915/oa_platform.h"
+#include "common/i915/i915_uapi.h"
 #include "common/i915/oa_accum.h"
 
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
-
-/* drm_i915_oa_format values used as defaults (i915_drm.h) */
-enum {
-  FMT_A45_B8_C8 = 5,
-  FMT_A32u40 = 10,
-  FMT_A24u40 = 12,
-  FMT_OAM_MPEC8u64 = 13,
-};
 
 /* The OA timestamp frequencies of kernels older than
  * I915_PARAM_CS_TIMESTAMP_FREQUENCY (Linux 4.16), which supported HSW to
@@ -32,32 +25,48 @@ enum {
 /* HSW reports carry no reason field (i915_perf.c: gen7_append_oa_reports
  * treats report dword 0 as undocumented flags; only Gen8+ has the reason,
  * gen8_append_oa_reports, 7 bits on graphics version 12) */
-PLATFORM(HSW, "HSW", 750, FMT_A45_B8_C8, OA_REASON_NONE, 7, OA_EU_NONE,
+PLATFORM(HSW, "HSW", 750, I915_OA_FORMAT_A45_B8_C8, OA_REASON_NONE, 7,
+         OA_EU_NONE, 12500000);
+PLATFORM(BDW, "BDW", 800, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_GEN8,
          12500000);
-PLATFORM(BDW, "BDW", 800, FMT_A32u40, 0, 7, OA_EU_GEN8, 12500000);
-PLATFORM(CHV, "CHV", 800, FMT_A32u40, 0, 7, OA_EU_NONE, 12500000);
-PLATFORM(SKL, "SKL", 900, FMT_A32u40, 0, 7, OA_EU_GEN8, 12000000);
-PLATFORM(BXT, "BXT", 900, FMT_A32u40, 0, 7, OA_EU_NONE, 19200000);
-PLATFORM(GLK, "GLK", 900, FMT_A32u40, 0, 7, OA_EU_NONE, 19200000);
-PLATFORM(KBL, "KBL", 900, FMT_A32u40, 0, 7, OA_EU_GEN8, 12000000);
-PLATFORM(CFL, "CFL", 900, FMT_A32u40, 0, 7, OA_EU_GEN8, 12000000);
-PLATFORM(CML, "CML", 900, FMT_A32u40, 0, 7, OA_EU_GEN8, 0);
-PLATFORM(ICL, "ICL", 1100, FMT_A32u40, 0, 7, OA_EU_NONE, 0);
-PLATFORM(EHL, "EHL", 1100, FMT_A32u40, 0, 7, OA_EU_NONE, 0);
-PLATFORM(TGL, "TGL", 1200, FMT_A32u40, 1, 7, OA_EU_GEN12, 0);
-PLATFORM(RKL, "RKL", 1200, FMT_A32u40, 1, 7, OA_EU_NONE, 0);
-PLATFORM(DG1, "DG1", 1200, FMT_A32u40, 1, 7, OA_EU_NONE, 0);
-PLATFORM(ADL, "ADL", 1200, FMT_A32u40, 1, 7, OA_EU_GEN12, 0);
-PLATFORM(DG2, "DG2", 1255, FMT_A24u40, 1, 8, OA_EU_XVE, 0);
+PLATFORM(CHV, "CHV", 800, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_NONE,
+         12500000);
+PLATFORM(SKL, "SKL", 900, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_GEN8,
+         12000000);
+PLATFORM(BXT, "BXT", 900, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_NONE,
+         19200000);
+PLATFORM(GLK, "GLK", 900, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_NONE,
+         19200000);
+PLATFORM(KBL, "KBL", 900, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_GEN8,
+         12000000);
+PLATFORM(CFL, "CFL", 900, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_GEN8,
+         12000000);
+PLATFORM(CML, "CML", 900, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_GEN8,
+         0);
+PLATFORM(ICL, "ICL", 1100, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_NONE,
+         0);
+PLATFORM(EHL, "EHL", 1100, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 0, 7, OA_EU_NONE,
+         0);
+PLATFORM(TGL, "TGL", 1200, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 1, 7, OA_EU_GEN12,
+         0);
+PLATFORM(RKL, "RKL", 1200, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 1, 7, OA_EU_NONE,
+         0);
+PLATFORM(DG1, "DG1", 1200, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 1, 7, OA_EU_NONE,
+         0);
+PLATFORM(ADL, "ADL", 1200, I915_OA_FORMAT_A32u40_A4u32_B8_C8, 1, 7, OA_EU_GEN12,
+         0);
+PLATFORM(DG2, "DG2", 1255, I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8, 1, 8,
+         OA_EU_XVE, 0);
 /* MTL: the media GT's OAM unit takes the OAM formats
  * (i915_perf.c: oa_init_supported_formats, oa_init_groups) */
-static const struct oa_platform MTL = {.name = "MTL",
-                                       .gfx_ver = 1270,
-                                       .default_format = FMT_A24u40,
-                                       .media_format = FMT_OAM_MPEC8u64,
-                                       .gen12 = 1,
-                                       .eu_threads = 8,
-                                       .eu_family = OA_EU_NONE};
+static const struct oa_platform MTL = {
+    .name = "MTL",
+    .gfx_ver = 1270,
+    .default_format = I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8,
+    .media_format = I915_UAPI_OAM_FORMAT_MPEC8u64_B8_C8,
+    .gen12 = 1,
+    .eu_threads = 8,
+    .eu_family = OA_EU_NONE};
 static const struct oa_platform UNKNOWN = {.name = "unknown", .gen12 = 1};
 
 struct id_block {

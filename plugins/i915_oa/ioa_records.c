@@ -9,6 +9,7 @@
  *   i915_oa_stream tags device, metric_set: reports, lost records,
  *                  reopens, malformed buffers, one field per reason.
  */
+#include "common/i915/i915_uapi.h"
 #include "common/i915/oa_metrics.h"
 #include "plugins/i915_oa/i915_oa.h"
 
@@ -22,8 +23,8 @@ static void first_error(int *rc, int r) {
 
 static const char *engine_tag(const struct oa_config *cfg, char *buf,
                               size_t cap) {
-  static const char *const classes[] = {"render", "copy", "video",
-                                        "video-enhance", "compute"};
+  static const char *const classes[I915_UAPI_ENGINE_CLASSES] =
+      I915_UAPI_ENGINE_CLASS_NAMES;
   if (cfg->engine_class < 0)
     return "render0"; /* the kernel's default, class 0 instance 0 */
   snprintf(buf, cap, "%s%d", classes[cfg->engine_class], cfg->engine_instance);

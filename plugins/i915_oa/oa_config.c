@@ -4,6 +4,7 @@
  * at init, against the identity each device reports.
  */
 #include "common/core/cfg.h"
+#include "common/i915/i915_uapi.h"
 #include "common/i915/oa_format.h"
 #include "plugins/i915_oa/i915_oa.h"
 
@@ -148,8 +149,8 @@ static int oa_config_metric_set(struct oa_config *cfg,
  * media classes is made when the device is known (oa_on_identity). */
 static int oa_config_engine(struct oa_config *cfg,
                             const struct cfg_item *item) {
-  static const char *const classes[] = {"render", "copy", "video",
-                                        "video-enhance", "compute"};
+  static const char *const classes[I915_UAPI_ENGINE_CLASSES] =
+      I915_UAPI_ENGINE_CLASS_NAMES;
   const char *value;
   int rc = cfg_get_string(OA_PLUGIN, item, &value);
   if (rc < 0)
@@ -160,9 +161,9 @@ static int oa_config_engine(struct oa_config *cfg,
   if (colon != NULL &&
       (cfg_parse_u64(colon + 1, &instance) < 0 || instance > 255))
     colon = NULL, len = 0; /* falls through to the error below */
-  for (int c = 0; c < 5; c++)
+  for (int c = 0; c < I915_UAPI_ENGINE_CLASSES; c++)
     if (len == strlen(classes[c]) && strncasecmp(value, classes[c], len) == 0) {
-      if (c == 1 || c == 4)
+      if (c == I915_ENGINE_CLASS_COPY || c == I915_ENGINE_CLASS_COMPUTE)
         return oa_config_fail(item,
                               "\"%s\": the %s engines have no OA unit (only "
                               "render, and MTL's video and video-enhance)",

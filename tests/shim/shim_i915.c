@@ -7,6 +7,7 @@
  * in a test tree (create_dynamic_oa_sysfs_entry), and registration.
  */
 #include "tests/shim/shim_i915.h"
+#include "common/i915/i915_uapi.h"
 #include "tests/shim/shim_i915_int.h"
 
 #include <drm.h>
@@ -20,16 +21,35 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define ENOTSUPP_KERNEL 524
-
 static pthread_mutex_t shim_i915_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct shim_i915_dev shim_i915_devs[SHIM_I915_MAX_DEVICES];
 static bool shim_i915_used[SHIM_I915_MAX_DEVICES];
 
-/* Report sizes of drm_i915_oa_format 1..14 (i915_perf.c: oa_formats;
- * the OAM ones from oa_init_supported_formats' MTL formats). */
-static const size_t shim_i915_format_size[15] = {
-    0, 64, 128, 128, 64, 256, 128, 64, 64, 128, 256, 256, 256, 192, 128};
+/* Report sizes of the drm_i915_oa_format values (i915_perf.c:
+ * oa_formats; the OAM ones from oa_init_supported_formats' MTL formats). */
+static const size_t shim_i915_format_size[I915_UAPI_OA_FORMAT_LAST + 1] = {
+    [I915_OA_FORMAT_A13] = 64,
+    [I915_OA_FORMAT_A29] = 128,
+    [I915_OA_FORMAT_A13_B8_C8] = 128,
+    [I915_OA_FORMAT_B4_C8] = 64,
+    [I915_OA_FORMAT_A45_B8_C8] = 256,
+    [I915_OA_FORMAT_B4_C8_A16] = 128,
+    [I915_OA_FORMAT_C4_B8] = 64,
+    [I915_OA_FORMAT_A12] = 64,
+    [I915_OA_FORMAT_A12_B8_C8] = 128,
+    [I915_OA_FORMAT_A32u40_A4u32_B8_C8] = 256,
+    [I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8] = 256,
+    [I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8] = 256,
+    [I915_UAPI_OAM_FORMAT_MPEC8u64_B8_C8] = 192,
+    [I915_UAPI_OAM_FORMAT_MPEC8u32_B8_C8] = 128,
+};
+
+/* The OAM formats (MTL's media unit; i915_perf.c: oa_init_supported_formats).
+ */
+static bool shim_i915_oam_format(uint64_t format) {
+  return format == I915_UAPI_OAM_FORMAT_MPEC8u64_B8_C8 ||
+         format == I915_UAPI_OAM_FORMAT_MPEC8u32_B8_C8;
+}
 
 void shim_i915_scenario_default(struct shim_i915_scenario *s) {
   memset(s, 0, sizeof *s);
@@ -43,7 +63,9 @@ void shim_i915_scenario_default(struct shim_i915_scenario *s) {
   s->paranoid = true;
   s->privileged = true;
   s->max_sample_rate = 100000;
-  s->formats = 1u << 7 | 1u << 8 | 1u << 9 | 1u << 10; /* Gen8..12 */
+  s->formats = 1u << I915_OA_FORMAT_C4_B8 | 1u << I915_OA_FORMAT_A12 |
+               1u << I915_OA_FORMAT_A12_B8_C8 |
+               1u << I915_OA_FORMAT_A32u40_A4u32_B8_C8; /* Gen8..12 */
   s->reports = 4;
   s->ts_step = 19200;
   s->clk_step = 1000000;
@@ -150,7 +172,7 @@ static int ioc_getparam(struct shim_i915_dev *dev, void *arg) {
       return fail(EINVAL);
     v = s->perf_revision;
     break;
-  case 57: /* OA_TIMESTAMP_FREQUENCY */
+  case I915_UAPI_PARAM_OA_TIMESTAMP_FREQUENCY:
     if (s->oa_freq_hz == 0)
       return fail(EINVAL);
     v = (int)s->oa_freq_hz;
@@ -223,7 +245,11 @@ static bool config_known(const struct shim_i915_dev *dev, uint64_t id) {
 /* The highest property id perf revision `rev` knows (i915_perf.c:
  * i915_perf_ioctl_version's history). */
 static uint64_t max_prop(int rev) {
-  return rev >= 6 ? 10 : rev >= 5 ? 8 : rev >= 4 ? 7 : rev >= 3 ? 6 : 5;
+  return rev >= 6   ? I915_UAPI_PROP_OA_ENGINE_INSTANCE
+         : rev >= 5 ? DRM_I915_PERF_PROP_POLL_OA_PERIOD
+         : rev >= 4 ? DRM_I915_PERF_PROP_GLOBAL_SSEU
+         : rev >= 3 ? DRM_I915_PERF_PROP_HOLD_PREEMPTION
+                    : DRM_I915_PERF_PROP_OA_EXPONENT;
 }
 
 /* MTL (graphics 12.70): its media GT has an OAM unit. */
@@ -236,13 +262,13 @@ static bool engine_exists(const struct shim_i915_scenario *s, uint64_t cls,
                           uint64_t inst) {
   bool xehp = (s->devid & 0xFF00) == 0x5600 || shim_i915_mtl(s->devid);
   switch (cls) {
-  case 0: /* render */
-  case 1: /* copy */
-  case 3: /* video-enhance */
+  case I915_ENGINE_CLASS_RENDER:
+  case I915_ENGINE_CLASS_COPY:
+  case I915_ENGINE_CLASS_VIDEO_ENHANCE:
     return inst == 0;
-  case 2: /* video */
+  case I915_ENGINE_CLASS_VIDEO:
     return inst <= 1;
-  case 4: /* compute */
+  case I915_ENGINE_CLASS_COMPUTE:
     return xehp && inst == 0;
   default:
     return false;
@@ -253,9 +279,11 @@ static bool engine_exists(const struct shim_i915_scenario *s, uint64_t cls,
  * oa_init_groups): 1 OAG for render, 2 OAM for MTL's video and
  * video-enhance, 0 none (engine_supports_oa false). */
 static int engine_oa_type(const struct shim_i915_scenario *s, uint64_t cls) {
-  if (cls == 0)
+  if (cls == I915_ENGINE_CLASS_RENDER)
     return 1;
-  if ((cls == 2 || cls == 3) && shim_i915_mtl(s->devid))
+  if ((cls == I915_ENGINE_CLASS_VIDEO ||
+       cls == I915_ENGINE_CLASS_VIDEO_ENHANCE) &&
+      shim_i915_mtl(s->devid))
     return 2;
   return 0;
 }
@@ -277,10 +305,12 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
   int rev = s->perf_revision ? s->perf_revision : 1;
   const uint64_t *props = (const void *)(uintptr_t)p->properties_ptr;
   if (!s->perf_ready)
-    err = ENOTSUPP_KERNEL;
-  else if (p->flags & ~7u)
+    err = I915_UAPI_ENOTSUPP;
+  else if (p->flags &
+           ~(uint64_t)(I915_PERF_FLAG_FD_CLOEXEC | I915_PERF_FLAG_FD_NONBLOCK |
+                       I915_PERF_FLAG_DISABLED))
     err = EINVAL;
-  else if (p->num_properties == 0 || p->num_properties >= 11)
+  else if (p->num_properties == 0 || p->num_properties >= I915_UAPI_PROP_MAX)
     err = EINVAL;
   else if (props == NULL)
     err = EFAULT;
@@ -288,17 +318,20 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
     uint64_t id = props[2 * i], v = props[2 * i + 1];
     if (id == 0 || id > max_prop(rev))
       err = EINVAL;
-    else if (id == 1)
+    else if (id == DRM_I915_PERF_PROP_CTX_HANDLE)
       err = ENOENT; /* no GEM contexts in the emulation */
-    else if (id == 2)
+    else if (id == DRM_I915_PERF_PROP_SAMPLE_OA)
       sample |= v != 0;
-    else if (id == 3)
+    else if (id == DRM_I915_PERF_PROP_OA_METRICS_SET)
       err = (set = v) == 0 ? EINVAL : 0;
-    else if (id == 4)
-      err = (format = v) == 0 || v >= 15 || !(s->formats >> v & 1) ? EINVAL : 0;
-    else if (id == 5 && v > 31)
+    else if (id == DRM_I915_PERF_PROP_OA_FORMAT)
+      err = (format = v) == 0 || v > I915_UAPI_OA_FORMAT_LAST ||
+                    !(s->formats >> v & 1)
+                ? EINVAL
+                : 0;
+    else if (id == DRM_I915_PERF_PROP_OA_EXPONENT && v > 31)
       err = EINVAL;
-    else if (id == 5 && !s->privileged) {
+    else if (id == DRM_I915_PERF_PROP_OA_EXPONENT && !s->privileged) {
       /* period = ceil(2^(e+1) * 1e9 / f); rate 0 above a second */
       unsigned __int128 num = (unsigned __int128)1000000000u << (v + 1);
       uint64_t period = (uint64_t)((num + s->oa_freq_hz - 1) / s->oa_freq_hz);
@@ -306,24 +339,26 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
       if (rate > s->max_sample_rate)
         err = EACCES;
       exponent = (int)v;
-    } else if (id == 5)
+    } else if (id == DRM_I915_PERF_PROP_OA_EXPONENT)
       exponent = (int)v;
-    else if (id == 6 || id == 7)
+    else if (id == DRM_I915_PERF_PROP_HOLD_PREEMPTION ||
+             id == DRM_I915_PERF_PROP_GLOBAL_SSEU)
       err = EINVAL; /* needs a context / SSEU: not emulated */
-    else if (id == 8 && v < 100000)
+    else if (id == DRM_I915_PERF_PROP_POLL_OA_PERIOD &&
+             v < I915_UAPI_POLL_PERIOD_MIN_NS)
       err = EINVAL;
-    else if (id == 9)
+    else if (id == I915_UAPI_PROP_OA_ENGINE_CLASS)
       have_class = true, cls = (uint8_t)v;
-    else if (id == 10)
+    else if (id == I915_UAPI_PROP_OA_ENGINE_INSTANCE)
       have_inst = true, inst = (uint8_t)v;
   }
   if (err == 0 && have_class != have_inst)
     err = EINVAL;
-  /* the engine, then the unit's format family (formats 13 and 14 are OAM) */
+  /* the engine, then the unit's format family */
   int type = engine_exists(s, cls, inst) ? engine_oa_type(s, cls) : 0;
   if (err == 0 && type == 0)
     err = EINVAL;
-  if (err == 0 && format != 0 && (format == 13 || format == 14) != (type == 2))
+  if (err == 0 && format != 0 && shim_i915_oam_format(format) != (type == 2))
     err = EINVAL;
   if (err == 0 &&
       (!sample || format == 0 || set == 0 || !config_known(dev, set)))
@@ -357,7 +392,7 @@ static int ioc_perf_open(struct shim_i915_dev *dev, void *arg) {
 }
 
 static bool uuid_ok(const char *u) {
-  for (size_t i = 0; i < 36; i++) {
+  for (size_t i = 0; i < I915_UAPI_UUID_LEN; i++) {
     bool dash = i == 8 || i == 13 || i == 18 || i == 23;
     if (dash ? u[i] != '-'
              : !((u[i] >= '0' && u[i] <= '9') || (u[i] >= 'a' && u[i] <= 'f') ||
@@ -405,7 +440,7 @@ static int ioc_add_config(struct shim_i915_dev *dev, void *arg) {
            n_bool = bools ? c->n_boolean_regs : 0;
   uint32_t n_flex = flex ? c->n_flex_regs : 0;
   if (!s->perf_ready)
-    return fail(ENOTSUPP_KERNEL);
+    return fail(I915_UAPI_ENOTSUPP);
   if (s->paranoid && !s->privileged)
     return fail(EACCES);
   if (n_mux + n_bool + n_flex == 0 || !uuid_ok(c->uuid))
@@ -416,13 +451,13 @@ static int ioc_add_config(struct shim_i915_dev *dev, void *arg) {
       !regs_ok(bools, n_bool, 1) || !regs_ok(flex, n_flex, 2))
     return fail(EINVAL);
   for (size_t i = 0; i < dev->n_configs; i++)
-    if (memcmp(dev->configs[i].uuid, c->uuid, 36) == 0)
+    if (memcmp(dev->configs[i].uuid, c->uuid, I915_UAPI_UUID_LEN) == 0)
       return fail(EADDRINUSE);
   if (dev->n_configs == SHIM_I915_MAX_CONFIGS)
     return fail(ENOMEM);
   struct shim_i915_config *nc = &dev->configs[dev->n_configs++];
-  memcpy(nc->uuid, c->uuid, 36);
-  nc->uuid[36] = '\0';
+  memcpy(nc->uuid, c->uuid, I915_UAPI_UUID_LEN);
+  nc->uuid[I915_UAPI_UUID_LEN] = '\0';
   nc->id = dev->next_id++;
   sysfs_publish(dev, nc);
   dev->stats.configs_added++;
@@ -433,7 +468,7 @@ static int ioc_remove_config(struct shim_i915_dev *dev, void *arg) {
   uint64_t id;
   memcpy(&id, arg, sizeof id);
   if (!dev->s.perf_ready)
-    return fail(ENOTSUPP_KERNEL);
+    return fail(I915_UAPI_ENOTSUPP);
   if (dev->s.paranoid && !dev->s.privileged)
     return fail(EACCES);
   for (size_t i = 0; i < dev->n_configs; i++)
@@ -547,14 +582,16 @@ int shim_i915_add(const char *path, const struct shim_i915_scenario *s) {
 int shim_i915_add_metric(const char *path, const char *uuid, uint64_t id) {
   pthread_mutex_lock(&shim_i915_mutex);
   struct shim_i915_dev *dev = dev_find(path);
-  int err = dev == NULL ? ENOENT : strlen(uuid) != 36 ? EINVAL : 0;
+  int err = dev == NULL                          ? ENOENT
+            : strlen(uuid) != I915_UAPI_UUID_LEN ? EINVAL
+                                                 : 0;
   if (err == 0) {
     pthread_mutex_lock(&dev->lock);
     if (dev->n_configs == SHIM_I915_MAX_CONFIGS) {
       err = ENOMEM;
     } else {
       struct shim_i915_config *c = &dev->configs[dev->n_configs++];
-      memcpy(c->uuid, uuid, 37);
+      memcpy(c->uuid, uuid, sizeof c->uuid);
       c->id = id;
       if (id >= dev->next_id)
         dev->next_id = id + 1;

@@ -5,6 +5,7 @@
 #ifndef TESTS_SHIM_SHIM_I915_INT_H
 #define TESTS_SHIM_SHIM_I915_INT_H
 
+#include "common/i915/i915_uapi.h"
 #include "tests/shim/shim.h"
 #include "tests/shim/shim_i915.h"
 
@@ -12,7 +13,7 @@
 #include <stddef.h>
 
 struct shim_i915_config {
-  char uuid[37];
+  char uuid[I915_UAPI_UUID_LEN + 1];
   uint64_t id;
 };
 

@@ -8,6 +8,7 @@
  * when empty on a non-blocking fd, EIO once the stream is disabled or
  * dead. The reports are scripted, not timed (shim_i915.h).
  */
+#include "common/i915/i915_uapi.h"
 #include "tests/shim/shim_i915_int.h"
 
 #include <errno.h>
@@ -63,18 +64,20 @@ void shim_i915_report_write(const struct shim_i915_scenario *s, uint64_t r,
   uint32_t ctx = 0x100 + (uint32_t)(s->ctx_every ? r / s->ctx_every : 0);
   uint64_t ts = (uint64_t)s->ts_start + r * s->ts_step;
   uint64_t clk = (uint64_t)s->clk_start + r * s->clk_step;
-  if (format == 13 || format == 14) { /* OAM: 64-bit header */
+  bool mpec64 = format == I915_UAPI_OAM_FORMAT_MPEC8u64_B8_C8;
+  if (mpec64 || format == I915_UAPI_OAM_FORMAT_MPEC8u32_B8_C8) {
+    /* OAM: 64-bit header */
     put64(out, (uint64_t)reason << 19);
     put64(out + 8, ts);
     put32(out + 16, ctx);
     put64(out + 24, clk);
     for (size_t i = 0; i < 8; i++) {
-      if (format == 13)
+      if (mpec64)
         put64(out + 32 + 8 * i, counter(s, i, r, 64));
       else
         put32(out + 32 + 4 * i, (uint32_t)counter(s, i, r, 32));
     }
-    if (format == 13)
+    if (mpec64)
       put_bc(s, r, out, 96, 128);
     else
       put_bc(s, r, out, 64, 96);
@@ -82,7 +85,8 @@ void shim_i915_report_write(const struct shim_i915_scenario *s, uint64_t r,
   }
   put32(out, reason << 19 | 1u << 16 /* ctx valid */);
   put32(out + 4, (uint32_t)ts);
-  if (format == 5) { /* HSW A45: A0 takes the clock-ticks dword */
+  if (format ==
+      I915_OA_FORMAT_A45_B8_C8) { /* HSW A45: A0 takes the clock-ticks dword */
     for (size_t i = 0; i < 45; i++)
       put32(out + 12 + 4 * i, (uint32_t)counter(s, i < SHIM_I915_A ? i : 0,
                                                 i < SHIM_I915_A ? r : 0, 32));
@@ -91,13 +95,14 @@ void shim_i915_report_write(const struct shim_i915_scenario *s, uint64_t r,
   }
   put32(out + 8, ctx);
   put32(out + 12, (uint32_t)clk);
-  if (format == 10 || format == 11) {
+  if (format == I915_OA_FORMAT_A32u40_A4u32_B8_C8 ||
+      format == I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8) {
     for (size_t i = 0; i < 32; i++)
       put40(out, 16 + 4 * i, 160 + i, counter(s, i, r, 40));
     for (size_t i = 32; i < 36; i++)
       put32(out + 16 + 4 * i, (uint32_t)counter(s, i, r, 32));
     put_bc(s, r, out, 192, 224);
-  } else if (format == 12) {
+  } else if (format == I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8) {
     for (size_t i = 0; i < 37; i++) {
       bool wide = (i >= 4 && i < 24) || (i >= 28 && i < 32);
       if (wide)
@@ -107,12 +112,13 @@ void shim_i915_report_write(const struct shim_i915_scenario *s, uint64_t r,
     }
     put32(out + 184, (uint32_t)counter(s, 37, r, 32));
     put_bc(s, r, out, 192, 224);
-  } else if (format == 8 || format == 9) {
+  } else if (format == I915_OA_FORMAT_A12 ||
+             format == I915_OA_FORMAT_A12_B8_C8) {
     /* A12[_B8_C8]: A7..A18 from byte 12, over the clock dword (igt
      * tests/intel/perf.c: gen8_oa_formats) */
     for (size_t i = 0; i < 12; i++)
       put32(out + 12 + 4 * i, (uint32_t)counter(s, 7 + i, r, 32));
-    if (format == 9)
+    if (format == I915_OA_FORMAT_A12_B8_C8)
       put_bc(s, r, out, 64, 96);
   }
 }
@@ -159,17 +165,19 @@ static int batch(struct shim_i915_stream *st) {
    * an empty buffer, and the reports written over meanwhile are gone: the
    * counters moved on by buffer_lost_gap reports */
   if (s->buffer_lost_at == n) {
-    push(st, 3, 8, 8);
+    push(st, DRM_I915_PERF_RECORD_OA_BUFFER_LOST, 8, 8);
     dev->stats.reports += s->buffer_lost_gap;
   }
   if (s->lost_every != 0 && n % s->lost_every == 0)
-    push(st, 2, 8, 8);
+    push(st, DRM_I915_PERF_RECORD_OA_REPORT_LOST, 8, 8);
   for (unsigned i = 0; i < s->reports; i++) {
     shim_i915_report_write(s, dev->stats.reports++, st->format, st->size,
                            st->pend + st->off + 8);
-    push(st, 1, (uint16_t)(8 + st->size), 8 + st->size);
+    push(st, DRM_I915_PERF_RECORD_SAMPLE, (uint16_t)(8 + st->size),
+         8 + st->size);
     if (i == 0 && s->corrupt_at == n)
-      push(st, 1, 0, 8); /* what a broken kernel might hand out */
+      push(st, DRM_I915_PERF_RECORD_SAMPLE, 0,
+           8); /* what a broken kernel might hand out */
   }
   return 0;
 }
@@ -223,13 +231,13 @@ out:
 static int stream_ioctl(struct shim_file *f, unsigned long request, void *arg) {
   struct shim_i915_stream *st = f->data;
   switch (request) {
-  case 0x6900: /* I915_PERF_IOCTL_ENABLE */
+  case I915_PERF_IOCTL_ENABLE:
     st->enabled = true;
     return 0;
-  case 0x6901: /* I915_PERF_IOCTL_DISABLE */
+  case I915_PERF_IOCTL_DISABLE:
     st->enabled = false;
     return 0;
-  case 0x6902: { /* I915_PERF_IOCTL_CONFIG: arg is the id itself */
+  case I915_PERF_IOCTL_CONFIG: { /* arg is the id itself */
     uint64_t id = (uintptr_t)arg;
     pthread_mutex_lock(&st->dev->lock);
     bool known = false;

@@ -26,6 +26,9 @@
  * GPU timestamp's upper 32 bits counting the wraps (as the recorder's
  * RENDER_RING_TIMESTAMP read does).
  */
+#include "common/i915/i915_uapi.h"
+#include "common/i915/oa_recorder.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,7 +69,8 @@ static void report(const struct opts *o, uint64_t r, uint8_t *rep,
   le32(rep, reason << 19);
   le32(rep + 4, (uint32_t)(o->ts_start + r * o->ts_step));
   le32(rep + 12, (uint32_t)(o->clk_start + r * o->clk_step));
-  if (o->format == 10 || o->format == 11) {
+  if (o->format == I915_OA_FORMAT_A32u40_A4u32_B8_C8 ||
+      o->format == I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8) {
     for (unsigned i = 0; i < 32; i++) {
       uint64_t v = i == 0 ? o->a0_step * r : o->a_start + r * 1000 * (i + 1);
       v &= (UINT64_C(1) << 40) - 1;
@@ -75,7 +79,8 @@ static void report(const struct opts *o, uint64_t r, uint8_t *rep,
     }
     for (unsigned i = 32; i < 36; i++)
       le32(rep + 16 + 4 * i, (uint32_t)(r * 1000 * (i + 1)));
-  } else if (o->format == 8 || o->format == 9) { /* A7..A18 from byte 12 */
+  } else if (o->format == I915_OA_FORMAT_A12 ||
+             o->format == I915_OA_FORMAT_A12_B8_C8) { /* A7..A18 from byte 12 */
     for (unsigned i = 7; i < 19; i++)
       le32(rep + 12 + 4 * (i - 7), (uint32_t)(r * 1000 * (i + 1)));
   }
@@ -90,7 +95,7 @@ static void correlation_at(const struct opts *o, uint64_t r, uint64_t part,
   uint64_t ticks = r * o->ts_step + part * o->ts_step / parts;
   uint64_t gpu = o->ts_start + ticks; /* 64-bit: wraps counted */
   uint64_t cpu = o->cpu_start + ticks * 1000000000u / o->freq;
-  header(0x10003, 24);
+  header(OA_REC_TIMESTAMP_CORRELATION, 24);
   u64(cpu);
   u64(gpu >> o->cs_shift);
 }
@@ -107,7 +112,7 @@ static void device_info(const struct opts *o, uint64_t format, uint64_t freq) {
   le32(info + 32, (uint32_t)format);
   memcpy(info + 36, "RenderBasic", 11);
   memcpy(info + 292, "db41edd4-d8e7-4730-ad11-b9a2d6833503", 36);
-  header(0x10001, 344);
+  header(OA_REC_DEVICE_INFO, OA_REC_DEVICE_INFO_SIZE);
   put(info, sizeof(info));
 }
 
@@ -136,7 +141,7 @@ static int set(struct opts *o, const char *kv) {
 
 int main(int argc, char **argv) {
   struct opts o = {.devid = 0x9a49,
-                   .format = 10,
+                   .format = I915_OA_FORMAT_A32u40_A4u32_B8_C8,
                    .freq = 19200000,
                    .reports = 100,
                    .ts_step = 19200,
@@ -154,13 +159,15 @@ int main(int argc, char **argv) {
       fprintf(stderr, "oa_recording: bad argument \"%s\"\n", argv[i]);
       return 2;
     }
-  size_t size = o.format == 8 ? 64 : o.format == 9 ? 128 : 256;
+  size_t size = o.format == I915_OA_FORMAT_A12         ? 64
+                : o.format == I915_OA_FORMAT_A12_B8_C8 ? 128
+                                                       : 256;
   out = fopen(argv[1], "wb");
   if (out == NULL) {
     perror(argv[1]);
     return 1;
   }
-  header(0x10000, 16);
+  header(OA_REC_VERSION, 16);
   u32((uint32_t)o.version);
   u32(0);
   device_info(&o, o.format, o.freq);
@@ -174,7 +181,7 @@ int main(int argc, char **argv) {
   topo[17] = 1; /* subslice 0 */
   for (unsigned e = 0; e < o.eus && e < 64; e++)
     topo[18 + e / 8] |= (uint8_t)(1u << (e % 8));
-  header(0x10002, 8 + sizeof(topo) + 6); /* padded to 8 */
+  header(OA_REC_DEVICE_TOPOLOGY, 8 + sizeof(topo) + 6); /* padded to 8 */
   put(topo, sizeof(topo));
   put("\0\0\0\0\0\0", 6);
   uint8_t rep[256];
@@ -192,13 +199,13 @@ int main(int argc, char **argv) {
       size_now = fmt2 == 8 ? 64 : fmt2 == 9 ? 128 : 256;
     }
     if (o.lost_at && r == o.lost_at)
-      header(2, 8);
+      header(DRM_I915_PERF_RECORD_OA_REPORT_LOST, 8);
     if (o.buffer_lost_at && r == o.buffer_lost_at)
-      header(3, 8);
+      header(DRM_I915_PERF_RECORD_OA_BUFFER_LOST, 8);
     if (o.bad_type_at && r == o.bad_type_at)
       header(0x77, 8);
     report(&o, r, rep, size_now);
-    header(1, (uint16_t)(8 + size_now));
+    header(DRM_I915_PERF_RECORD_SAMPLE, (uint16_t)(8 + size_now));
     put(rep, size_now);
   }
   if (o.corr_every || (o.corr_b && o.corr_b == o.reports))
