@@ -16,6 +16,12 @@
  * first), the CLOCK_MONOTONIC of the recording machine; with one point,
  * that point plus the GPU time from it; without, the GPU time since the
  * first report. Times are kept within 0..INT64_MAX ns.
+ *
+ * The second pass goes in steps (oa_replay_step): a record at a time until
+ * the step's number of batches is written, its place (file offset, the
+ * unparsed rest of its chunk, the accumulator and the interpolation) kept
+ * for the next step; the executable takes one unbounded step, collectd a
+ * batch per read.
  */
 #include "common/core/text.h"
 #include "common/i915/i915_getparam.h"
