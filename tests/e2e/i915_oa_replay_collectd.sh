@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The real collectd daemon replays a recording of 250 reports
 # (tests/tools/oa_recording) with the default ReplayInterval 0 and the
-# default WriteThreads (5), the instance read every 80 ms (a batch a read): every batch the
-# executable prints arrives in the csv (rows, last values and sums of
-# every series equal), no series goes back in time, the log has no
-# "Value too old" (REPLAY_INTERVAL=S: the same with ReplayInterval S),
-# and the daemon's peak RSS (VmHWM) stays bounded (all
-# batches queued in one read took ~22 KB each: 600 reports, 16 MB).
+# default WriteThreads (5), the instance read every 80 ms (a batch a
+# read): every batch the executable prints arrives in the csv (rows, last
+# values and sums of every field equal), no series goes back in time, the
+# log has no "Value too old" (REPLAY_INTERVAL=S: the same with
+# ReplayInterval S), and the daemon's peak RSS (VmHWM) stays below 8 MB
+# (3 MB; with the whole recording queued in one read: 15 MB).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -100,7 +100,7 @@ nfiles=$(find "$CD_CSV"/e2e/i915_oa-instance=rec+*/ -type f | wc -l)
 rows=$(cat "$CD_CSV"/e2e/i915_oa-instance=rec+*/* | grep -vc '^epoch')
 tap_check "every series has every batch ($nfiles series, $rows rows)" \
   test "$rows" -eq $((nfiles * NB))
-# The whole recording queued in one read: 16 MB here; a batch per read:
+# The whole recording queued in one read: 15 MB here; a batch per read:
 # 3 MB. The sanitizer runtimes inflate every size: not measured there.
 if [[ ${SANITIZE:-} == 1 ]]; then
   tap_skip "peak RSS below 8000 KiB" "ASan's own memory under SANITIZE=1"
