@@ -384,14 +384,39 @@ static size_t oa_drain_all(struct oa_instance *inst, int *first_err) {
   return failed;
 }
 
+bool oa_replay_whole;
+
 static int oa_read(void *p, struct metric_sink *sink) {
   struct oa_instance *inst = p;
   if (inst->cfg.replay != NULL) {
     /* every host's first read primes (the exec host discards it): the
-     * recording is written once, by the second */
-    if (++inst->reads != 2)
+     * recording is written from the second, whole (the executable) or a
+     * batch per read (collectd), then nothing more */
+    if (++inst->reads < 2)
       return 0;
-    return oa_replay_run(inst, sink);
+    if (inst->reads == 2) {
+      int rc;
+      inst->replay_state = oa_replay_start(inst, &rc);
+      if (inst->replay_state == NULL)
+        return rc;
+    }
+    if (inst->replay_state == NULL)
+      return 0;
+    /* a batch a read, and no two within half an interval (collectd runs
+     * late reads back to back): the write threads get the time to write
+     * one batch before the next is queued */
+    uint64_t now = plugin_host_monotonic_ns(inst->host);
+    if (!oa_replay_whole && inst->replay_last_ns != 0 &&
+        now - inst->replay_last_ns < inst->host->interval_ns / 2)
+      return 0;
+    inst->replay_last_ns = now;
+    int rc = oa_replay_step(inst->replay_state, sink,
+                            oa_replay_whole ? UINT64_MAX : 1);
+    if (oa_replay_done(inst->replay_state)) {
+      oa_replay_close(inst->replay_state);
+      inst->replay_state = NULL;
+    }
+    return rc;
   }
   if (inst->relook)
     oa_relook(inst, plugin_host_monotonic_ns(inst->host));
@@ -439,6 +464,7 @@ static void oa_free(void *p) {
   for (size_t i = 0; i < inst->n_devs; i++)
     i915_device_stop(inst->host->kernel, &inst->devs[i].dev,
                      &inst->devs[i].params);
+  oa_replay_close(inst->replay_state);
   free(inst->devs);
   oa_config_fini(&inst->cfg);
   free(inst);

@@ -13,6 +13,7 @@
 /* With --Replay the whole recording is one read: --once reads it without
  * waiting (--window=0 unless given). */
 int main(int argc, char **argv) {
+  oa_replay_whole = true;
   bool replay = false, window = false;
   for (int i = 1; i < argc; i++) {
     replay |= strncasecmp(argv[i], "--Replay=", 9) == 0;

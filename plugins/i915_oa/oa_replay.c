@@ -16,6 +16,12 @@
  * first), the CLOCK_MONOTONIC of the recording machine; with one point,
  * that point plus the GPU time from it; without, the GPU time since the
  * first report. Times are kept within 0..INT64_MAX ns.
+ *
+ * The second pass goes in steps (oa_replay_step): a record at a time until
+ * the step's number of batches is written, its place (file offset, the
+ * unparsed rest of its chunk, the accumulator and the interpolation) kept
+ * for the next step; the executable takes one unbounded step, collectd a
+ * batch per read.
  */
 #include "common/core/text.h"
 #include "common/i915/i915_getparam.h"
@@ -63,10 +69,26 @@ struct replay {
   size_t next_point;
   uint64_t window_ns, window_end_ns;
   uint64_t batches;
-  uint64_t unwritten; /* reports accumulated since the last batch */
+  uint64_t unwritten;    /* reports accumulated since the last batch */
+  uint64_t step_batches; /* written by the current step */
   int write_rc;
   bool said_cpu_range, said_clamp, said_topology;
 };
+
+/* A replay in progress: pass 2 goes on from `p.offset` at the next step. */
+struct oa_replay {
+  struct replay r;
+  struct oa_dev d;
+  struct oa_rec_parser p;
+  int fd;
+  bool own_fd, started, done;
+  bool eof;
+  uint8_t *buf; /* REPLAY_CHUNK bytes; [start, have) not parsed yet */
+  size_t start, have;
+};
+
+/* A record is at most 65535 bytes: a chunk always holds a whole one. */
+#define REPLAY_CHUNK ((size_t)1 << 20)
 
 static uint64_t ld_ts(const struct oa_format *f, const uint8_t *report) {
   uint64_t v = 0;
@@ -222,7 +244,7 @@ static uint64_t cpu_time(struct replay *r, uint64_t ticks) {
 }
 
 static void emit_batch(struct replay *r, uint64_t time_ns) {
-  if (r->batches > 0) { /* the host began the first batch */
+  if (r->step_batches > 0) { /* the host began the step's first batch */
     r->sink->end(r->sink);
     r->sink->begin(r->sink);
   }
@@ -230,6 +252,7 @@ static void emit_batch(struct replay *r, uint64_t time_ns) {
   if (r->write_rc == 0 && rc < 0)
     r->write_rc = rc;
   r->batches++;
+  r->step_batches++;
   r->unwritten = 0;
 }
 
@@ -278,10 +301,10 @@ static void on_status(void *ctx, uint32_t type) {
     oa_accum_status(&r->d->acc, type);
 }
 
-/* One pass over the file. Errors are said by the pass that stops: the
- * first for a read error, the second for a malformed record (after what
- * came before it was printed). */
-static int replay_pass(struct replay *r, int fd) {
+/* Pass 1 over the whole file: the correlation points (nothing written).
+ * A read error is said here; a malformed record by pass 2, after what
+ * came before it was written. */
+static int replay_points(struct replay *r, int fd) {
   static const struct oa_rec_ops ops = {on_info, on_topology, on_correlation,
                                         on_sample, on_status};
   struct oa_rec_parser p;
@@ -290,89 +313,213 @@ static int replay_pass(struct replay *r, int fd) {
   if (lseek(fd, 0, SEEK_SET) < 0) {
     int err = errno;
     log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "lseek", err, NULL);
+    r->parser = NULL;
     return -err;
   }
   r->have_report = false;
   int rc = oa_rec_read_fd(fd, &p);
   r->parser = NULL;
-  if (rc == -1) {
-    if (r->emit)
-      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "Replay",
-              "byte %llu: %s; everything before it is printed",
-              (unsigned long long)p.error_offset, p.error);
+  if (rc == -1)
     return -EPROTO;
-  }
   if (rc < 0)
     log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "read", -rc, NULL);
   return rc;
 }
 
-int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
-                 struct metric_sink *sink) {
-  struct oa_dev *d = calloc(1, sizeof(*d));
-  struct replay *r = calloc(1, sizeof(*r));
-  if (d == NULL || r == NULL) {
-    free(d);
-    free(r);
+struct oa_replay *oa_replay_open(struct oa_instance *inst, int fd,
+                                 const char *name) {
+  struct oa_replay *rp = calloc(1, sizeof(*rp));
+  uint8_t *buf = malloc(REPLAY_CHUNK);
+  if (rp == NULL || buf == NULL) {
+    free(rp);
+    free(buf);
     log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, name, "Replay", ENOMEM, NULL);
-    return -ENOMEM;
+    return NULL;
   }
-  d->inst = inst;
-  d->dev.started = true;
+  struct replay *r = &rp->r;
+  rp->buf = buf;
+  rp->fd = fd;
+  rp->d.inst = inst;
+  rp->d.dev.started = true;
   r->inst = inst;
-  r->d = d;
-  r->sink = sink;
+  r->d = &rp->d;
   r->path = name;
   r->keep_every = 1;
   double w = inst->cfg.replay_interval * 1e9; /* at most 86400 s */
   r->window_ns = w > 0 ? (uint64_t)w : 0;
-  int rc = replay_pass(r, fd); /* the correlation points */
-  if (rc == 0 || rc == -EPROTO) {
-    close_points(r);
-    memset(&d->acc, 0, sizeof(d->acc));
-    d->acc_ready = false;
-    r->emit = true;
-    rc = replay_pass(r, fd);
+  return rp;
+}
+
+void oa_replay_close(struct oa_replay *rp) {
+  if (rp == NULL)
+    return;
+  if (rp->own_fd)
+    close(rp->fd);
+  free(rp->buf);
+  free(rp);
+}
+
+bool oa_replay_done(const struct oa_replay *rp) { return rp->done; }
+
+/* The end of pass 2 (rc: how it ended): the last window, the checks. */
+static int replay_finish(struct oa_replay *rp, int rc) {
+  struct replay *r = &rp->r;
+  if (rc == -1) {
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "Replay",
+            "byte %llu: %s; everything before it is printed",
+            (unsigned long long)rp->p.error_offset, rp->p.error);
+    rc = -EPROTO;
   }
   /* the last window, when it holds reports not yet written */
   if (r->window_ns > 0 && r->unwritten > 0)
     emit_batch(r, cpu_time(r, r->last_ticks));
-  if (rc == 0 && d->fmt == NULL) {
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, name, "Replay",
+  if (rc == 0 && rp->d.fmt == NULL) {
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "Replay",
             "no DEVICE_INFO record: nothing to replay");
     rc = -EPROTO;
   }
   if (rc == 0)
     rc = r->write_rc;
-  free(r);
-  free(d);
+  rp->done = true;
+  free(rp->buf);
+  rp->buf = NULL;
   return rc;
 }
 
-int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink) {
+/* Pass 2, record by record, until `max_batches` batches are written or
+ * the file ends: 0 (more to come, or ended well: see done) or the error
+ * that ended it. */
+static int replay_emit(struct oa_replay *rp, uint64_t max_batches) {
+  struct replay *r = &rp->r;
+  r->parser = &rp->p;
+  int rc = 0;
+  while (r->step_batches < max_batches) {
+    size_t avail = rp->have - rp->start, want = 8;
+    if (avail >=
+        8) { /* the record's size (struct drm_i915_perf_record_header) */
+      size_t size =
+          (size_t)rp->buf[rp->start + 6] | (size_t)rp->buf[rp->start + 7] << 8;
+      want = size >= 8 ? size : avail; /* a bad size: the parser says it */
+    }
+    if (avail < want && !rp->eof) { /* more bytes */
+      memmove(rp->buf, rp->buf + rp->start, avail);
+      rp->start = 0;
+      rp->have = avail;
+      ssize_t n = read(rp->fd, rp->buf + rp->have, REPLAY_CHUNK - rp->have);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0) {
+        int err = errno;
+        log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "read", err, NULL);
+        rc = -err;
+        break;
+      }
+      rp->have += (size_t)n;
+      rp->eof = n == 0;
+      continue;
+    }
+    if (avail == 0) /* the end of the file */
+      break;
+    long used = oa_rec_parse(&rp->p, rp->buf + rp->start,
+                             avail < want ? avail : want, rp->eof);
+    if (used < 0) {
+      rc = -1;
+      break;
+    }
+    rp->start += (size_t)used;
+  }
+  r->parser = NULL;
+  if (rc != 0 || (rp->eof && rp->start == rp->have))
+    return replay_finish(rp, rc);
+  return 0;
+}
+
+int oa_replay_step(struct oa_replay *rp, struct metric_sink *sink,
+                   uint64_t max_batches) {
+  struct replay *r = &rp->r;
+  if (rp->done)
+    return 0;
+  r->sink = sink;
+  r->step_batches = 0;
+  if (!rp->started) {
+    rp->started = true;
+    int rc = replay_points(r, rp->fd); /* the correlation points */
+    if (rc != 0 && rc != -EPROTO) {
+      rp->done = true;
+      return rc;
+    }
+    close_points(r);
+    memset(&rp->d.acc, 0, sizeof(rp->d.acc));
+    rp->d.acc_ready = false;
+    r->emit = true;
+    r->have_report = false;
+    if (lseek(rp->fd, 0, SEEK_SET) < 0) {
+      int err = errno;
+      log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "lseek", err, NULL);
+      rp->done = true;
+      return -err;
+    }
+    static const struct oa_rec_ops ops = {on_info, on_topology, on_correlation,
+                                          on_sample, on_status};
+    oa_rec_parser_init(&rp->p, &ops, r);
+  }
+  return replay_emit(rp, max_batches);
+}
+
+int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
+                 struct metric_sink *sink) {
+  struct oa_replay *rp = oa_replay_open(inst, fd, name);
+  if (rp == NULL)
+    return -ENOMEM;
+  int rc = 0;
+  while (rc == 0 && !rp->done)
+    rc = oa_replay_step(rp, sink, UINT64_MAX);
+  oa_replay_close(rp);
+  return rc;
+}
+
+struct oa_replay *oa_replay_start(struct oa_instance *inst, int *rc) {
   const char *path = inst->cfg.replay;
   /* O_NONBLOCK: a FIFO without a writer must not block open() */
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    int err = errno;
-    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, path, "open", err, NULL);
-    return -err;
+    *rc = -errno;
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, path, "open", -*rc, NULL);
+    return NULL;
   }
   struct stat st;
   if (fstat(fd, &st) < 0) {
-    int err = errno;
-    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, path, "fstat", err, NULL);
+    *rc = -errno;
+    log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, path, "fstat", -*rc, NULL);
     close(fd);
-    return -err;
+    return NULL;
   }
   if (!S_ISREG(st.st_mode)) {
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, path, "Replay",
             "not a regular file (a pipe, FIFO or device): a recording is "
             "read twice, so save it to a file first");
     close(fd);
-    return -ESPIPE;
+    *rc = -ESPIPE;
+    return NULL;
   }
-  int rc = oa_replay_fd(inst, fd, path, sink);
-  close(fd);
+  struct oa_replay *rp = oa_replay_open(inst, fd, path);
+  if (rp == NULL) {
+    close(fd);
+    *rc = -ENOMEM;
+    return NULL;
+  }
+  rp->own_fd = true;
+  *rc = 0;
+  return rp;
+}
+
+int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink) {
+  int rc;
+  struct oa_replay *rp = oa_replay_start(inst, &rc);
+  if (rp == NULL)
+    return rc;
+  while (rc == 0 && !rp->done)
+    rc = oa_replay_step(rp, sink, UINT64_MAX);
+  oa_replay_close(rp);
   return rc;
 }
