@@ -11,7 +11,10 @@ cd "$(dirname "$0")/.."
 export BUILD=${BUILD:-build}
 export LC_ALL=C
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/gpu-tests.XXXXXX")
-trap 'rm -rf "$log_dir"' EXIT
+# Only this shell removes it: bash runs an inherited EXIT trap in a
+# background subshell (the ticker) killed before it could reset the trap.
+main_pid=$$
+trap '[[ $BASHPID == "$main_pid" ]] && rm -rf "$log_dir"' EXIT
 passed=0 failed=0 skipped=0
 exec 3>&1 # the terminal, for progress lines while a step's output is captured
 
@@ -19,7 +22,6 @@ exec 3>&1 # the terminal, for progress lines while a step's output is captured
 # ok/not ok lines in FILE); stopped with kill by the caller.
 ticker() {
   local s=0 k pid= every=${TEST_PROGRESS_SECONDS:-20}
-  trap - EXIT # the log dir is the caller's to remove
   trap '[[ -n $pid ]] && kill "$pid" 2>/dev/null; exit 0' TERM
   while :; do
     sleep "$every" &
