@@ -14,7 +14,7 @@ source tests/lib/collectd.sh
 source tests/lib/require.sh
 require_collectd "i915_oa replay in collectd"
 B=${BUILD:-build}
-N=${REPLAY_REPORTS:-250}
+N=${REPLAY_REPORTS:-150}
 RI=${REPLAY_INTERVAL:-0} # ReplayInterval: the batches of both sides come from it
 T=$(mktemp -d "${TMPDIR:-/tmp}/i915-replay-cd.XXXXXX")
 trap 'collectd_stop; rm -rf "$T"; [[ -n ${CD_DIR:-} && -z ${KEEP:-} ]] && rm -rf "$CD_DIR"' EXIT
@@ -52,7 +52,7 @@ fi
 collectd_start "LoadPlugin i915_oa
 <Plugin i915_oa>
   <Instance \"rec\">
-    Interval 0.08
+    Interval 0.15
     Replay \"$T/rec\"
     ReplayInterval $RI
   </Instance>
