@@ -52,18 +52,28 @@ bool devsession_fail(struct devsession *s, uint64_t now_ns, int err) {
   return first;
 }
 
+/* "PLUGIN: OBJECT: WHAT: <detail>" at `level`. */
+static void devsession_say(const struct devsession *s, enum log_level level,
+                           const char *what, const char *detail_fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static void devsession_say(const struct devsession *s, enum log_level level,
+                           const char *what, const char *detail_fmt,
+                           va_list ap) {
+  char detail[768];
+  vsnprintf(detail, sizeof(detail), detail_fmt, ap);
+  log_msg(level, s->plugin, s->object, what, "%s", detail);
+}
+
 void devsession_failf(struct devsession *s, uint64_t now_ns, int err,
                       enum log_level level, const char *what,
                       const char *detail_fmt, ...) {
   if (!devsession_fail(s, now_ns, err))
     return;
   s->logged = true;
-  char detail[768];
   va_list ap;
   va_start(ap, detail_fmt);
-  vsnprintf(detail, sizeof(detail), detail_fmt, ap);
+  devsession_say(s, level, what, detail_fmt, ap);
   va_end(ap);
-  log_msg(level, s->plugin, s->object, what, "%s", detail);
 }
 
 bool devsession_opened(struct devsession *s) {
@@ -87,12 +97,10 @@ void devsession_healthy(struct devsession *s, const char *what,
   if (!s->logged)
     return;
   s->logged = false;
-  char detail[768];
   va_list ap;
   va_start(ap, detail_fmt);
-  vsnprintf(detail, sizeof(detail), detail_fmt, ap);
+  devsession_say(s, LOG_LEVEL_INFO, what, detail_fmt, ap);
   va_end(ap);
-  log_msg(LOG_LEVEL_INFO, s->plugin, s->object, what, "%s", detail);
 }
 
 void devsession_close(struct devsession *s) {
