@@ -1,0 +1,55 @@
+/*
+ * metric_unit.c: the field type table (metric_unit.h). Base units follow
+ * the Prometheus naming conventions (seconds, bytes, hertz, ratio); a count
+ * of things or events carries no unit in its name.
+ */
+#include "common/core/metric_unit.h"
+
+#include <string.h>
+
+const struct metric_unit metric_units[] = {
+    /* cumulative counters (DERIVE) */
+    {"gpu_time", METRIC_DS_DERIVE, "ns", "seconds", 1e-9,
+     "time, cumulative nanoseconds"},
+    {"gpu_cycles", METRIC_DS_DERIVE, "cycles", "cycles", 1.0,
+     "clock cycles, cumulative"},
+    {"gpu_events", METRIC_DS_DERIVE, "", "", 1.0, "events counted, cumulative"},
+    {"gpu_bytes", METRIC_DS_DERIVE, "B", "bytes", 1.0,
+     "bytes transferred, cumulative"},
+    /* gauges: collectd's standard types */
+    {"bytes", METRIC_DS_GAUGE, "B", "bytes", 1.0, "bytes now"},
+    {"objects", METRIC_DS_GAUGE, "", "", 1.0, "a count now"},
+    {"percent", METRIC_DS_GAUGE, "%", "ratio", 0.01,
+     "percent over the interval"},
+    /* gauges: ours (types.db fragments) */
+    {"gpu_hertz", METRIC_DS_GAUGE, "Hz", "hertz", 1.0, "frequency in hertz"},
+    {"gpu_bytes_per_second", METRIC_DS_GAUGE, "B/s", "bytes_per_second", 1.0,
+     "bandwidth in bytes per second"},
+    {"uncore_bytes_per_second", METRIC_DS_GAUGE, "B/s", "bytes_per_second", 1.0,
+     "bandwidth in bytes per second"},
+    {"uncore_requests_per_cycle", METRIC_DS_GAUGE, "req/cycle",
+     "requests_per_cycle", 1.0, "requests per clock cycle"},
+    {"uncore_latency_cycles", METRIC_DS_GAUGE, "cycles", "cycles", 1.0,
+     "latency in clock cycles"},
+    {"uncore_latency_seconds", METRIC_DS_GAUGE, "s", "seconds", 1.0,
+     "latency in seconds"},
+    {"uncore_value", METRIC_DS_GAUGE, "", "", 1.0,
+     "a preset metric's value over the interval"},
+    {"uncore_rate", METRIC_DS_GAUGE, "/s", "per_second", 1.0,
+     "events per second over the interval"},
+    /* legacy: the one-type-for-all-counters mapping, being retired */
+    {"derive", METRIC_DS_DERIVE, "", "", 1.0, "a cumulative counter"},
+    {"frequency", METRIC_DS_GAUGE, "Hz", "hertz", 1.0, "frequency in hertz"},
+};
+
+const size_t metric_units_count =
+    sizeof(metric_units) / sizeof(metric_units[0]);
+
+const struct metric_unit *metric_unit_find(const char *ctype) {
+  if (ctype == NULL)
+    return NULL;
+  for (size_t i = 0; i < metric_units_count; i++)
+    if (strcmp(metric_units[i].ctype, ctype) == 0)
+      return &metric_units[i];
+  return NULL;
+}
