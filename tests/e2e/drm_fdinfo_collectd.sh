@@ -42,7 +42,7 @@ snippet=${snippet/<\/Plugin>/  <Instance \"bad\">
 collectd_start "$snippet"
 dev="$CD_CSV/e2e/drm_fdinfo-instance=gpu+scope=device+driver=i915+device=0000%3A00%3A02%2E0+engine=render"
 tap_check "csv: device engine series appears" \
-  collectd_wait_for "$dev/derive-drm_engine_busy_ns-*" 30
+  collectd_wait_for "$dev/gpu_time-drm_engine_busy_ns-*" 30
 tap_check "log: bad block rejected, naming key and value" grep -q \
   'drm_fdinfo: config: ReportBy: expected Device, Process, Client or Cgroup, got "Planet"' "$CD_LOG"
 tap_check "log: bad block dropped by name" \

@@ -58,12 +58,12 @@ collectd_start "LoadPlugin i915_oa
   </Instance>
 </Plugin>"
 tap_check "the last batch of gpu_core_clocks arrives" \
-  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=rec+*/derive-i915_oa_gpu_core_clocks*" \
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=rec+*/gpu_cycles-i915_oa_gpu_core_clocks*" \
   "$NB" 120
 sleep 1 # the write queue empties; the replay has ended
 hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$CD_PID/status")
 tap_check "no further batch after the end" \
-  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=rec+*/derive-i915_oa_gpu_core_clocks*" \
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=rec+*/gpu_cycles-i915_oa_gpu_core_clocks*" \
   "$NB" 1
 csv_stats() {
   python3 - "$CD_CSV"/e2e/i915_oa-instance=rec+*/ <<'PY'
@@ -78,7 +78,7 @@ for d in sys.argv[1:]:
         if "i915_oa_stream" in f:
             continue
         vals = [float(r[1]) for r in rows]
-        # derive-i915_oa_a0-YYYY-MM-DD: field a0
+        # gpu_events-i915_oa_a0-YYYY-MM-DD: field a0
         field = os.path.basename(f).rsplit("-", 3)[0].split("-i915_oa_", 1)[1]
         stats[field] = (len(vals), sum(vals), vals[-1] if vals else 0)
 print("back", back)

@@ -34,7 +34,7 @@ collectd_start 'LoadPlugin tegra410_uncore
 </Plugin>'
 dir="$CD_CSV/e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc"
 tap_check "csv: the count series appears" \
-  collectd_wait_for "$dir/derive-uncore_event_count-*" 30
+  collectd_wait_for "$dir/gpu_events-uncore_event_count-*" 30
 tap_check "csv: the rate series appears" \
   collectd_wait_for "$dir/uncore_rate-uncore_event_rate-*" 30
 v=$(collectd_getval "e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc/uncore_rate-uncore_event_rate" |
@@ -65,7 +65,7 @@ collectd_start 'LoadPlugin tegra410_uncore
   </Instance>
 </Plugin>'
 tap_check "mixed block: the good block's series appears" \
-  collectd_wait_for "$CD_CSV/e2e/tegra410_uncore-instance=good+pmu=msr+event=tsc/derive-uncore_event_count-*" 30
+  collectd_wait_for "$CD_CSV/e2e/tegra410_uncore-instance=good+pmu=msr+event=tsc/gpu_events-uncore_event_count-*" 30
 tap_check "mixed block: logged as dropped" \
   grep -q 'tegra410_uncore: init: Instance: "mixed": dropped' "$CD_LOG"
 tap_check "mixed block: no series for it" \

@@ -20,12 +20,13 @@ diagnostic", for the shell test to turn into TAP.
                                     files as series (nothing merged)
   prometheus SERIES METRICS_TXT HOST
                                     every series as collectd_<plugin>_<type>
-                                    (+_total for derive) with labels
+                                    (+_total for a DERIVE type) with labels
                                     <plugin>=pinst, type=tinst, instance=HOST
   promrules METRICS_TXT RULES CHECKS_JSON
                                     a `promtool test rules` file (stdout)
                                     running RULES over the scraped samples
 """
+import glob
 import json
 import os
 import re
@@ -142,7 +143,10 @@ OUR_PREFIXES = tuple(f"collectd_{manifest.manifest(p)['series_prefix']}_"
 def cmd_prometheus(series_file, metrics_txt, host):
     series = read_series(series_file)
     got = {}
-    derive_types = {"derive"}
+    # counters (types.db DERIVE): write_prometheus adds _total
+    derive_types = {line.split()[0]
+                    for f in ["types.db"] + glob.glob("plugins/*/types.db")
+                    for line in open(f) if ":DERIVE:" in line and not line.startswith("#")}
     for line in open(metrics_txt, encoding="utf-8", errors="surrogateescape"):
         m = LINE.match(line.rstrip("\n"))
         if not m:

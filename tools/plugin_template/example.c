@@ -51,6 +51,12 @@ static int example_read(void *inst, struct metric_sink *sink) {
 
 static void example_free(void *inst) { free(inst); }
 
+/* The plugin's own field types, one unit each, as in its types.db. */
+static const struct metric_unit example_units[] = {
+    {"example_value", METRIC_DS_GAUGE, "", "", 1.0, "the configured value"},
+    {NULL, METRIC_DS_GAUGE, NULL, NULL, 0, NULL},
+};
+
 const struct plugin_ops example_ops = {
     .name = EXAMPLE_PLUGIN,
     .options = example_options,
@@ -58,5 +64,6 @@ const struct plugin_ops example_ops = {
     .configure = example_configure,
     .init = example_init,
     .read = example_read,
+    .units = example_units,
     .instance_free = example_free,
 };
