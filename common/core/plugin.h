@@ -11,6 +11,7 @@
 #define COMMON_CORE_PLUGIN_H
 
 #include "common/core/cfg.h"
+#include "common/core/collectd_rule.h"
 #include "common/core/metric.h"
 #include "common/core/metric_unit.h"
 #include "common/core/plugin_host.h"
@@ -48,6 +49,11 @@ struct plugin_ops {
    * drain), never at the same time as read(). 0 or a negative errno. */
   int (*drain)(void *inst);
   uint64_t (*drain_interval_ns)(void *inst);
+
+  /* Optional: the plugin's collectd identity, one rule per kind of record
+   * (collectd_rule.h), ending with a rule whose measurement is NULL. NULL:
+   * the generic one (tag values, then measurement-field). */
+  const struct collectd_rule *collectd_rules;
 
   /* Optional: the plugin's own field types, for a ctype the shared table
    * (metric_unit.c) does not have, each with its line in the plugin's

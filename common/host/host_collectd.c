@@ -365,7 +365,7 @@ static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
       continue;
     }
     struct collectd_ident id;
-    collectd_map(m, i, hc_ops->name, hc->label, &id);
+    collectd_map(hc_ops->collectd_rules, m, i, hc_ops->name, hc->label, &id);
     const data_set_t *ds = plugin_get_ds(id.type);
     value_t value;
     if (ds == NULL) {
