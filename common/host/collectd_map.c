@@ -22,6 +22,7 @@ struct cm_part {
   const char *prefix; /* verbatim, may be NULL */
   const char *value;  /* escaped, may be NULL */
   unsigned flags;
+  unsigned keep;             /* CM_KEEP_* */
   char head[CM_LEN_MAX + 1]; /* the units of the part that fit */
   size_t head_len;
   size_t len; /* of the whole escaped part */
@@ -67,12 +68,21 @@ static size_t cm_utf8_len(const unsigned char *s) {
 
 static bool cm_plain(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == '@';
+         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '@';
+}
+
+/* What a part keeps of '-' and ':' (collectd_map.h). */
+enum { CM_KEEP_DASH = 1, CM_KEEP_COLON = 2 };
+
+static unsigned cm_keep(unsigned flags, bool label) {
+  if (label)
+    return 0;
+  return flags & CM_FREE ? CM_KEEP_DASH : CM_KEEP_COLON;
 }
 
 /* The escaped unit at *s into u (at most 4 bytes); returns its length and
  * advances *s. */
-static size_t cm_unit(const unsigned char **s, bool free_dash, char u[4]) {
+static size_t cm_unit(const unsigned char **s, unsigned keep, char u[4]) {
   static const char hex[] = "0123456789ABCDEF";
   unsigned char c = **s;
   size_t n = c >= 0x80 ? cm_utf8_len(*s) : 0;
@@ -82,7 +92,8 @@ static size_t cm_unit(const unsigned char **s, bool free_dash, char u[4]) {
     return n;
   }
   (*s)++;
-  if (cm_plain(c) || (c == '-' && free_dash)) {
+  if (cm_plain(c) || (c == '-' && (keep & CM_KEEP_DASH)) ||
+      (c == ':' && (keep & CM_KEEP_COLON))) {
     u[0] = (char)c;
     return 1;
   }
@@ -109,7 +120,7 @@ static void cm_put(struct cm_name *nm, struct cm_part *p, const char *u,
 }
 
 static void cm_add(struct cm_name *nm, const char *prefix, const char *value,
-                   unsigned flags) {
+                   unsigned flags, bool label) {
   if (nm->n == CM_PARTS_MAX)
     return; /* cannot happen: label, METRIC_MAX_TAGS tags, field */
   struct cm_part *p = &nm->parts[nm->n];
@@ -118,13 +129,16 @@ static void cm_add(struct cm_name *nm, const char *prefix, const char *value,
     nm->len++;
   }
   nm->n++;
-  *p = (struct cm_part){.prefix = prefix, .value = value, .flags = flags};
+  *p = (struct cm_part){.prefix = prefix,
+                        .value = value,
+                        .flags = flags,
+                        .keep = cm_keep(flags, label)};
   if (prefix != NULL)
     cm_put(nm, p, prefix, strlen(prefix));
   const unsigned char *s = (const unsigned char *)(value ? value : "");
   while (*s != '\0') {
     char u[4];
-    size_t n = cm_unit(&s, flags & CM_FREE, u);
+    size_t n = cm_unit(&s, p->keep, u);
     cm_put(nm, p, u, n);
   }
 }
@@ -157,6 +171,23 @@ static size_t cm_head_fit(const char *s, size_t len, size_t room) {
   return at;
 }
 
+/* The start of `v`, escaped with `keep`, in whole units of at most `room`
+ * bytes. */
+static size_t cm_start(const char *v, unsigned keep, size_t room,
+                       char out[CM_LEN_MAX + 1]) {
+  const unsigned char *s = (const unsigned char *)v;
+  size_t len = 0;
+  while (*s != '\0') {
+    char u[4];
+    size_t n = cm_unit(&s, keep, u);
+    if (len + n > room || len + n > CM_LEN_MAX)
+      break;
+    memcpy(out + len, u, n);
+    len += n;
+  }
+  return len;
+}
+
 /* The end of part p, escaped, in whole units of at most `room` bytes. */
 static size_t cm_tail(const struct cm_part *p, size_t room,
                       char out[CM_LEN_MAX + 1]) {
@@ -172,7 +203,7 @@ static size_t cm_tail(const struct cm_part *p, size_t room,
   const unsigned char *s = (const unsigned char *)v + from;
   while (*s != '\0' && len + 4 <= sizeof(buf)) {
     char u[4];
-    size_t n = cm_unit(&s, p->flags & CM_FREE, u);
+    size_t n = cm_unit(&s, p->keep, u);
     memcpy(buf + len, u, n);
     len += n;
   }
@@ -224,13 +255,26 @@ static void cm_finish(struct cm_name *nm, char out[COLLECTD_MAP_NAME_MAX]) {
       if (i != cut) {
         cm_cat(out, &at, nm->parts[i].head, nm->parts[i].head_len);
       } else if (p->flags & CM_TAIL) {
+        /* whole trailing path components (from a '+'), else the start
+         * of the last one */
         char tail[CM_LEN_MAX + 1];
         size_t plen = p->prefix ? strlen(p->prefix) : 0;
         size_t keep = room > plen ? room - plen : 0;
+        size_t tlen = cm_tail(p, keep, tail);
+        const char *plus = memchr(tail, '+', tlen);
         cm_cat(out, &at, p->head, cm_head_fit(p->head, p->head_len, plen));
-        cm_cat(out, &at, hash, 8);
-        cm_cat(out, &at, "~", 1);
-        cm_cat(out, &at, tail, cm_tail(p, keep, tail));
+        if (plus != NULL) {
+          cm_cat(out, &at, hash, 8);
+          cm_cat(out, &at, "~", 1);
+          cm_cat(out, &at, plus, tlen - (size_t)(plus - tail));
+        } else {
+          const char *v = p->value ? p->value : "";
+          const char *last = strrchr(v, '/');
+          cm_cat(out, &at, tail,
+                 cm_start(last ? last + 1 : v, p->keep, keep, tail));
+          cm_cat(out, &at, "~", 1);
+          cm_cat(out, &at, hash, 8);
+        }
       } else {
         cm_cat(out, &at, p->head, cm_head_fit(p->head, p->head_len, room));
         cm_cat(out, &at, "~", 1);
@@ -283,7 +327,7 @@ static void cm_parts(struct cm_name *nm, const struct collectd_part *parts,
     const char *v = p->tag ? metric_tag_value(m, p->tag) : NULL;
     if (p->tag != NULL && v == NULL && (p->flags & CM_OPTIONAL))
       continue;
-    cm_add(nm, p->prefix, p->tag ? (v ? v : "") : NULL, p->flags);
+    cm_add(nm, p->prefix, p->tag ? (v ? v : "") : NULL, p->flags, false);
   }
 }
 
@@ -306,12 +350,12 @@ void collectd_map(const struct collectd_rule *rules, const struct metric *m,
   nm.hash = TEXT_HASH64_INIT;
   if (instance_label != NULL && plugin_name != NULL &&
       strcmp(instance_label, plugin_name) != 0)
-    cm_add(&nm, NULL, instance_label, 0);
+    cm_add(&nm, NULL, instance_label, 0, true);
   if (r != NULL)
     cm_parts(&nm, r->plugin_instance, m);
   else
     for (size_t i = 0; i < m->n_tags; i++)
-      cm_add(&nm, NULL, m->tags[i].value, 0);
+      cm_add(&nm, NULL, m->tags[i].value, 0, false);
   cm_finish(&nm, out->plugin_instance);
 
   cm_type(out->type, f->ctype);
@@ -321,7 +365,7 @@ void collectd_map(const struct collectd_rule *rules, const struct metric *m,
   if (r != NULL)
     cm_parts(&nm, r->type_instance, m);
   else
-    cm_add(&nm, m->measurement, NULL, 0);
-  cm_add(&nm, f->key, NULL, 0);
+    cm_add(&nm, m->measurement, NULL, 0, false);
+  cm_add(&nm, f->key, NULL, 0, false);
   cm_finish(&nm, out->type_instance);
 }

@@ -20,37 +20,47 @@
  * and its measurement as the one type_instance part.
  *
  * A part is the rule's literal prefix followed by the tag value, escaped:
- * the bytes A-Z a-z 0-9 '_' '.' ':' '@' and valid UTF-8 sequences stay;
- * '/' becomes '+' (a cgroup path reads kubepods+pod123+ctr); '-' stays in
- * the part flagged CM_FREE and becomes %2D elsewhere; every other byte
- * (space, control bytes, quotes, '\\', '%', '+', '~', '=', '!', '*', ...)
- * becomes %XX (upper-case hex). The label is escaped like a part. Prefixes
- * and field keys are the plugin's identifiers and are used as they are.
+ * the bytes A-Z a-z 0-9 '_' '.' '@' and valid UTF-8 sequences stay; '/'
+ * becomes '+' (a cgroup path reads +kubepods+pod123+ctr); the part flagged
+ * CM_FREE (the plugin's free text: process name, cgroup, metric set) keeps
+ * '-' and escapes ':'; the other parts (names the kernel or the plugin
+ * gives: device, engine, PMU) keep ':' (0000:00:02.0) and escape '-'; the
+ * instance label keeps neither. Every other byte (space, control bytes,
+ * quotes, backslash, '%', '+', '~', '=', '!', '*', ...) becomes %XX
+ * (upper-case hex). Prefixes and field keys are the plugin's identifiers
+ * and are used as they are.
  *
  * So collectd's identifier parser (host/plugin-pinst/type-tinst, split at
  * the first '-' of the plugin and of the type, which have none) reads every
  * identifier back, collectdctl and unixsock need no quoting, and nothing
- * reaches collectd that it rewrites. InfluxDB's collectd listener takes
- * names as they are. write_graphite 5.12 changes only '.', to its
- * EscapeCharacter: with EscapeCharacter "=" (README, "Backends"), a
- * character no name holds otherwise, two names never meet in Graphite;
- * with its default '_' two values that differ only in '.' against '_'
- * would. With at most one CM_FREE part per name, the parts, and so the
- * tags, are recovered from the name: split at '-', the free part takes
- * what is left between the others.
+ * reaches collectd that it rewrites. InfluxDB's collectd listener and
+ * write_prometheus take names as they are. write_graphite 5.12 rewrites '.'
+ * and ':' (with whitespace, quotes, backslash, '!', '/', parentheses) to
+ * its EscapeCharacter: with EscapeCharacter "=" (README, "Backends"), which
+ * no name holds otherwise, free text and labels (which hold no ':') never
+ * meet in Graphite; only two kernel names differing just in '.' against
+ * ':' could. (With the default '_', values differing only in '.' against
+ * '_' would meet.) With at most one CM_FREE part per name, the parts, and
+ * so the tags, are recovered from the name: split at '-', the free part
+ * takes what is left between the others.
  *
  * Fit: each of plugin_instance and type_instance holds at most 63 bytes
  * (libcollectdclient's LCC_NAME_LEN is 64 with the NUL; the daemon's 128).
- * A longer name is cut: the part that gives way is the rule's CM_TAIL part,
- * else its CM_FREE part, else the last part with a tag. It keeps as much of
- * its start as fits (CM_TAIL: of its end), on escape and UTF-8 boundaries,
- * and the removed text is replaced by '~' and 8 lower-case hex digits:
- * HEAD~HASH, or HASH~TAIL for CM_TAIL. HASH is the 64-bit FNV-1a hash
- * (offset 0xcbf29ce484222325, prime 0x100000001b3) of the FULL name, folded
- * to 32 bits (high half XOR low half). When the other parts leave that part
- * fewer than 4 bytes, the name itself keeps its first 54 bytes, then
- * ~HASH. '~' occurs nowhere else, so "~[0-9a-f]{8}" marks a cut, and two
- * names stay apart unless their 32-bit hashes collide.
+ * A longer name is cut; HASH below is the 64-bit FNV-1a hash (offset
+ * 0xcbf29ce484222325, prime 0x100000001b3) of the FULL name, folded to 32
+ * bits (high half XOR low half), as 8 lower-case hex digits. The part that
+ * gives way is the rule's CM_TAIL part, else its CM_FREE part, else the
+ * last part with a tag; the others stay whole. A part keeps, on escape and
+ * UTF-8 boundaries, as much as fits:
+ *   - of its start, the removed end replaced by ~HASH;
+ *   - CM_TAIL (cgroup paths): of its end, whole path components from a
+ *     '+', behind HASH~ (HASH~+pod123+ctr); when not even the last
+ *     component fits, that component's start, then ~HASH (a container
+ *     scope keeps its id's first digits: cri-containerd-3f2a9b...~HASH).
+ * When the other parts leave that part fewer than 4 bytes, the name itself
+ * keeps its first 54 bytes, then ~HASH. '~' occurs nowhere else, so
+ * "~[0-9a-f]{8}" or "[0-9a-f]{8}~" marks a cut, and two names stay apart
+ * unless their 32-bit hashes collide.
  *
  * Pure: no collectd headers, no allocation. host_collectd.c is its user.
  */

@@ -15,9 +15,11 @@ diagnostic", for the shell test to turn into TAP.
                                     type_instance) with a value; the
                                     listener's parse and drop counters 0
   graphite SERIES WHISPER_DIR HOST  every series as <host>/<plugin>-<pinst>/
-                                    <type>-<tinst>.wsp with a value; every
-                                    path a valid Graphite path; as many
-                                    files as series (nothing merged)
+                                    <type>-<tinst>.wsp with a value, each
+                                    name as write_graphite 5.12 writes it
+                                    with EscapeCharacter "="; every path a
+                                    valid Graphite path; as many files as
+                                    series (nothing merged)
   prometheus SERIES METRICS_TXT HOST
                                     every series as collectd_<plugin>_<type>
                                     (+_total for a DERIVE type) with labels
@@ -101,6 +103,13 @@ def whisper_has_value(path):
     return any(line.split()[-1] not in ("None", "nan") for line in out.splitlines() if line.strip())
 
 
+def graphite_name(name):
+    """A collectd name as write_graphite 5.12 writes it, EscapeCharacter
+    "=": '.' (gr_copy_escape_part) and GRAPHITE_FORBIDDEN (whitespace,
+    quotes, backslash, ':', '!', ',', '/', parentheses) become '='."""
+    return re.sub(r'[.\s"\\:!,/()]', "=", name)
+
+
 def cmd_graphite(series_file, whisper_dir, host):
     series = read_series(series_file)
     files = []
@@ -115,12 +124,12 @@ def cmd_graphite(series_file, whisper_dir, host):
     have = {tuple(f) for f in ours}
     missing, empty = [], []
     for plugin, pinst, typ, tinst in series:
-        key = (host, f"{plugin}-{pinst}", f"{typ}-{tinst}")
+        key = (host, graphite_name(f"{plugin}-{pinst}"), graphite_name(f"{typ}-{tinst}"))
         if key not in have:
             missing.append(".".join(key))
         elif not whisper_has_value(os.path.join(whisper_dir, *key) + ".wsp"):
             empty.append(".".join(key))
-    say(not missing, f"Graphite: all {len(series)} series have their whisper file, name unchanged",
+    say(not missing, f"Graphite: all {len(series)} series have their whisper file, named as collectd's",
         f"missing {len(missing)}: {missing[:4]!r}; stored e.g. {sorted(map('.'.join, ours))[:3]!r}")
     say(not empty, "Graphite: every whisper file reads back a value", f"{empty[:5]!r}")
     say(len(ours) == len(series), f"Graphite: {len(series)} series, {len(ours)} files (none merged)")

@@ -136,8 +136,8 @@ static void collectd_map__label_first(void **state) {
   id = map("scan", "gpu", NULL);
   ID_IS(id, "gpu", "gpu_time", "scan-busy_ns");
   /* a label is escaped like a part that is not free */
-  id = map("dev", "a-b/c d", "device", "card0", NULL);
-  ID_IS(id, "a%2Db+c%20d-card0", "gpu_time", "busy_ns");
+  id = map("dev", "a-b/c d:e", "device", "card0", NULL);
+  ID_IS(id, "a%2Db+c%20d%3Ae-card0", "gpu_time", "busy_ns");
 }
 
 static void collectd_map__escaping(void **state) {
@@ -148,7 +148,7 @@ static void collectd_map__escaping(void **state) {
       {"/user.slice/app-x.scope", "+user.slice+app-x.scope"},
       {"a.b", "a.b"},
       {"a_b", "a_b"},
-      {"a:b", "a:b"},
+      {"a:b", "a%3Ab"}, /* free text: ':' escaped, '-' kept */
       {"a@b", "a@b"},
       {"a!b", "a%21b"},
       {"a b", "a%20b"},
@@ -213,10 +213,24 @@ static void collectd_map__cut_keeps_cgroup_tail(void **state) {
   char full[256], hash[9], want[128];
   snprintf(full, sizeof(full), "gpu-0000:00:02.0-%s", esc);
   ref_hash(full, hash);
-  /* 63 - "gpu-0000:00:02.0-" (17) - "HASH~" (9) = 37 bytes of the end */
+  /* 63 - "gpu-0000:00:02.0-" (17) - "HASH~" (9) = 37 bytes of the end,
+   * from the start of a path component */
   snprintf(want, sizeof(want), "gpu-0000:00:02.0-%s~%s", hash,
-           esc + strlen(esc) - 37);
+           "+cri-containerd-3f2a9b7c1d.scope");
   assert_string_equal(id.plugin_instance, want);
+  /* a last component longer than that keeps its start (the container
+   * id's first digits), then ~HASH */
+  const char *ctr =
+      "cri-containerd-3f2a9b7c1d0e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2"
+      "f3a4b5c6d7e8f9a0b.scope";
+  snprintf(path, sizeof(path), "/kubepods.slice/%s", ctr);
+  id = map("eng", "gpu", "scope", "cgroup", "device", "0000:00:02.0", "cgroup",
+           path, "engine", "render", NULL);
+  snprintf(full, sizeof(full), "gpu-0000:00:02.0-+kubepods.slice+%s", ctr);
+  ref_hash(full, hash);
+  snprintf(want, sizeof(want), "gpu-0000:00:02.0-%.37s~%s", ctr, hash);
+  assert_string_equal(id.plugin_instance, want);
+  assert_int_equal(strlen(want), 63);
   check_name(id.plugin_instance);
 }
 
@@ -333,10 +347,11 @@ static void collectd_map__hostile_values_stay_apart(void **state) {
     for (size_t k = i + 1; k < n; k++)
       if (strcmp(seen[i], seen[k]) == 0)
         fail_msg("%zu and %zu meet: %s", i, k, seen[i]);
-  /* write_graphite with EscapeCharacter "=": '.' -> '=' keeps them apart */
+  /* write_graphite 5.12 with EscapeCharacter "=": what it rewrites (its
+   * GRAPHITE_FORBIDDEN and '.') becomes '=', and they stay apart */
   for (size_t i = 0; i < n; i++)
     for (char *c = seen[i]; *c; c++)
-      if (*c == '.')
+      if (strchr(". \t\"\\:!,/()\n\r", *c) != NULL)
         *c = '=';
   for (size_t i = 0; i < n; i++)
     for (size_t k = i + 1; k < n; k++)
