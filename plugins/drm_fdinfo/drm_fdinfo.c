@@ -170,13 +170,13 @@ static void dfi_free(void *inst) {
   DFI_RULE("drm_engine", "engine", scope, __VA_ARGS__),                        \
       DFI_RULE("drm_memory", "region", scope, __VA_ARGS__)
 static const struct collectd_rule dfi_collectd_rules[] = {
-    {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{NULL}}},
-    {"drm_scan", NULL, NULL, {{NULL}}, {{NULL, "scan", 0}}},
-    DFI_RULES("device", {NULL}),
+    {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
+    {"drm_scan", NULL, NULL, {{0}}, {{NULL, "scan", 0}}},
+    DFI_RULES("device", {0}),
     DFI_RULES("process", {"pid", NULL, 0}, {"comm", NULL, CM_FREE}),
     DFI_RULES("client", {"client_id", "client", 0}, {"comm", NULL, CM_FREE}),
     DFI_RULES("cgroup", {"cgroup", NULL, CM_FREE | CM_TAIL}),
-    {NULL, NULL, NULL, {{NULL}}, {{NULL}}},
+    {0},
 };
 
 const struct plugin_ops drm_fdinfo_ops = {

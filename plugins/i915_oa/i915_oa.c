@@ -479,13 +479,13 @@ static const struct collectd_rule oa_collectd_rules[] = {
      NULL,
      NULL,
      {{"device", NULL, 0}, {"engine", NULL, 0}, {"metric_set", NULL, CM_FREE}},
-     {{NULL}}},
+     {{0}}},
     {"i915_oa_stream",
      NULL,
      NULL,
      {{"device", NULL, 0}, {"metric_set", NULL, CM_FREE}},
      {{NULL, "stream", 0}}},
-    {NULL, NULL, NULL, {{NULL}}, {{NULL}}},
+    {0},
 };
 
 const struct plugin_ops i915_oa_ops = {

@@ -280,7 +280,7 @@ static const struct collectd_rule ppf_collectd_rules[] = {
      NULL,
      NULL,
      {{"device", NULL, 0}, {"gpu", NULL, CM_FREE}},
-     {{NULL}}},
+     {{0}}},
     {"panthor_perf_counter",
      NULL,
      NULL,
@@ -291,7 +291,7 @@ static const struct collectd_rule ppf_collectd_rules[] = {
      NULL,
      {{"device", NULL, 0}},
      {{NULL, "stream", 0}}},
-    {NULL, NULL, NULL, {{NULL}}, {{NULL}}},
+    {0},
 };
 
 const struct plugin_ops panthor_perf_ops = {

@@ -367,7 +367,7 @@ static const struct collectd_rule t410_collectd_rules[] = {
       {"cpu", "cpu", CM_OPTIONAL},
       {"direction", NULL, CM_OPTIONAL},
       {"filter", NULL, CM_OPTIONAL | CM_FREE}},
-     {{NULL}}},
+     {{0}}},
     {"uncore_event",
      NULL,
      NULL,
@@ -376,7 +376,7 @@ static const struct collectd_rule t410_collectd_rules[] = {
       {"group", NULL, CM_OPTIONAL},
       {"filter", NULL, CM_OPTIONAL | CM_FREE}},
      {{"event", NULL, CM_FREE}}},
-    {NULL, NULL, NULL, {{NULL}}, {{NULL}}},
+    {0},
 };
 
 const struct plugin_ops tegra410_uncore_ops = {

@@ -36,8 +36,8 @@ static void ref_hash(const char *s, char out[9]) {
 
 /* A table shaped like drm_fdinfo's. */
 static const struct collectd_rule rules[] = {
-    {"dev", NULL, NULL, {{"device", NULL, 0}}, {{NULL}}},
-    {"scan", NULL, NULL, {{NULL}}, {{NULL, "scan", 0}}},
+    {"dev", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
+    {"scan", NULL, NULL, {{0}}, {{NULL, "scan", 0}}},
     {"eng",
      "scope",
      "process",
@@ -63,7 +63,7 @@ static const struct collectd_rule rules[] = {
      NULL,
      {{"device", NULL, 0}, {"core", "core", CM_OPTIONAL}},
      {{"engine", NULL, CM_FREE}}},
-    {NULL, NULL, NULL, {{NULL}}, {{NULL}}},
+    {0},
 };
 
 /* A record of `measurement` with tags given as "key", "value", ... NULL

@@ -55,8 +55,8 @@ static void example_free(void *inst) { free(inst); }
  * the one record has no tags, so example/example_value-value (with the
  * label first in the plugin instance for an <Instance> block). */
 static const struct collectd_rule example_collectd_rules[] = {
-    {"example", NULL, NULL, {{NULL}}, {{NULL}}},
-    {NULL, NULL, NULL, {{NULL}}, {{NULL}}},
+    {"example", NULL, NULL, {{0}}, {{0}}},
+    {0},
 };
 
 /* The plugin's own field types, one unit each, as in its types.db. */
