@@ -169,6 +169,9 @@ LoadPlugin panthor_perf
   <Instance \"mali\">
     Interval 1
     Device \"$T/pp/renderD128\"
+    Counter \"shader:27\"
+    Counter \"L2_EXT_READ_BEATS\"
+    PerCore true
   </Instance>
 </Plugin>"
 COLLECTD_PRELOAD=$SHIM collectd_start "$backends
@@ -227,7 +230,8 @@ write_bandwidth write_latency_cycles write_latency_seconds write_request_rate ru
 cycles-count cycles-enabled_ns cycles-rate cycles-running_percent cycles-not_counted
 cycles-running_ns rd_bytes-value gpu_core_clocks gpu_time_ns a0 c7 gpu_busy_percent
 avg_gpu_core_frequency_hz eu_active_percent stream-reports stream-reason_timer
-gpu_active_cycles ext_read_bytes ext_read_bandwidth tiler_utilization_percent stream-samples"
+gpu_active_cycles ext_read_bytes ext_read_bandwidth tiler_utilization_percent stream-samples
+memsys-L2_EXT_READ_BEATS-value shader-shader%3A27-value"
 tap_is "" "$(comm -23 <(tr ' ' '\n' <<<"$want" | grep . | sort) "$T/tinst" | tr '\n' ' ')" \
   "csv: every field of every plugin was dispatched ($(wc -l <"$T/series") series)"
 # one series of each scope of drm_fdinfo: device, process (pid-comm),
