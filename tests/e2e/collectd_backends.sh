@@ -275,11 +275,16 @@ cat >"$T/checks.json" <<'EOF'
  ["sum(gpu:i915_oa_busy:percent{host=\"e2e\",device=\"0000:00:02.0\",engine=\"render0\"})", "{}", 50],
  ["count(gpu:panthor_ext_read:bytes_per_second{host=\"e2e\",device=\"renderD128\",gpu=\"Mali-G720\"})", "{}", 1]]
 EOF
-python3 "$CHECK" promrules "$T/metrics.txt" "$RULES" "$T/checks.json" >"$T/rules-test.yml"
-promtool test rules "$T/rules-test.yml" >"$T/rules-test.out" 2>&1
-tap_is 0 $? "promtool test rules: the recording rules label the scraped series"
-[[ -n ${KEEP:-} ]] && cp "$T/rules-test.out" "$T/rules-test.yml" "$KEEP/"
-grep -E -A3 'FAILED|exp:' "$T/rules-test.out" | head -12 | sed 's/^/# /'
+# Both scrape configs: honor_labels (the host in instance) and the default
+# (the host in exported_instance): the rules' host label is the collectd
+# host either way.
+for scrape in honor_labels default; do
+  python3 "$CHECK" promrules "$T/metrics.txt" "$RULES" "$T/checks.json" "$scrape" >"$T/rules-test.yml"
+  promtool test rules "$T/rules-test.yml" >"$T/rules-test.out" 2>&1
+  tap_is 0 $? "promtool test rules ($scrape scrape): the recording rules label the scraped series"
+  [[ -n ${KEEP:-} ]] && cp "$T/rules-test.out" "$KEEP/rules-test-$scrape.out"
+  grep -E -A3 'FAILED|exp:' "$T/rules-test.out" | head -12 | sed 's/^/# /'
+done
 
 # The Telegraf schema: both executables' Influx lines through /write.
 curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATABASE telegraf'

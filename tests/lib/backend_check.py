@@ -24,9 +24,10 @@ diagnostic", for the shell test to turn into TAP.
                                     every series as collectd_<plugin>_<type>
                                     (+_total for a DERIVE type) with labels
                                     <plugin>=pinst, type=tinst, instance=HOST
-  promrules METRICS_TXT RULES CHECKS_JSON
+  promrules METRICS_TXT RULES CHECKS_JSON [honor_labels|default]
                                     a `promtool test rules` file (stdout)
-                                    running RULES over the scraped samples
+                                    running RULES over the scraped samples,
+                                    labelled as that scrape config would
 """
 import glob
 import json
@@ -176,15 +177,22 @@ def cmd_prometheus(series_file, metrics_txt, host):
     say(len(ours) == len(series), f"Prometheus: {len(series)} series, {len(ours)} samples")
 
 
-def cmd_promrules(metrics_txt, rules, checks):
+def cmd_promrules(metrics_txt, rules, checks, scrape="honor_labels"):
     """Write a `promtool test rules` file on stdout: the scraped samples as
     input series (constant for 10 minutes) and CHECKS (a JSON list of
-    [expr, labels, value]) as expectations at 5 minutes."""
+    [expr, labels, value]) as expectations at 5 minutes. SCRAPE
+    "honor_labels" keeps the samples' labels (instance = the collectd host);
+    "default" stores them as a default scrape config would: the host in
+    exported_instance, instance the scrape address."""
     series = []
     for line in open(metrics_txt, encoding="utf-8", errors="surrogateescape"):
         m = LINE.match(line.rstrip("\n"))
         if (m and m.group(1).startswith(OUR_PREFIXES) and m.group(3).lower() != "nan"):
-            series.append({"series": f"{m.group(1)}{{{m.group(2)}}}",
+            labels = m.group(2)
+            if scrape == "default":
+                labels = re.sub(r'(^|,)instance="', r'\1exported_instance="', labels)
+                labels += ',instance="127.0.0.1:9103",job="collectd"'
+            series.append({"series": f"{m.group(1)}{{{labels}}}",
                            "values": f"{float(m.group(3))!r}x10"})
     tests = [{"expr": e, "eval_time": "5m", "exp_samples": [{"labels": l, "value": v}]}
              for e, l, v in json.load(open(checks))]
