@@ -18,6 +18,9 @@
 #include <string.h>
 #include <strings.h>
 
+/* Longest tag key made a label name; longer keys are left out. */
+#define PROM_LABEL_MAX 100
+
 struct sink_prom_family {
   size_t name_off, name_len; /* in the arena */
   size_t help_off, help_len;
@@ -159,6 +162,8 @@ int sink_prom_name(const char *measurement, const char *key,
   }
   if (o.full || o.len > SINK_PROM_NAME_MAX)
     return -E2BIG;
+  if (o.len == 0)
+    return -EINVAL; /* no measurement, key or unit: nothing to name */
   out[o.len] = '\0';
   return (int)o.len;
 }
@@ -252,19 +257,27 @@ static void prom_escaped(struct sink_prom *s, const char *in, bool quote) {
   }
 }
 
-/* Append a label name made valid: [a-zA-Z_][a-zA-Z0-9_]*, and an 'x'
- * before one starting "__" (reserved for Prometheus' own labels). */
-static void prom_label_name(struct sink_prom *s, const char *key) {
-  if ((key[0] >= '0' && key[0] <= '9') || key[0] == '\0')
-    prom_arena_put(s, "_", 1);
-  else if (key[0] == '_' && key[1] == '_')
-    prom_arena_put(s, "x", 1);
+/* Write a label name made valid into `out` (room for strlen(key) + 2):
+ * [a-zA-Z_][a-zA-Z0-9_]*, and an 'x' before one starting "__" (reserved
+ * for Prometheus' own labels). Returns its length. */
+static size_t prom_label_name(const char *key, char *out) {
+  size_t n = 1; /* out[0]: room for a prefix */
   for (const char *k = key; *k; k++) {
     char c = *k;
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
               (c >= '0' && c <= '9') || c == '_';
-    prom_arena_put(s, ok ? k : "_", 1);
+    out[n++] = ok ? c : '_'; /* "_-" becomes "__": checked below */
   }
+  out[n] = '\0';
+  if (n == 1 || (out[1] >= '0' && out[1] <= '9'))
+    out[0] = '_';
+  else if (out[1] == '_' && out[2] == '_')
+    out[0] = 'x';
+  else {
+    memmove(out, out + 1, n); /* with the NUL */
+    n--;
+  }
+  return n;
 }
 
 /* ---- the sink ---- */
@@ -323,18 +336,28 @@ static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
   struct sink_prom *s = (struct sink_prom *)sink;
   /* the label text, shared by every field of the record */
   size_t lab_off = s->arena_len;
-  if (m->n_tags > 0) {
-    prom_arena_put(s, "{", 1);
-    for (size_t t = 0; t < m->n_tags; t++) {
-      if (t > 0)
-        prom_arena_put(s, ",", 1);
-      prom_label_name(s, m->tags[t].key);
-      prom_arena_put(s, "=\"", 2);
-      prom_escaped(s, m->tags[t].value, true);
-      prom_arena_put(s, "\"", 1);
-    }
-    prom_arena_put(s, "}", 1);
+  /* a label name twice (after making names valid) is an invalid series:
+   * the first one stands */
+  char names[METRIC_MAX_TAGS][PROM_LABEL_MAX + 3];
+  size_t n_names = 0;
+  for (size_t t = 0; t < m->n_tags && t < METRIC_MAX_TAGS; t++) {
+    if (strlen(m->tags[t].key) > PROM_LABEL_MAX)
+      continue; /* tag keys are short static identifiers */
+    prom_label_name(m->tags[t].key, names[n_names]);
+    bool twice = false;
+    for (size_t k = 0; k < n_names && !twice; k++)
+      twice = strcmp(names[k], names[n_names]) == 0;
+    if (twice)
+      continue;
+    prom_arena_put(s, n_names == 0 ? "{" : ",", 1);
+    prom_arena_put(s, names[n_names], strlen(names[n_names]));
+    prom_arena_put(s, "=\"", 2);
+    prom_escaped(s, m->tags[t].value, true);
+    prom_arena_put(s, "\"", 1);
+    n_names++;
   }
+  if (n_names > 0)
+    prom_arena_put(s, "}", 1);
   size_t lab_len = s->arena_len - lab_off;
   int rc = 0;
   for (size_t i = 0; i < m->n_fields; i++) {
@@ -348,7 +371,9 @@ static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
     char name[SINK_PROM_NAME_MAX + 1];
     int n = sink_prom_name(m->measurement, fld->key, row, name, sizeof(name));
     if (n < 0) {
-      prom_refuse(s, m, fld, "the metric name is too long");
+      prom_refuse(s, m, fld,
+                  n == -E2BIG ? "the metric name is too long"
+                              : "the metric name is empty");
       continue;
     }
     struct sink_prom_unit pu = sink_prom_unit_of(fld->key, row);
@@ -428,7 +453,8 @@ static int prom_sample_cmp(const void *pa, const void *pb) {
 static void prom_render(struct sink_prom *s) {
   s->text_len = 0;
   prom_sort_arena = s->arena;
-  qsort(s->samples, s->n_samples, sizeof(*s->samples), prom_sample_cmp);
+  if (s->n_samples > 0)
+    qsort(s->samples, s->n_samples, sizeof(*s->samples), prom_sample_cmp);
   prom_sort_arena = NULL;
   const struct sink_prom_sample *prev = NULL;
   for (size_t i = 0; i < s->n_samples; i++) {

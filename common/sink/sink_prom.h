@@ -29,7 +29,8 @@
  * double (numfmt.h). No timestamps: Prometheus stamps the scrape.
  *
  * Labels are the record's tags in record order. Names are made valid
- * ([a-zA-Z_][a-zA-Z0-9_]*, never starting "__"); values are escaped as the
+ * ([a-zA-Z_][a-zA-Z0-9_]*, never starting "__"; a name seen twice in a
+ * record keeps its first value); values are escaped as the
  * format says ('\\' -> "\\\\", '"' -> "\\\"", newline -> "\\n"), other
  * control bytes and bytes that are not valid UTF-8 become '?', so any
  * process name gives a well-formed exposition.
@@ -79,7 +80,8 @@ struct sink_prom_unit sink_prom_unit_of(const char *key,
 /*
  * Write the metric name of field `key` (ctype row `u`) of `measurement`
  * into `out` (`size` bytes, NUL-terminated). Pure. Returns the length, or
- * -E2BIG when it does not fit or exceeds SINK_PROM_NAME_MAX.
+ * -E2BIG when it does not fit or exceeds SINK_PROM_NAME_MAX, -EINVAL when
+ * it would be empty.
  */
 int sink_prom_name(const char *measurement, const char *key,
                    const struct metric_unit *u, char *out, size_t size);

@@ -188,12 +188,23 @@ static void sink_prom__label_names(void **state) {
   metric_add_tag(&m, "pci-slot", "a");
   metric_add_tag(&m, "0x", "b");
   metric_add_tag(&m, "__name__", "c");
+  metric_add_tag(&m, "pci_slot", "d"); /* the same name: the first stands */
+  metric_add_tag(&m, "_-x", "e");      /* "__x" once made valid */
   metric_add_int(&m, "fds", "objects", 1);
   struct sink_prom s;
   sink_prom_init(&s, NULL);
   const char *t = render(&s, &m, 1);
   assert_non_null(
-      strstr(t, "m_fds{pci_slot=\"a\",_0x=\"b\",x__name__=\"c\"} 1\n"));
+      strstr(t, "m_fds{pci_slot=\"a\",_0x=\"b\",x__name__=\"c\",x__x=\"e\"} "
+                "1\n"));
+  /* nothing to name: refused */
+  struct metric e;
+  metric_init(&e, "", 1);
+  metric_add_int(&e, "", "objects", 1);
+  t = render(&s, &e, 1);
+  assert_string_equal(t, "");
+  assert_int_equal(s.refused, 1);
+  assert_non_null(strstr(s.clash, "the metric name is empty"));
   sink_prom_fini(&s);
 }
 
@@ -282,6 +293,10 @@ static void sink_prom__duplicates_dropped(void **state) {
 
 static void sink_prom__bad_records(void **state) {
   (void)state;
+  struct sink_prom fresh; /* an empty pass before any sample */
+  sink_prom_init(&fresh, NULL);
+  assert_string_equal(render(&fresh, NULL, 0), "");
+  sink_prom_fini(&fresh);
   struct metric m;
   metric_init(&m, "m", 1);
   metric_add_int(&m, "a", "no_such_ctype", 1);
