@@ -84,12 +84,102 @@ def collectd_field(plugin, field, unit, title):
             "$tag_host $tag_instance")
 
 
+# ---- Prometheus data source (the executables' own exposition) ----
+#
+# A plugin's dashboard.py may also define PROMETHEUS_DASHBOARDS: output file
+# name -> (uid, title, variables, panels), variables a list of
+# (name, label, metric, label_name) for Grafana query variables
+# label_values(metric{<earlier variables>}, label_name), multi-valued with
+# "All"; panels (title, PromQL, unit, legend format). A panel selects the
+# variables with prom_sel(...), and rates use $__rate_interval.
+
+
+def prom_sel(*pairs, **fixed):
+    """A PromQL label selector body: fixed matchers (scope="device") first,
+    then each (label, variable) as label=~"$variable"."""
+    parts = [f'{k}="{v}"' for k, v in fixed.items()]
+    parts += [f'{label}=~"${var}"' for label, var in pairs]
+    return ", ".join(parts)
+
+
+def prom_panel(pid, title, expr, unit, legend, y):
+    return {
+        "id": pid,
+        "type": "timeseries",
+        "title": title,
+        "datasource": {"type": "prometheus", "uid": "${DS_PROMETHEUS}"},
+        "gridPos": {"h": 8, "w": 12, "x": 12 * ((pid - 1) % 2), "y": y},
+        "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
+        "options": {"legend": {"displayMode": "list", "placement": "bottom"}},
+        "targets": [{"refId": "A", "expr": expr, "legendFormat": legend,
+                     "datasource": {"type": "prometheus", "uid": "${DS_PROMETHEUS}"}}],
+    }
+
+
+def prom_variable(name, label, metric, label_name, earlier):
+    sel = prom_sel(*[(lbl, var) for var, lbl in earlier])
+    query = f"label_values({metric}{{{sel}}}, {label_name})" if sel else \
+        f"label_values({metric}, {label_name})"
+    return {
+        "name": name, "label": label, "type": "query",
+        "datasource": {"type": "prometheus", "uid": "${DS_PROMETHEUS}"},
+        "query": {"query": query, "refId": f"{name}-query"},
+        "definition": query, "refresh": 2, "sort": 1,
+        "multi": True, "includeAll": True, "allValue": ".*",
+        "current": {"selected": True, "text": ["All"], "value": ["$__all"]},
+    }
+
+
+def prom_dashboard(uid, title, variables, panels):
+    tvars, earlier = [], []
+    for name, label, metric, label_name in variables:
+        tvars.append(prom_variable(name, label, metric, label_name, earlier))
+        earlier.append((name, label_name))
+    return {
+        "__inputs": [{"name": "DS_PROMETHEUS", "label": "Prometheus",
+                      "description": "Prometheus scraping the executables' --listen",
+                      "type": "datasource", "pluginId": "prometheus",
+                      "pluginName": "Prometheus"}],
+        "__requires": [{"type": "datasource", "id": "prometheus", "name": "Prometheus",
+                        "version": "1.0.0"},
+                       {"type": "grafana", "id": "grafana", "name": "Grafana",
+                        "version": "9.0.0"}],
+        "uid": uid,
+        "title": title,
+        "tags": ["gpu", "prometheus"],
+        "timezone": "browser",
+        "schemaVersion": 36,
+        "version": 1,
+        "refresh": "30s",
+        "time": {"from": "now-1h", "to": "now"},
+        "templating": {"list": tvars},
+        "annotations": {"list": []},
+        "panels": [prom_panel(i + 1, *p, y=8 * (i // 2)) for i, p in enumerate(panels)],
+    }
+
+
+def plugin_prometheus_dashboards():
+    """Every plugin's PROMETHEUS_DASHBOARDS, in manifest order."""
+    out = {}
+    for p in manifest.plugins():
+        spec = manifest.manifest(p).get("dashboard")
+        if spec:
+            scope = {"prom_sel": prom_sel, "tag": tag, "collectd_query": collectd_query,
+                     "telegraf_query": telegraf_query, "collectd_field": collectd_field}
+            path = os.path.join(manifest.ROOT, spec)
+            with open(path, encoding="utf-8") as f:
+                exec(compile(f.read(), path, "exec"), scope)
+            out.update(scope.get("PROMETHEUS_DASHBOARDS", {}))
+    return out
+
+
 def plugin_dashboards():
     """Every plugin's dashboards (its manifest's `dashboard` file), in the
     order of plugins/plugins.manifest."""
     out = {}
     helpers = {"tag": tag, "collectd_query": collectd_query,
-               "telegraf_query": telegraf_query, "collectd_field": collectd_field}
+               "telegraf_query": telegraf_query, "collectd_field": collectd_field,
+               "prom_sel": prom_sel}
     for p in manifest.plugins():
         spec = manifest.manifest(p).get("dashboard")
         if spec:
@@ -102,10 +192,15 @@ def plugin_dashboards():
 
 
 DASHBOARDS = plugin_dashboards()
+PROMETHEUS_DASHBOARDS = plugin_prometheus_dashboards()
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else HERE
     for name, (uid, title, db, panels) in DASHBOARDS.items():
         with open(os.path.join(out, name), "w") as f:
             json.dump(dashboard(uid, title, db, panels), f, indent=2)
+            f.write("\n")
+    for name, (uid, title, variables, panels) in PROMETHEUS_DASHBOARDS.items():
+        with open(os.path.join(out, name), "w") as f:
+            json.dump(prom_dashboard(uid, title, variables, panels), f, indent=2)
             f.write("\n")

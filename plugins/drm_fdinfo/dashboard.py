@@ -71,3 +71,47 @@ DASHBOARDS = {
     "drm_fdinfo-telegraf.json": ("gpu-drm-fdinfo-telegraf", "GPU clients (drm_fdinfo, Telegraf)",
                                  "telegraf", DRM_TELEGRAF),
 }
+
+# Prometheus data source: the executable's --listen (README "Prometheus,
+# natively"); variables host (instance), device, process (comm).
+_DEV = prom_sel(("instance", "instance"), ("device", "device"), scope="device")
+_PROC = prom_sel(("instance", "instance"), ("device", "device"), ("comm", "comm"),
+                 scope="process")
+DRM_PROMETHEUS = [
+    ("Engine busy per device (from busy time)",
+     f"sum by (instance, device, engine) (rate(drm_engine_busy_seconds_total{{{_DEV}}}"
+     "[$__rate_interval])) / on (instance, device, engine) "
+     f"max by (instance, device, engine) (drm_engine_capacity{{{_DEV}}})",
+     "percentunit", "{{instance}} {{device}} {{engine}}"),
+    ("Engine busy per process",
+     f"sum by (instance, device, engine, pid, comm) (rate(drm_engine_busy_seconds_total{{{_PROC}}}"
+     "[$__rate_interval]))",
+     "percentunit", "{{comm}} ({{pid}}) {{engine}} {{device}}"),
+    ("Engine utilisation per device (the plugin's interval)",
+     f"drm_engine_utilization_ratio{{{_DEV}}}",
+     "percentunit", "{{instance}} {{device}} {{engine}}"),
+    ("Resident GPU memory per device",
+     f"sum by (instance, device, region) (drm_memory_resident_bytes{{{_DEV}}})",
+     "bytes", "{{instance}} {{device}} {{region}}"),
+    ("GPU memory per process (total)",
+     f"sum by (instance, device, pid, comm) (drm_memory_total_bytes{{{_PROC}}})",
+     "bytes", "{{comm}} ({{pid}}) {{device}}"),
+    ("DRM clients per device",
+     f"drm_device_clients{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
+     "short", "{{instance}} {{device}}"),
+    ("Processes not readable (run as root)",
+     f"drm_device_unreadable{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
+     "short", "{{instance}} {{device}}"),
+    ("Scan: processes and fds walked per read",
+     f"{{__name__=~\"drm_scan_(processes|fds)\", {prom_sel(('instance', 'instance'))}}}",
+     "short", "{{instance}} {{__name__}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "drm_fdinfo-prometheus.json": (
+        "gpu-drm-fdinfo-prometheus", "GPU clients (drm_fdinfo, Prometheus)",
+        [("instance", "Host", "drm_scan_clients", "instance"),
+         ("device", "Device", "drm_device_clients", "device"),
+         ("comm", "Process", "drm_engine_capacity", "comm")],
+        DRM_PROMETHEUS),
+}

@@ -50,3 +50,34 @@ DASHBOARDS = {
     "i915_oa-telegraf.json": ("gpu-i915-oa-telegraf", "Intel GPU OA (i915_oa, Telegraf)",
                               "telegraf", I915_TELEGRAF),
 }
+
+# Prometheus data source: the executable's --listen; variables host
+# (instance) and device.
+_SEL = prom_sel(("instance", "instance"), ("device", "device"))
+I915_PROMETHEUS = [
+    ("GPU busy", f"i915_oa_gpu_busy_ratio{{{_SEL}}}", "percentunit",
+     "{{instance}} {{device}} {{engine}}"),
+    ("Average GPU core frequency", f"i915_oa_avg_gpu_core_frequency_hertz{{{_SEL}}}",
+     "hertz", "{{instance}} {{device}}"),
+    ("EU active (Render Basic set, EuMetrics true)", f"i915_oa_eu_active_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} {{device}}"),
+    ("EU stall (Render Basic set, EuMetrics true)", f"i915_oa_eu_stall_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} {{device}}"),
+    ("OA reports per second",
+     f"rate(i915_oa_stream_reports_total{{{_SEL}}}[$__rate_interval])",
+     "short", "{{instance}} {{device}} set {{metric_set}}"),
+    ("Lost OA reports (should stay 0)",
+     f"increase(i915_oa_stream_report_lost_total{{{_SEL}}}[$__rate_interval])",
+     "short", "{{instance}} {{device}} set {{metric_set}}"),
+    ("Lost OA buffers (should stay 0)",
+     f"increase(i915_oa_stream_buffer_lost_total{{{_SEL}}}[$__rate_interval])",
+     "short", "{{instance}} {{device}} set {{metric_set}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "i915_oa-prometheus.json": (
+        "gpu-i915-oa-prometheus", "Intel GPU OA (i915_oa, Prometheus)",
+        [("instance", "Host", "i915_oa_gpu_busy_ratio", "instance"),
+         ("device", "Device", "i915_oa_gpu_busy_ratio", "device")],
+        I915_PROMETHEUS),
+}

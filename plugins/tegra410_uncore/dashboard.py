@@ -58,3 +58,29 @@ DASHBOARDS = {
     "tegra410_uncore-telegraf.json": ("tegra410-uncore-telegraf",
                                       "Tegra410 uncore (Telegraf)", "telegraf", T410_TELEGRAF),
 }
+
+# Prometheus data source: the executable's --listen; variables host
+# (instance) and socket (each panel shows every PMU of the socket that has
+# the metric: a PMU variable would empty the panels of the other kinds).
+_SEL = prom_sel(("instance", "instance"), ("socket", "socket"))
+T410_PROMETHEUS = [
+    ("Read bandwidth per PMU", f"tegra410_read_bandwidth_bytes_per_second{{{_SEL}}}",
+     "Bps", "{{instance}} socket {{socket}} {{pmu}} {{rc}}{{direction}}"),
+    ("Write bandwidth per PMU", f"tegra410_write_bandwidth_bytes_per_second{{{_SEL}}}",
+     "Bps", "{{instance}} socket {{socket}} {{pmu}} {{rc}}{{direction}}"),
+    ("Read latency", f"tegra410_read_latency_seconds{{{_SEL}}}",
+     "s", "{{instance}} socket {{socket}} {{pmu}} {{rc}}{{direction}}"),
+    ("Uncore clock", f"tegra410_frequency_hertz{{{_SEL}}}",
+     "hertz", "{{instance}} socket {{socket}} {{pmu}}"),
+    ("Counters running (multiplexing: below 100 % scales)",
+     f"tegra410_running_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} socket {{socket}} {{pmu}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "tegra410_uncore-prometheus.json": (
+        "gpu-tegra410-uncore-prometheus", "Tegra410 uncore (Prometheus)",
+        [("instance", "Host", "tegra410_read_bandwidth_bytes_per_second", "instance"),
+         ("socket", "Socket", "tegra410_read_bandwidth_bytes_per_second", "socket")],
+        T410_PROMETHEUS),
+}

@@ -9,7 +9,11 @@
 #    for POST, concurrent scrapes, IPv6, clear errors for a bad address and
 #    a port in use, exit 0 on SIGTERM and SIGINT;
 #  - the real Prometheus server scrapes all four exporters: every target
-#    up, series and values read back through its HTTP API.
+#    up, series and values read back through its HTTP API, the exporter
+#    rules (dashboards/prometheus/gpu-exporter-rules.yml: promtool check
+#    rules, promtool test rules, and recorded live), and every query of the
+#    Prometheus Grafana dashboards (as generate.py writes them) returns
+#    series, with the template variables at All and at a value.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -39,10 +43,12 @@ fp_init
 fp_device 226 0 card0 0000:00:02.0 i915
 # quotes, a backslash, braces and a byte that is not UTF-8 (kernel comm is
 # 15 bytes; the plugin keeps what the file says)
+# i915 client ID, render busy ns: fp_i915 with resident memory too
+fdinfo() { printf '%s\ndrm-resident-system0:\t4 MiB\n' "$(fp_i915 "$1" "$2")"; }
 fp_process 100 $'ev"il\\} x{\xff'
-fp_fd 100 3 card0 "$(fp_i915 7 1500000000)"
+fp_fd 100 3 card0 "$(fdinfo 7 1500000000)"
 fp_process 200 'glxgears'
-fp_fd 200 4 card0 "$(fp_i915 8 250)"
+fp_fd 200 4 card0 "$(fdinfo 8 250)"
 
 # The command of plugin $1, in CMD.
 cmd_of() {
@@ -132,8 +138,8 @@ done
 U=http://127.0.0.1:${PORT[drm_fdinfo]}
 # Counters move: 1.5 s more render time for pid 100, 250 ns for pid 200,
 # after the exporter's first read; every later read exposes them.
-fp_fdinfo 100 3 "$(fp_i915 7 3000000000)"
-fp_fdinfo 200 4 "$(fp_i915 8 500)"
+fp_fdinfo 100 3 "$(fdinfo 7 3000000000)"
+fp_fdinfo 200 4 "$(fdinfo 8 500)"
 busy_of() { # pid -> the value once it is the expected one, or the last seen
   local deadline=$((SECONDS + 10)) v=
   while ((SECONDS < deadline)); do
@@ -194,7 +200,13 @@ fi
 # ---- the Prometheus server ----
 jobs=""
 for p in "${PLUGINS[@]}"; do jobs+="$p 127.0.0.1:${PORT[$p]}"$'\n'; done
-tap_check "prometheus: starts on loopback" prom_start "$T/prom" "$jobs"
+RULES=dashboards/prometheus/gpu-exporter-rules.yml
+out=$(promtool check rules "$RULES" 2>&1)
+tap_is "0" "$?" "promtool check rules $RULES"
+out=$(cd dashboards/prometheus && promtool test rules gpu-exporter-rules.test.yml 2>&1)
+tap_is "0" "$?" "promtool test rules: every case of gpu-exporter-rules.test.yml" ||
+  sed 's/^/# /' <<<"$out"
+tap_check "prometheus: starts on loopback" prom_start "$T/prom" "$jobs" "$RULES"
 PIDS+=("${PROM_PID:-}")
 tap_check "prometheus: all four exporters up" prom_wait_up 4 60
 # give it a scrape after the first read of every exporter
@@ -213,6 +225,29 @@ tap_is 1.5 "$(python3 "$EXPO" query "$PROM_URL" \
   "prometheus: the hostile comm label matches exactly"
 tap_is 0 "$(python3 "$EXPO" count "$PROM_URL" '{__name__=~".+_(ns|hz|percent)(_total)?"}')" \
   "prometheus: no series with a unit abbreviation in its name"
+
+# the rules record from the live exporters
+for r in device_engine:drm_engine_busy:ratio_rate1m process_engine:drm_engine_busy:ratio_rate1m \
+  process:drm_memory_resident:bytes device:i915_oa_gpu_busy:ratio \
+  device:panthor_perf_ext_read_bandwidth:bytes_per_second \
+  device:panthor_perf_gpu_active:hertz_rate1m socket:tegra410_read_bandwidth:bytes_per_second; do
+  n=$(python3 "$EXPO" count "$PROM_URL" "$r")
+  tap_check "prometheus: rule $r records live ($n series)" test "${n:-0}" -ge 1
+done
+tap_is 4194304 "$(python3 "$EXPO" query "$PROM_URL" \
+  'process:drm_memory_resident:bytes{pid="200"}')" "prometheus: resident bytes of pid 200 recorded"
+
+# The Prometheus dashboards: as generate.py writes them; every variable
+# finds values, every panel returns series.
+mkdir -p "$T/dash"
+python3 dashboards/grafana/generate.py "$T/dash"
+for f in "$T"/dash/*-prometheus.json; do
+  tap_check "dashboards/grafana/${f##*/} is what generate.py writes" \
+    cmp -s "$f" "dashboards/grafana/${f##*/}"
+done
+while IFS=$'\t' read -r verdict what diag; do
+  if [[ $verdict == ok ]]; then tap_ok "$what"; else tap_fail "$what" && echo "# $diag"; fi
+done < <(python3 tests/lib/grafana_prom_queries.py "$PROM_URL" dashboards/grafana/*-prometheus.json)
 
 # ---- clean shutdown ----
 for sig in TERM INT; do

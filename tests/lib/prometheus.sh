@@ -1,26 +1,34 @@
 # The Prometheus server (Debian prometheus) on loopback for end-to-end
 # tests, under a directory the caller owns, stopped by its PID (be_stop of
 # tests/lib/backends.sh, which must be sourced first).
-#   prom_start DIR JOBS     prometheus with its web API on a free 127.0.0.1
-#                           port, scraping every second; JOBS is lines of
-#                           "job_name target" (host:port) -> PROM_URL,
-#                           PROM_PID. promtool check config runs first.
+#   prom_start DIR JOBS [RULES...]
+#                           prometheus with its web API on a free 127.0.0.1
+#                           port, scraping and evaluating RULES (files) every
+#                           second; JOBS is lines of "job_name target"
+#                           (host:port) -> PROM_URL, PROM_PID. promtool check
+#                           config runs first.
 #   prom_wait_up N [S]      wait until N targets report up == 1 (default
 #                           30 s); status 1 at the deadline
 PROMETHEUS=${PROMETHEUS:-/usr/bin/prometheus}
 
-prom_start() { # dir jobs
-  local dir=$1 port job target
+prom_start() { # dir jobs [rule files...]
+  local dir=$1 jobs=$2 port job target rule
+  shift 2
   port=$(be_free_port)
   mkdir -p "$dir/data"
   {
     printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n'
-    printf '  evaluation_interval: 1s\nscrape_configs:\n'
+    printf '  evaluation_interval: 1s\n'
+    if (($# > 0)); then
+      printf 'rule_files:\n'
+      for rule in "$@"; do printf '  - "%s"\n' "$(realpath "$rule")"; done
+    fi
+    printf 'scrape_configs:\n'
     while read -r job target; do
       [[ -n $job ]] || continue
       printf '  - job_name: %s\n    static_configs:\n' "$job"
       printf '      - targets: ["%s"]\n' "$target"
-    done <<<"$2"
+    done <<<"$jobs"
   } >"$dir/prometheus.yml"
   promtool check config "$dir/prometheus.yml" >"$dir/check.out" 2>&1 || return 1
   "$PROMETHEUS" --config.file="$dir/prometheus.yml" \
