@@ -201,6 +201,7 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
   case 5:
     if ((rc = host_exec_choice(a, "--format", value, formats, 4, &k)) == 0)
       a->format = (enum host_exec_format)k;
+    a->format_set = true;
     break;
   case 7:
     a->version = true;
@@ -256,7 +257,7 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
     if (mode_set && a->mode != HOST_EXEC_INTERVAL)
       rc = host_exec_fail(a, "--listen reads every --interval: not with "
                              "--once or --execd");
-    else if (a->format != HOST_EXEC_INFLUX && a->format != HOST_EXEC_PROMETHEUS)
+    else if (a->format_set && a->format != HOST_EXEC_PROMETHEUS)
       rc = host_exec_fail(a, "--listen serves --format=prometheus only");
     else if (!mode_set)
       a->interval_s = HOST_EXEC_LISTEN_INTERVAL;

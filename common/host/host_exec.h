@@ -67,6 +67,7 @@ struct host_exec_args {
   bool help;                    /* --help or -h */
   bool version;                 /* --version */
   const char *listen;     /* --listen=ADDR:PORT (borrowed argv), or NULL */
+  bool format_set;        /* --format was given */
   struct cfg_item *items; /* owned tree: keys, values, children */
   size_t n_items;
   char error[256]; /* why parsing failed, e.g. "--window: expected ..." */

@@ -439,6 +439,8 @@ static const struct error_case error_cases[] = {
      "--listen reads every --interval: not with --once or --execd"},
     {{"--listen=:1", "--format=json"},
      "--listen serves --format=prometheus only"},
+    {{"--format=influx", "--listen=:1"},
+     "--listen serves --format=prometheus only"},
     {{"--log-level=loud"},
      "--log-level: expected error, warning, info or debug, got \"loud\""},
 };
