@@ -158,19 +158,55 @@ def prom_dashboard(uid, title, variables, panels):
     }
 
 
+# ---- template variables of the Telegraf-schema dashboards ----
+#
+# A plugin's dashboard.py may define TELEGRAF_VARIABLES: output file name ->
+# [(name, label, measurement, tag key)], InfluxQL query variables
+# SHOW TAG VALUES FROM measurement WITH KEY = key, narrowed by the earlier
+# ones, multi-valued with "All" (.*); its panels filter with tvar(...).
+
+
+def tvar(*pairs):
+    """InfluxQL conditions: each (tag key, variable) as "key" =~ /^$variable$/."""
+    return " AND ".join(f'"{key}" =~ /^${var}$/' for key, var in pairs)
+
+
+def influx_variables(variables):
+    out, earlier = [], []
+    for name, label, measurement, key in variables:
+        query = f'SHOW TAG VALUES FROM "{measurement}" WITH KEY = "{key}"'
+        if earlier:
+            query += " WHERE " + tvar(*earlier)
+        out.append({
+            "name": name, "label": label, "type": "query",
+            "datasource": {"type": "influxdb", "uid": "${DS_INFLUXDB}"},
+            "query": query, "definition": query, "refresh": 2, "sort": 1,
+            "multi": True, "includeAll": True, "allValue": ".*",
+            "current": {"selected": True, "text": ["All"], "value": ["$__all"]},
+        })
+        earlier.append((key, name))
+    return out
+
+
 def plugin_prometheus_dashboards():
-    """Every plugin's PROMETHEUS_DASHBOARDS, in manifest order."""
+    """Every plugin's PROMETHEUS_DASHBOARDS (and, into TELEGRAF_VARIABLES,
+    its TELEGRAF_VARIABLES), in manifest order."""
     out = {}
     for p in manifest.plugins():
         spec = manifest.manifest(p).get("dashboard")
         if spec:
-            scope = {"prom_sel": prom_sel, "tag": tag, "collectd_query": collectd_query,
-                     "telegraf_query": telegraf_query, "collectd_field": collectd_field}
+            scope = {"prom_sel": prom_sel, "tvar": tvar, "tag": tag,
+                     "collectd_query": collectd_query, "telegraf_query": telegraf_query,
+                     "collectd_field": collectd_field}
             path = os.path.join(manifest.ROOT, spec)
             with open(path, encoding="utf-8") as f:
                 exec(compile(f.read(), path, "exec"), scope)
             out.update(scope.get("PROMETHEUS_DASHBOARDS", {}))
+            TELEGRAF_VARIABLES.update(scope.get("TELEGRAF_VARIABLES", {}))
     return out
+
+
+TELEGRAF_VARIABLES = {}
 
 
 def plugin_dashboards():
@@ -179,7 +215,7 @@ def plugin_dashboards():
     out = {}
     helpers = {"tag": tag, "collectd_query": collectd_query,
                "telegraf_query": telegraf_query, "collectd_field": collectd_field,
-               "prom_sel": prom_sel}
+               "prom_sel": prom_sel, "tvar": tvar}
     for p in manifest.plugins():
         spec = manifest.manifest(p).get("dashboard")
         if spec:
@@ -197,8 +233,11 @@ PROMETHEUS_DASHBOARDS = plugin_prometheus_dashboards()
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else HERE
     for name, (uid, title, db, panels) in DASHBOARDS.items():
+        board = dashboard(uid, title, db, panels)
+        if name in TELEGRAF_VARIABLES:
+            board["templating"]["list"] = influx_variables(TELEGRAF_VARIABLES[name])
         with open(os.path.join(out, name), "w") as f:
-            json.dump(dashboard(uid, title, db, panels), f, indent=2)
+            json.dump(board, f, indent=2)
             f.write("\n")
     for name, (uid, title, variables, panels) in PROMETHEUS_DASHBOARDS.items():
         with open(os.path.join(out, name), "w") as f:

@@ -36,32 +36,32 @@ DRM_COLLECTD = [
 
 DRM_TELEGRAF = [
     ("Engine utilisation per device", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'device'",
+        "utilization", "drm_engine", "\"scope\" = 'device' AND " + tvar(("host", "host"), ("device", "device")),
         "\"host\", \"driver\", \"device\", \"engine\""),
      "percent", "$tag_host $tag_driver $tag_device $tag_engine"),
     ("Engine utilisation per process", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'process'",
+        "utilization", "drm_engine", "\"scope\" = 'process' AND " + tvar(("host", "host"), ("device", "device"), ("comm", "comm")),
         "\"host\", \"device\", \"engine\", \"pid\", \"comm\""),
      "percent", "$tag_host $tag_comm ($tag_pid) $tag_engine"),
     ("Engine utilisation per cgroup", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'cgroup'",
+        "utilization", "drm_engine", "\"scope\" = 'cgroup' AND " + tvar(("host", "host"), ("device", "device")),
         "\"host\", \"device\", \"engine\", \"cgroup\""),
      "percent", "$tag_host $tag_cgroup $tag_engine"),
     ("Resident GPU memory per device", telegraf_query(
-        "resident_bytes", "drm_memory", "\"scope\" = 'device'",
+        "resident_bytes", "drm_memory", "\"scope\" = 'device' AND " + tvar(("host", "host"), ("device", "device")),
         "\"host\", \"device\", \"region\""),
      "bytes", "$tag_host $tag_device $tag_region"),
     ("GPU memory per process (total)", telegraf_query(
-        "total_bytes", "drm_memory", "\"scope\" = 'process'",
+        "total_bytes", "drm_memory", "\"scope\" = 'process' AND " + tvar(("host", "host"), ("device", "device"), ("comm", "comm")),
         "\"host\", \"device\", \"region\", \"pid\", \"comm\""),
      "bytes", "$tag_host $tag_comm ($tag_pid) $tag_region"),
     ("DRM clients per device", telegraf_query(
-        "clients", "drm_device", "", "\"host\", \"driver\", \"device\""),
+        "clients", "drm_device", tvar(("host", "host"), ("device", "device")), "\"host\", \"driver\", \"device\""),
      "short", "$tag_host $tag_driver $tag_device"),
     ("Processes not readable (run as root)", telegraf_query(
-        "unreadable", "drm_scan", "", "\"host\""),
+        "unreadable", "drm_scan", tvar(("host", "host")), "\"host\""),
      "short", "$tag_host"),
-    ("Scan: fds walked per read", telegraf_query("fds", "drm_scan", "", "\"host\""),
+    ("Scan: fds walked per read", telegraf_query("fds", "drm_scan", tvar(("host", "host")), "\"host\""),
      "short", "$tag_host"),
 ]
 
@@ -114,4 +114,11 @@ PROMETHEUS_DASHBOARDS = {
          ("device", "Device", "drm_device_clients", "device"),
          ("comm", "Process", "drm_engine_capacity", "comm")],
         DRM_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, device, process.
+TELEGRAF_VARIABLES = {
+    "drm_fdinfo-telegraf.json": [("host", "Host", "drm_scan", "host"),
+                                 ("device", "Device", "drm_device", "device"),
+                                 ("comm", "Process", "drm_engine", "comm")],
 }

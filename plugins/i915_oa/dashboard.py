@@ -24,23 +24,23 @@ I915_COLLECTD = [
 ]
 
 I915_TELEGRAF = [
-    ("GPU busy", telegraf_query("gpu_busy_percent", "i915_oa", "",
+    ("GPU busy", telegraf_query("gpu_busy_percent", "i915_oa", tvar(("host", "host"), ("device", "device")),
                                 "\"host\", \"device\", \"engine\""),
      "percent", "$tag_host $tag_device $tag_engine"),
     ("Average GPU core frequency", telegraf_query(
-        "avg_gpu_core_frequency_hz", "i915_oa", "", "\"host\", \"device\""),
+        "avg_gpu_core_frequency_hz", "i915_oa", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "hertz", "$tag_host $tag_device"),
     ("EU active (Render Basic set, EuMetrics true)", telegraf_query(
-        "eu_active_percent", "i915_oa", "", "\"host\", \"device\""),
+        "eu_active_percent", "i915_oa", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "percent", "$tag_host $tag_device"),
     ("EU stall (Render Basic set, EuMetrics true)", telegraf_query(
-        "eu_stall_percent", "i915_oa", "", "\"host\", \"device\""),
+        "eu_stall_percent", "i915_oa", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "percent", "$tag_host $tag_device"),
     ("OA reports (cumulative: the execd snippets)", telegraf_query(
-        "reports", "i915_oa_stream", "", "\"host\", \"device\", \"metric_set\""),
+        "reports", "i915_oa_stream", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\", \"metric_set\""),
      "short", "$tag_host $tag_device $tag_metric_set"),
     ("Lost OA buffers (cumulative: execd; should stay 0)", telegraf_query(
-        "buffer_lost", "i915_oa_stream", "", "\"host\", \"device\""),
+        "buffer_lost", "i915_oa_stream", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "short", "$tag_host $tag_device"),
 ]
 
@@ -80,4 +80,10 @@ PROMETHEUS_DASHBOARDS = {
         [("instance", "Host", "i915_oa_gpu_busy_ratio", "instance"),
          ("device", "Device", "i915_oa_gpu_busy_ratio", "device")],
         I915_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, device.
+TELEGRAF_VARIABLES = {
+    "i915_oa-telegraf.json": [("host", "Host", "i915_oa", "host"),
+                              ("device", "Device", "i915_oa", "device")],
 }

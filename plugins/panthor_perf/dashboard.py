@@ -22,7 +22,7 @@ PP_COLLECTD = [
 ]
 
 PP_TELEGRAF = [
-    (title, telegraf_query(field, "panthor_perf", "", "\"host\", \"device\", \"gpu\""),
+    (title, telegraf_query(field, "panthor_perf", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\", \"gpu\""),
      unit, "$tag_host $tag_device $tag_gpu")
     for title, field, unit in [
         ("Fragment utilisation", "fragment_utilization_percent", "percent"),
@@ -69,4 +69,10 @@ PROMETHEUS_DASHBOARDS = {
         [("instance", "Host", "panthor_perf_gpu_active_cycles_total", "instance"),
          ("device", "Device", "panthor_perf_gpu_active_cycles_total", "device")],
         PP_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, device.
+TELEGRAF_VARIABLES = {
+    "panthor_perf-telegraf.json": [("host", "Host", "panthor_perf", "host"),
+                                   ("device", "Device", "panthor_perf", "device")],
 }

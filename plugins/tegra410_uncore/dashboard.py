@@ -33,22 +33,22 @@ T410_COLLECTD = [
 
 T410_TELEGRAF = [
     ("Read bandwidth", telegraf_query(
-        "read_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
+        "read_bandwidth", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
      "Bps", "$tag_host $tag_pmu $tag_filter"),
     ("Write bandwidth", telegraf_query(
-        "write_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
+        "write_bandwidth", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
      "Bps", "$tag_host $tag_pmu $tag_filter"),
     ("Read latency", telegraf_query(
-        "read_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
+        "read_latency_seconds", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"direction\""),
      "s", "$tag_host $tag_pmu $tag_direction"),
     ("Write latency (chip-to-chip)", telegraf_query(
-        "write_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
+        "write_latency_seconds", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"direction\""),
      "s", "$tag_host $tag_pmu $tag_direction"),
     ("Fabric frequency", telegraf_query(
-        "frequency", "tegra410", "", "\"host\", \"pmu\""),
+        "frequency", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\""),
      "hertz", "$tag_host $tag_pmu"),
     ("Raw events: rate", telegraf_query(
-        "rate", "uncore_event", "", "\"host\", \"pmu\", \"event\", \"cpu\""),
+        "rate", "uncore_event", tvar(("host", "host")), "\"host\", \"pmu\", \"event\", \"cpu\""),
      "short", "$tag_host $tag_pmu $tag_event $tag_cpu"),
 ]
 
@@ -83,4 +83,11 @@ PROMETHEUS_DASHBOARDS = {
         [("instance", "Host", "tegra410_read_bandwidth_bytes_per_second", "instance"),
          ("socket", "Socket", "tegra410_read_bandwidth_bytes_per_second", "socket")],
         T410_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, socket (the raw
+# events panel has no socket tag: it follows host only).
+TELEGRAF_VARIABLES = {
+    "tegra410_uncore-telegraf.json": [("host", "Host", "tegra410", "host"),
+                                      ("socket", "Socket", "tegra410", "socket")],
 }
