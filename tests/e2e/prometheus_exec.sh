@@ -209,10 +209,19 @@ tap_is "0" "$?" "promtool test rules: every case of gpu-exporter-rules.test.yml"
 tap_check "prometheus: starts on loopback" prom_start "$T/prom" "$jobs" "$RULES"
 PIDS+=("${PROM_PID:-}")
 tap_check "prometheus: all four exporters up" prom_wait_up 4 60
-# give it a scrape after the first read of every exporter
-sleep 2
+# Stored series: polled (a target is up from its first scrape, which may
+# have come before the exporter's first read: a 503)
+poll_count() { # promql -> its series count once >= 1, or 0 after 30 s
+  local deadline=$((SECONDS + 30)) n=0
+  while ((SECONDS < deadline)); do
+    n=$(python3 "$EXPO" count "$PROM_URL" "$1")
+    [[ ${n:-0} -ge 1 ]] && break
+    sleep 0.5
+  done
+  echo "${n:-0}"
+}
 for p in "${PLUGINS[@]}"; do
-  n=$(python3 "$EXPO" count "$PROM_URL" "{job=\"$p\",__name__=\"${EXPECT[$p]}\"}")
+  n=$(poll_count "{job=\"$p\",__name__=\"${EXPECT[$p]}\"}")
   tap_check "prometheus: $p: ${EXPECT[$p]} stored ($n series)" test "${n:-0}" -ge 1
   n=$(python3 "$EXPO" count "$PROM_URL" "scrape_samples_scraped{job=\"$p\"} > 0")
   tap_is 1 "$n" "prometheus: $p: the scrape has samples"
@@ -231,7 +240,7 @@ for r in device_engine:drm_engine_busy:ratio_rate1m process_engine:drm_engine_bu
   process:drm_memory_resident:bytes device:i915_oa_gpu_busy:ratio \
   device:panthor_perf_ext_read_bandwidth:bytes_per_second \
   device:panthor_perf_gpu_active:hertz_rate1m socket:tegra410_read_bandwidth:bytes_per_second; do
-  n=$(python3 "$EXPO" count "$PROM_URL" "$r")
+  n=$(poll_count "$r")
   tap_check "prometheus: rule $r records live ($n series)" test "${n:-0}" -ge 1
 done
 tap_is 4194304 "$(python3 "$EXPO" query "$PROM_URL" \
