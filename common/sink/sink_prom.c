@@ -406,8 +406,13 @@ static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
       prom_arena_put(s, name, (size_t)n);
       f->help_off = s->arena_len;
       char help[400];
+      bool ratio = strcmp(pu.base, "ratio") == 0;
       snprintf(help, sizeof(help), "%s %s: %s%s%s", m->measurement, fld->key,
-               pu.meaning, pu.base[0] ? ", in " : "", pu.base);
+               pu.meaning,
+               ratio        ? ", as a ratio (1 is 100 %"
+               : pu.base[0] ? ", in "
+                            : "",
+               ratio ? ")" : pu.base);
       prom_escaped(s, help, false);
       f->help_len = s->arena_len - f->help_off;
     }

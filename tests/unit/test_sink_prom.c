@@ -125,7 +125,7 @@ static void sink_prom__families_grouped(void **state) {
          "drm_engine_busy_seconds_total{pid=\"200\",engine=\"render\"} "
          "1.5e-06\n"
          "# HELP drm_engine_utilization_ratio drm_engine utilization: "
-         "percent over the interval, in ratio\n"
+         "percent over the interval, as a ratio (1 is 100 %)\n"
          "# TYPE drm_engine_utilization_ratio gauge\n"
          "drm_engine_utilization_ratio{pid=\"100\",engine=\"render\"} "
          "0.125\n"
