@@ -51,6 +51,10 @@ VISIBILITY   := -fvisibility=hidden
 ALL_CFLAGS   := $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC $(VISIBILITY) $(SAN_FLAGS) $(CFLAGS)
 DRM_CFLAGS   := $(shell pkg-config --cflags libdrm 2>/dev/null)
 YAJL_LIBS    := -lyajl
+# libmicrohttpd: the executables' --listen (common/host/prom_http.c) only;
+# the collectd plugins never link it.
+MHD_CFLAGS   := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+MHD_LIBS     := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 LDLIBS_ALL   := -lm -pthread
 COLLECTD_CFLAGS := -DHAVE_CONFIG_H -I/usr/include/collectd
 
@@ -95,6 +99,8 @@ VERSION      := $(shell sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
 $(BUILD)/obj/common/host/host_exec.o: ALL_CFLAGS += -DHOST_EXEC_VERSION='"$(VERSION)"'
 $(BUILD)/obj/common/host/host_exec.o: debian/changelog
 
+$(BUILD)/obj/common/host/prom_http.o: ALL_CFLAGS += $(MHD_CFLAGS)
+
 $(BUILD)/obj/common/host/host_collectd.o: common/host/host_collectd.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
@@ -108,7 +114,7 @@ $(1)_CORE := $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call core_srcs,$(1)))
 $(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
 	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
 $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
-	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(MHD_LIBS) $(LDLIBS_ALL)
 endef
 $(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
 

@@ -8,6 +8,7 @@
  * sends SIGTERM after 5 s.
  */
 #include "common/host/host_exec.h"
+#include "common/host/prom_http.h"
 #include "common/sink/sink_influx.h"
 #include "common/sink/sink_json.h"
 #include "common/sink/sink_line.h"
@@ -140,8 +141,8 @@ static int host_exec_choice(struct host_exec_args *a, const char *flag,
       return 0;
     }
   snprintf(a->error, sizeof(a->error), "%s: expected %s, got \"%.64s\"", flag,
-           n_names == 3 ? "json, influx or table"
-                        : "error, warning, info or debug",
+           strcmp(flag, "--format") == 0 ? "json, influx, table or prometheus"
+                                         : "error, warning, info or debug",
            value);
   return -EINVAL;
 }
@@ -152,21 +153,22 @@ static int host_exec_choice(struct host_exec_args *a, const char *flag,
 static int host_exec_flag(struct host_exec_args *a, const char *name,
                           size_t len, const char *value, const char *arg,
                           bool *mode_set) {
-  static const char *const flags[] = {"help",      "once",   "execd",
-                                      "interval",  "window", "format",
-                                      "log-level", "version"};
-  static const char *const formats[] = {"influx", "json", "table"};
+  static const char *const flags[] = {"help",      "once",    "execd",
+                                      "interval",  "window",  "format",
+                                      "log-level", "version", "listen"};
+  static const char *const formats[] = {"influx", "json", "table",
+                                        "prometheus"};
   static const char *const levels[] = {"error", "warning", "info", "debug"};
   static const enum log_level level_values[] = {
       LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG};
   size_t f = 0;
-  while (f < 8 && !(strlen(flags[f]) == len &&
+  while (f < 9 && !(strlen(flags[f]) == len &&
                     (f == 3 ? !strncasecmp(flags[f], name, len)
                             : !strncmp(flags[f], name, len))))
     f++;
-  if (f == 8)
+  if (f == 9)
     return 1;
-  bool wants_value = f >= 3 && f <= 6;
+  bool wants_value = (f >= 3 && f <= 6) || f == 8;
   if (wants_value && value == NULL)
     return host_exec_fail(a, "%s needs a value: --flag=<value>", arg);
   if (!wants_value && value != NULL)
@@ -197,11 +199,15 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
         host_exec_seconds(a, "--window", value, /*zero_ok=*/true, &a->window_s);
     break;
   case 5:
-    if ((rc = host_exec_choice(a, "--format", value, formats, 3, &k)) == 0)
+    if ((rc = host_exec_choice(a, "--format", value, formats, 4, &k)) == 0)
       a->format = (enum host_exec_format)k;
+    a->format_set = true;
     break;
   case 7:
     a->version = true;
+    break;
+  case 8:
+    a->listen = value;
     break;
   default:
     if ((rc = host_exec_choice(a, "--log-level", value, levels, 4, &k)) == 0)
@@ -246,6 +252,18 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
     else
       rc = host_exec_add(a, &a->items, &a->n_items, name, len, value, arg);
   }
+  if (rc == 0 && a->listen != NULL) {
+    /* a server reads on its own interval, and speaks Prometheus only */
+    if (mode_set && a->mode != HOST_EXEC_INTERVAL)
+      rc = host_exec_fail(a, "--listen reads every --interval: not with "
+                             "--once or --execd");
+    else if (a->format_set && a->format != HOST_EXEC_PROMETHEUS)
+      rc = host_exec_fail(a, "--listen serves --format=prometheus only");
+    else if (!mode_set)
+      a->interval_s = HOST_EXEC_LISTEN_INTERVAL;
+    a->mode = HOST_EXEC_INTERVAL;
+    a->format = HOST_EXEC_PROMETHEUS;
+  }
   if (rc == -ENOMEM)
     snprintf(a->error, sizeof(a->error), "out of memory");
   if (rc < 0)
@@ -256,8 +274,9 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
 static void host_exec_help(const struct plugin_ops *ops) {
   const char *name = ops->name;
   printf(
-      "usage: %s [--format=json|influx|table] [--once | --execd | "
-      "--interval=SECONDS]\n"
+      "usage: %s [--format=json|influx|table|prometheus]\n"
+      "       %*s [--once | --execd | --interval=SECONDS | "
+      "--listen=ADDR:PORT]\n"
       "       %*s [--window=SECONDS] [--log-level=LEVEL] [--<Key>=<value> "
       "...]\n"
       "       %s --help | -h | --version\n"
@@ -267,7 +286,9 @@ static void host_exec_help(const struct plugin_ops *ops) {
       "\n"
       "  --format=F       influx (default; line protocol), json (one array "
       "per batch;\n"
-      "                   one object per line with --execd) or table\n"
+      "                   one object per line with --execd), table, or "
+      "prometheus (the\n"
+      "                   text exposition format, names in base units)\n"
       "  --once           read, read again after --window seconds, print the "
       "second\n"
       "                   read, exit (default; Telegraf inputs.exec). Counters "
@@ -282,6 +303,14 @@ static void host_exec_help(const struct plugin_ops *ops) {
       "                   (inputs.execd, signal = \"none\"); also spelled "
       "--Interval=N,\n"
       "                   as the collectd key\n"
+      "  --listen=A:P     serve http://A:P/metrics (Prometheus text format) "
+      "instead of\n"
+      "                   printing; reads every --interval seconds (default "
+      "10), the\n"
+      "                   first after --window; A: an IPv4 address, [IPv6] or "
+      "empty\n"
+      "                   (all IPv4), P default 9470; SIGTERM or SIGINT "
+      "stops it\n"
       "  --window=S       seconds between the two reads of --once (default "
       "1; 0 reads\n"
       "                   twice back to back; rates need two reads)\n"
@@ -302,7 +331,7 @@ static void host_exec_help(const struct plugin_ops *ops) {
       "                   <Filter \"f\"> PMU \"pcie\" </Filter> is "
       "--Filter=f --Filter.PMU=pcie\n"
       "  --help, -h       this text; --version: the version\n",
-      name, (int)strlen(name), "", name, name);
+      name, (int)strlen(name), "", (int)strlen(name), "", name, name);
   if (ops->options != NULL) {
     printf("\nOptions of %s, as --Key=<value> (the keys of its collectd "
            "block):\n",
@@ -630,7 +659,10 @@ static int host_exec_run(const struct plugin_ops *ops,
         &refused};
     host_exec_batch(ops, inst, &discard);
     host_exec_drain_start(ops, inst, interval_s);
-    if (args->mode == HOST_EXEC_ONCE)
+    if (args->listen != NULL) { /* a first pass soon, then the interval */
+      host_exec_run_once(ops, inst, &out, args->window_s);
+      status = host_exec_run_interval(ops, inst, &out, args->interval_s);
+    } else if (args->mode == HOST_EXEC_ONCE)
       status = host_exec_run_once(ops, inst, &out, args->window_s);
     else if (args->mode == HOST_EXEC_EXECD)
       status = host_exec_run_execd(ops, inst, &out);
@@ -694,6 +726,20 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   log_set_sink(host_exec_log, args.log_level);
   host_exec_signals();
 
+  struct prom_http http = {0};
+  if (args.listen != NULL) {
+    char err[256];
+    int rc = prom_http_start(&http, ops->name, args.listen, err, sizeof(err));
+    if (rc < 0) {
+      log_msg(LOG_LEVEL_ERROR, ops->name, "listen", NULL, "%s", err);
+      host_exec_args_fini(&args);
+      log_set_sink(NULL, LOG_LEVEL_INFO);
+      return rc == -EINVAL ? 2 : 1;
+    }
+  }
+  struct prom_http_sink prom;
+  prom_http_sink_init(&prom, ops->name, args.listen ? NULL : stdout,
+                      args.listen ? &http : NULL);
   struct sink_line lines;
   struct sink_table table;
   sink_line_init(&lines, stdout,
@@ -702,8 +748,13 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   if (args.format == HOST_EXEC_JSON && args.mode != HOST_EXEC_EXECD)
     sink_line_array(&lines); /* inputs.exec parses stdout as one document */
   sink_table_init(&table, stdout);
-  int status = host_exec_run(
-      ops, &args, args.format == HOST_EXEC_TABLE ? &table.base : &lines.base);
+  int status =
+      host_exec_run(ops, &args,
+                    args.format == HOST_EXEC_TABLE        ? &table.base
+                    : args.format == HOST_EXEC_PROMETHEUS ? &prom.base
+                                                          : &lines.base);
+  prom_http_stop(&http);
+  prom_http_sink_fini(&prom);
   sink_table_fini(&table);
   sink_line_fini(&lines);
   host_exec_args_fini(&args);

@@ -2,7 +2,8 @@
  * host_exec.h: the standalone executable host, identical for every plugin,
  * for Telegraf's inputs.exec and inputs.execd:
  *
- *   <plugin> [--format=json|influx|table] [--once | --execd | --interval=S]
+ *   <plugin> [--format=json|influx|table|prometheus]
+ *            [--once | --execd | --interval=S | --listen=ADDR:PORT]
  *            [--window=S] [--log-level=L] [--<Key>=<value> ...]
  *   <plugin> --help | -h | --version
  *
@@ -21,7 +22,10 @@
  *
  * stdout carries only metrics and is flushed after every batch; messages go
  * to stderr as "error: ..." lines, or with Telegraf's "E! "/"W! "/"I! "/"D! "
- * prefixes in --execd mode. Exit status: 0 ok, 1 init or read failure,
+ * prefixes in --execd mode. --listen serves the Prometheus exposition at
+ * http://ADDR:PORT/metrics instead (prom_http.h), reading every --interval
+ * seconds (default HOST_EXEC_LISTEN_INTERVAL), the first time --window
+ * seconds after the start. Exit status: 0 ok, 1 init or read failure,
  * 2 usage or configuration error.
  */
 #ifndef COMMON_HOST_HOST_EXEC_H
@@ -42,7 +46,16 @@
 /* Upper bound of --interval and --window, in seconds (11.6 days). */
 #define HOST_EXEC_MAX_SECONDS 1e6
 
-enum host_exec_format { HOST_EXEC_INFLUX, HOST_EXEC_JSON, HOST_EXEC_TABLE };
+/* Seconds between the reads of --listen without --interval (collectd's
+ * default interval). */
+#define HOST_EXEC_LISTEN_INTERVAL 10.0
+
+enum host_exec_format {
+  HOST_EXEC_INFLUX,
+  HOST_EXEC_JSON,
+  HOST_EXEC_TABLE,
+  HOST_EXEC_PROMETHEUS
+};
 enum host_exec_mode { HOST_EXEC_ONCE, HOST_EXEC_EXECD, HOST_EXEC_INTERVAL };
 
 struct host_exec_args {
@@ -53,7 +66,9 @@ struct host_exec_args {
   enum log_level log_level;     /* --log-level, default warning */
   bool help;                    /* --help or -h */
   bool version;                 /* --version */
-  struct cfg_item *items;       /* owned tree: keys, values, children */
+  const char *listen;     /* --listen=ADDR:PORT (borrowed argv), or NULL */
+  bool format_set;        /* --format was given */
+  struct cfg_item *items; /* owned tree: keys, values, children */
   size_t n_items;
   char error[256]; /* why parsing failed, e.g. "--window: expected ..." */
 };

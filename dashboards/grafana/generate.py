@@ -121,14 +121,143 @@ def collectd_field(plugin, field, unit, title):
             "$tag_host $tag_instance")
 
 
+# ---- Prometheus data source (the executables' own exposition) ----
+#
+# A plugin's dashboard.py may also define PROMETHEUS_DASHBOARDS: output file
+# name -> (uid, title, variables, panels), variables a list of
+# (name, label, metric, label_name) for Grafana query variables
+# label_values(metric{<earlier variables>}, label_name), multi-valued with
+# "All"; panels (title, PromQL, unit, legend format). A panel selects the
+# variables with prom_sel(...), and rates use $__rate_interval.
+
+
+def prom_sel(*pairs, **fixed):
+    """A PromQL label selector body: fixed matchers (scope="device") first,
+    then each (label, variable) as label=~"$variable"."""
+    parts = [f'{k}="{v}"' for k, v in fixed.items()]
+    parts += [f'{label}=~"${var}"' for label, var in pairs]
+    return ", ".join(parts)
+
+
+def prom_panel(pid, title, expr, unit, legend, y):
+    return {
+        "id": pid,
+        "type": "timeseries",
+        "title": title,
+        "datasource": {"type": "prometheus", "uid": "${DS_PROMETHEUS}"},
+        "gridPos": {"h": 8, "w": 12, "x": 12 * ((pid - 1) % 2), "y": y},
+        "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
+        "options": {"legend": {"displayMode": "list", "placement": "bottom"}},
+        "targets": [{"refId": "A", "expr": expr, "legendFormat": legend,
+                     "datasource": {"type": "prometheus", "uid": "${DS_PROMETHEUS}"}}],
+    }
+
+
+def prom_variable(name, label, metric, label_name, earlier):
+    sel = prom_sel(*[(lbl, var) for var, lbl in earlier])
+    query = f"label_values({metric}{{{sel}}}, {label_name})" if sel else \
+        f"label_values({metric}, {label_name})"
+    return {
+        "name": name, "label": label, "type": "query",
+        "datasource": {"type": "prometheus", "uid": "${DS_PROMETHEUS}"},
+        "query": {"query": query, "refId": f"{name}-query"},
+        "definition": query, "refresh": 2, "sort": 1,
+        "multi": True, "includeAll": True, "allValue": ".*",
+        "current": {"selected": True, "text": ["All"], "value": ["$__all"]},
+    }
+
+
+def prom_dashboard(uid, title, variables, panels):
+    tvars, earlier = [], []
+    for name, label, metric, label_name in variables:
+        tvars.append(prom_variable(name, label, metric, label_name, earlier))
+        earlier.append((name, label_name))
+    return {
+        "__inputs": [{"name": "DS_PROMETHEUS", "label": "Prometheus",
+                      "description": "Prometheus scraping the executables' --listen",
+                      "type": "datasource", "pluginId": "prometheus",
+                      "pluginName": "Prometheus"}],
+        "__requires": [{"type": "datasource", "id": "prometheus", "name": "Prometheus",
+                        "version": "1.0.0"},
+                       {"type": "grafana", "id": "grafana", "name": "Grafana",
+                        "version": "9.0.0"}],
+        "uid": uid,
+        "title": title,
+        "tags": ["gpu", "prometheus"],
+        "timezone": "browser",
+        "schemaVersion": 36,
+        "version": 1,
+        "refresh": "30s",
+        "time": {"from": "now-1h", "to": "now"},
+        "templating": {"list": tvars},
+        "annotations": {"list": []},
+        "panels": [prom_panel(i + 1, *p, y=8 * (i // 2)) for i, p in enumerate(panels)],
+    }
+
+
+# ---- template variables of the Telegraf-schema dashboards ----
+#
+# A plugin's dashboard.py may define TELEGRAF_VARIABLES: output file name ->
+# [(name, label, measurement, tag key)], InfluxQL query variables
+# SHOW TAG VALUES FROM measurement WITH KEY = key, narrowed by the earlier
+# ones, multi-valued with "All" (.*); its panels filter with tvar(...).
+
+
+def tvar(*pairs):
+    """InfluxQL conditions: each (tag key, variable) as "key" =~ /^$variable$/."""
+    return " AND ".join(f'"{key}" =~ /^${var}$/' for key, var in pairs)
+
+
+def influx_variables(variables):
+    out, earlier = [], []
+    for name, label, measurement, key in variables:
+        query = f'SHOW TAG VALUES FROM "{measurement}" WITH KEY = "{key}"'
+        if earlier:
+            query += " WHERE " + tvar(*earlier)
+        out.append({
+            "name": name, "label": label, "type": "query",
+            "datasource": {"type": "influxdb", "uid": "${DS_INFLUXDB}"},
+            "query": query, "definition": query, "refresh": 2, "sort": 1,
+            "multi": True, "includeAll": True, "allValue": ".*",
+            "current": {"selected": True, "text": ["All"], "value": ["$__all"]},
+        })
+        earlier.append((key, name))
+    return out
+
+
+def spec_helpers():
+    """What a plugin's dashboard spec may use."""
+    return {"GPU_DEVICE": GPU_DEVICE, "GPU_DEVICE_RE": GPU_DEVICE_RE,
+            "collectd_query": collectd_query,
+            "telegraf_query": telegraf_query, "collectd_field": collectd_field,
+            "inst": inst, "collectd_variables": collectd_variables,
+            "prom_sel": prom_sel, "tvar": tvar}
+
+
+def plugin_prometheus_dashboards():
+    """Every plugin's PROMETHEUS_DASHBOARDS (and, into TELEGRAF_VARIABLES,
+    its TELEGRAF_VARIABLES), in manifest order."""
+    out = {}
+    for p in manifest.plugins():
+        spec = manifest.manifest(p).get("dashboard")
+        if spec:
+            scope = dict(spec_helpers())
+            path = os.path.join(manifest.ROOT, spec)
+            with open(path, encoding="utf-8") as f:
+                exec(compile(f.read(), path, "exec"), scope)
+            out.update(scope.get("PROMETHEUS_DASHBOARDS", {}))
+            TELEGRAF_VARIABLES.update(scope.get("TELEGRAF_VARIABLES", {}))
+    return out
+
+
+TELEGRAF_VARIABLES = {}
+
+
 def plugin_dashboards():
     """Every plugin's dashboards (its manifest's `dashboard` file), in the
     order of plugins/plugins.manifest."""
     out = {}
-    helpers = {"GPU_DEVICE": GPU_DEVICE, "GPU_DEVICE_RE": GPU_DEVICE_RE,
-               "collectd_query": collectd_query,
-               "telegraf_query": telegraf_query, "collectd_field": collectd_field,
-               "inst": inst, "collectd_variables": collectd_variables}
+    helpers = spec_helpers()
     for p in manifest.plugins():
         spec = manifest.manifest(p).get("dashboard")
         if spec:
@@ -141,10 +270,18 @@ def plugin_dashboards():
 
 
 DASHBOARDS = plugin_dashboards()
+PROMETHEUS_DASHBOARDS = plugin_prometheus_dashboards()
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else HERE
     for name, (uid, title, db, panels, *variables) in DASHBOARDS.items():
+        board = dashboard(uid, title, db, panels, *variables)
+        if name in TELEGRAF_VARIABLES:
+            board["templating"]["list"] = influx_variables(TELEGRAF_VARIABLES[name])
         with open(os.path.join(out, name), "w") as f:
-            json.dump(dashboard(uid, title, db, panels, *variables), f, indent=2)
+            json.dump(board, f, indent=2)
+            f.write("\n")
+    for name, (uid, title, variables, panels) in PROMETHEUS_DASHBOARDS.items():
+        with open(os.path.join(out, name), "w") as f:
+            json.dump(prom_dashboard(uid, title, variables, panels), f, indent=2)
             f.write("\n")

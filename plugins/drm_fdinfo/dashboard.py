@@ -49,32 +49,32 @@ DRM_VARIABLES = collectd_variables(
 
 DRM_TELEGRAF = [
     ("Engine utilisation per device", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'device'",
+        "utilization", "drm_engine", "\"scope\" = 'device' AND " + tvar(("host", "host"), ("device", "device")),
         "\"host\", \"driver\", \"device\", \"engine\""),
      "percent", "$tag_host $tag_driver $tag_device $tag_engine"),
     ("Engine utilisation per process", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'process'",
+        "utilization", "drm_engine", "\"scope\" = 'process' AND " + tvar(("host", "host"), ("device", "device"), ("comm", "comm")),
         "\"host\", \"device\", \"engine\", \"pid\", \"comm\""),
      "percent", "$tag_host $tag_comm ($tag_pid) $tag_engine"),
     ("Engine utilisation per cgroup", telegraf_query(
-        "utilization", "drm_engine", "\"scope\" = 'cgroup'",
+        "utilization", "drm_engine", "\"scope\" = 'cgroup' AND " + tvar(("host", "host"), ("device", "device")),
         "\"host\", \"device\", \"engine\", \"cgroup\""),
      "percent", "$tag_host $tag_cgroup $tag_engine"),
     ("Resident GPU memory per device", telegraf_query(
-        "resident_bytes", "drm_memory", "\"scope\" = 'device'",
+        "resident_bytes", "drm_memory", "\"scope\" = 'device' AND " + tvar(("host", "host"), ("device", "device")),
         "\"host\", \"device\", \"region\""),
      "bytes", "$tag_host $tag_device $tag_region"),
     ("GPU memory per process (total)", telegraf_query(
-        "total_bytes", "drm_memory", "\"scope\" = 'process'",
+        "total_bytes", "drm_memory", "\"scope\" = 'process' AND " + tvar(("host", "host"), ("device", "device"), ("comm", "comm")),
         "\"host\", \"device\", \"region\", \"pid\", \"comm\""),
      "bytes", "$tag_host $tag_comm ($tag_pid) $tag_region"),
     ("DRM clients per device", telegraf_query(
-        "clients", "drm_device", "", "\"host\", \"driver\", \"device\""),
+        "clients", "drm_device", tvar(("host", "host"), ("device", "device")), "\"host\", \"driver\", \"device\""),
      "short", "$tag_host $tag_driver $tag_device"),
     ("Processes not readable (run as root)", telegraf_query(
-        "unreadable", "drm_scan", "", "\"host\""),
+        "unreadable", "drm_scan", tvar(("host", "host")), "\"host\""),
      "short", "$tag_host"),
-    ("Scan: fds walked per read", telegraf_query("fds", "drm_scan", "", "\"host\""),
+    ("Scan: fds walked per read", telegraf_query("fds", "drm_scan", tvar(("host", "host")), "\"host\""),
      "short", "$tag_host"),
 ]
 
@@ -83,4 +83,55 @@ DASHBOARDS = {
                                  "collectd", DRM_COLLECTD, DRM_VARIABLES),
     "drm_fdinfo-telegraf.json": ("gpu-drm-fdinfo-telegraf", "GPU clients (drm_fdinfo, Telegraf)",
                                  "telegraf", DRM_TELEGRAF),
+}
+
+# Prometheus data source: the executable's --listen (README "Prometheus,
+# natively"); variables host (instance), device, process (comm).
+_DEV = prom_sel(("instance", "instance"), ("device", "device"), scope="device")
+_PROC = prom_sel(("instance", "instance"), ("device", "device"), ("comm", "comm"),
+                 scope="process")
+DRM_PROMETHEUS = [
+    ("Engine busy per device (from busy time)",
+     f"sum by (instance, device, engine) (rate(drm_engine_busy_seconds_total{{{_DEV}}}"
+     "[$__rate_interval])) / on (instance, device, engine) "
+     f"max by (instance, device, engine) (drm_engine_capacity{{{_DEV}}})",
+     "percentunit", "{{instance}} {{device}} {{engine}}"),
+    ("Engine busy per process",
+     f"sum by (instance, device, engine, pid, comm) (rate(drm_engine_busy_seconds_total{{{_PROC}}}"
+     "[$__rate_interval]))",
+     "percentunit", "{{comm}} ({{pid}}) {{engine}} {{device}}"),
+    ("Engine utilisation per device (the plugin's interval)",
+     f"drm_engine_utilization_ratio{{{_DEV}}}",
+     "percentunit", "{{instance}} {{device}} {{engine}}"),
+    ("Resident GPU memory per device",
+     f"sum by (instance, device, region) (drm_memory_resident_bytes{{{_DEV}}})",
+     "bytes", "{{instance}} {{device}} {{region}}"),
+    ("GPU memory per process (total)",
+     f"sum by (instance, device, pid, comm) (drm_memory_total_bytes{{{_PROC}}})",
+     "bytes", "{{comm}} ({{pid}}) {{device}}"),
+    ("DRM clients per device",
+     f"drm_device_clients{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
+     "short", "{{instance}} {{device}}"),
+    ("Processes not readable (run as root)",
+     f"drm_device_unreadable{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
+     "short", "{{instance}} {{device}}"),
+    ("Scan: processes and fds walked per read",
+     f"{{__name__=~\"drm_scan_(processes|fds)\", {prom_sel(('instance', 'instance'))}}}",
+     "short", "{{instance}} {{__name__}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "drm_fdinfo-prometheus.json": (
+        "gpu-drm-fdinfo-prometheus", "GPU clients (drm_fdinfo, Prometheus)",
+        [("instance", "Host", "drm_scan_clients", "instance"),
+         ("device", "Device", "drm_device_clients", "device"),
+         ("comm", "Process", "drm_engine_capacity", "comm")],
+        DRM_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, device, process.
+TELEGRAF_VARIABLES = {
+    "drm_fdinfo-telegraf.json": [("host", "Host", "drm_scan", "host"),
+                                 ("device", "Device", "drm_device", "device"),
+                                 ("comm", "Process", "drm_engine", "comm")],
 }

@@ -28,23 +28,23 @@ I915_COLLECTD = [
 I915_VARIABLES = collectd_variables("i915_oa", GPU_DEVICE_RE)
 
 I915_TELEGRAF = [
-    ("GPU busy", telegraf_query("gpu_busy_percent", "i915_oa", "",
+    ("GPU busy", telegraf_query("gpu_busy_percent", "i915_oa", tvar(("host", "host"), ("device", "device")),
                                 "\"host\", \"device\", \"engine\""),
      "percent", "$tag_host $tag_device $tag_engine"),
     ("Average GPU core frequency", telegraf_query(
-        "avg_gpu_core_frequency_hz", "i915_oa", "", "\"host\", \"device\""),
+        "avg_gpu_core_frequency_hz", "i915_oa", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "hertz", "$tag_host $tag_device"),
     ("EU active (Render Basic set, EuMetrics true)", telegraf_query(
-        "eu_active_percent", "i915_oa", "", "\"host\", \"device\""),
+        "eu_active_percent", "i915_oa", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "percent", "$tag_host $tag_device"),
     ("EU stall (Render Basic set, EuMetrics true)", telegraf_query(
-        "eu_stall_percent", "i915_oa", "", "\"host\", \"device\""),
+        "eu_stall_percent", "i915_oa", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "percent", "$tag_host $tag_device"),
     ("OA reports (cumulative: the execd snippets)", telegraf_query(
-        "reports", "i915_oa_stream", "", "\"host\", \"device\", \"metric_set\""),
+        "reports", "i915_oa_stream", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\", \"metric_set\""),
      "short", "$tag_host $tag_device $tag_metric_set"),
     ("Lost OA buffers (cumulative: execd; should stay 0)", telegraf_query(
-        "buffer_lost", "i915_oa_stream", "", "\"host\", \"device\""),
+        "buffer_lost", "i915_oa_stream", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\""),
      "short", "$tag_host $tag_device"),
 ]
 
@@ -53,4 +53,41 @@ DASHBOARDS = {
                               "collectd", I915_COLLECTD, I915_VARIABLES),
     "i915_oa-telegraf.json": ("gpu-i915-oa-telegraf", "Intel GPU OA (i915_oa, Telegraf)",
                               "telegraf", I915_TELEGRAF),
+}
+
+# Prometheus data source: the executable's --listen; variables host
+# (instance) and device.
+_SEL = prom_sel(("instance", "instance"), ("device", "device"))
+I915_PROMETHEUS = [
+    ("GPU busy", f"i915_oa_gpu_busy_ratio{{{_SEL}}}", "percentunit",
+     "{{instance}} {{device}} {{engine}}"),
+    ("Average GPU core frequency", f"i915_oa_avg_gpu_core_frequency_hertz{{{_SEL}}}",
+     "hertz", "{{instance}} {{device}}"),
+    ("EU active (Render Basic set, EuMetrics true)", f"i915_oa_eu_active_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} {{device}}"),
+    ("EU stall (Render Basic set, EuMetrics true)", f"i915_oa_eu_stall_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} {{device}}"),
+    ("OA reports per second",
+     f"rate(i915_oa_stream_reports_total{{{_SEL}}}[$__rate_interval])",
+     "short", "{{instance}} {{device}} set {{metric_set}}"),
+    ("Lost OA reports (should stay 0)",
+     f"increase(i915_oa_stream_report_lost_total{{{_SEL}}}[$__rate_interval])",
+     "short", "{{instance}} {{device}} set {{metric_set}}"),
+    ("Lost OA buffers (should stay 0)",
+     f"increase(i915_oa_stream_buffer_lost_total{{{_SEL}}}[$__rate_interval])",
+     "short", "{{instance}} {{device}} set {{metric_set}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "i915_oa-prometheus.json": (
+        "gpu-i915-oa-prometheus", "Intel GPU OA (i915_oa, Prometheus)",
+        [("instance", "Host", "i915_oa_gpu_busy_ratio", "instance"),
+         ("device", "Device", "i915_oa_gpu_busy_ratio", "device")],
+        I915_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, device.
+TELEGRAF_VARIABLES = {
+    "i915_oa-telegraf.json": [("host", "Host", "i915_oa", "host"),
+                              ("device", "Device", "i915_oa", "device")],
 }

@@ -26,7 +26,7 @@ PP_COLLECTD = [
 PP_VARIABLES = collectd_variables("panthor_perf", GPU_DEVICE_RE)
 
 PP_TELEGRAF = [
-    (title, telegraf_query(field, "panthor_perf", "", "\"host\", \"device\", \"gpu\""),
+    (title, telegraf_query(field, "panthor_perf", tvar(("host", "host"), ("device", "device")), "\"host\", \"device\", \"gpu\""),
      unit, "$tag_host $tag_device $tag_gpu")
     for title, field, unit in [
         ("Fragment utilisation", "fragment_utilization_percent", "percent"),
@@ -45,4 +45,38 @@ DASHBOARDS = {
     "panthor_perf-telegraf.json": ("gpu-panthor-perf-telegraf",
                                    "Mali GPU counters (panthor_perf, Telegraf)", "telegraf",
                                    PP_TELEGRAF),
+}
+
+# Prometheus data source: the executable's --listen; variables host
+# (instance) and device.
+_SEL = prom_sel(("instance", "instance"), ("device", "device"))
+PP_PROMETHEUS = [
+    ("GPU active clock (cycles per second)",
+     f"rate(panthor_perf_gpu_active_cycles_total{{{_SEL}}}[$__rate_interval])",
+     "hertz", "{{instance}} {{device}} {{gpu}}"),
+    ("Fragment queue utilisation", f"panthor_perf_fragment_queue_utilization_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} {{device}}"),
+    ("Compute queue utilisation", f"panthor_perf_compute_queue_utilization_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} {{device}}"),
+    ("External read bandwidth", f"panthor_perf_ext_read_bandwidth_bytes_per_second{{{_SEL}}}",
+     "Bps", "{{instance}} {{device}}"),
+    ("External write bandwidth", f"panthor_perf_ext_write_bandwidth_bytes_per_second{{{_SEL}}}",
+     "Bps", "{{instance}} {{device}}"),
+    ("Counter samples per second",
+     f"rate(panthor_perf_stream_samples_total{{{_SEL}}}[$__rate_interval])",
+     "short", "{{instance}} {{device}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "panthor_perf-prometheus.json": (
+        "gpu-panthor-perf-prometheus", "Mali GPU counters (panthor_perf, Prometheus)",
+        [("instance", "Host", "panthor_perf_gpu_active_cycles_total", "instance"),
+         ("device", "Device", "panthor_perf_gpu_active_cycles_total", "device")],
+        PP_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, device.
+TELEGRAF_VARIABLES = {
+    "panthor_perf-telegraf.json": [("host", "Host", "panthor_perf", "host"),
+                                   ("device", "Device", "panthor_perf", "device")],
 }

@@ -37,22 +37,22 @@ T410_VARIABLES = collectd_variables("tegra410_uncore", r"/(?:^|-)(nvidia_[^-]+|m
 
 T410_TELEGRAF = [
     ("Read bandwidth", telegraf_query(
-        "read_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
+        "read_bandwidth", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
      "Bps", "$tag_host $tag_pmu $tag_filter"),
     ("Write bandwidth", telegraf_query(
-        "write_bandwidth", "tegra410", "", "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
+        "write_bandwidth", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"socket\", \"rc\", \"filter\""),
      "Bps", "$tag_host $tag_pmu $tag_filter"),
     ("Read latency", telegraf_query(
-        "read_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
+        "read_latency_seconds", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"direction\""),
      "s", "$tag_host $tag_pmu $tag_direction"),
     ("Write latency (chip-to-chip)", telegraf_query(
-        "write_latency_seconds", "tegra410", "", "\"host\", \"pmu\", \"direction\""),
+        "write_latency_seconds", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\", \"direction\""),
      "s", "$tag_host $tag_pmu $tag_direction"),
     ("Fabric frequency", telegraf_query(
-        "frequency", "tegra410", "", "\"host\", \"pmu\""),
+        "frequency", "tegra410", tvar(("host", "host"), ("socket", "socket")), "\"host\", \"pmu\""),
      "hertz", "$tag_host $tag_pmu"),
     ("Raw events: rate", telegraf_query(
-        "rate", "uncore_event", "", "\"host\", \"pmu\", \"event\", \"cpu\""),
+        "rate", "uncore_event", tvar(("host", "host")), "\"host\", \"pmu\", \"event\", \"cpu\""),
      "short", "$tag_host $tag_pmu $tag_event $tag_cpu"),
 ]
 
@@ -62,4 +62,37 @@ DASHBOARDS = {
                                       T410_VARIABLES),
     "tegra410_uncore-telegraf.json": ("tegra410-uncore-telegraf",
                                       "Tegra410 uncore (Telegraf)", "telegraf", T410_TELEGRAF),
+}
+
+# Prometheus data source: the executable's --listen; variables host
+# (instance) and socket (each panel shows every PMU of the socket that has
+# the metric: a PMU variable would empty the panels of the other kinds).
+_SEL = prom_sel(("instance", "instance"), ("socket", "socket"))
+T410_PROMETHEUS = [
+    ("Read bandwidth per PMU", f"tegra410_read_bandwidth_bytes_per_second{{{_SEL}}}",
+     "Bps", "{{instance}} socket {{socket}} {{pmu}} {{rc}}{{direction}}"),
+    ("Write bandwidth per PMU", f"tegra410_write_bandwidth_bytes_per_second{{{_SEL}}}",
+     "Bps", "{{instance}} socket {{socket}} {{pmu}} {{rc}}{{direction}}"),
+    ("Read latency", f"tegra410_read_latency_seconds{{{_SEL}}}",
+     "s", "{{instance}} socket {{socket}} {{pmu}} {{rc}}{{direction}}"),
+    ("Uncore clock", f"tegra410_frequency_hertz{{{_SEL}}}",
+     "hertz", "{{instance}} socket {{socket}} {{pmu}}"),
+    ("Counters running (multiplexing: below 100 % scales)",
+     f"tegra410_running_ratio{{{_SEL}}}",
+     "percentunit", "{{instance}} socket {{socket}} {{pmu}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "tegra410_uncore-prometheus.json": (
+        "gpu-tegra410-uncore-prometheus", "Tegra410 uncore (Prometheus)",
+        [("instance", "Host", "tegra410_read_bandwidth_bytes_per_second", "instance"),
+         ("socket", "Socket", "tegra410_read_bandwidth_bytes_per_second", "socket")],
+        T410_PROMETHEUS),
+}
+
+# Template variables of the Telegraf dashboard: host, socket (the raw
+# events panel has no socket tag: it follows host only).
+TELEGRAF_VARIABLES = {
+    "tegra410_uncore-telegraf.json": [("host", "Host", "tegra410", "host"),
+                                      ("socket", "Socket", "tegra410", "socket")],
 }

@@ -298,7 +298,7 @@ curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATA
     --EuMetrics=true
   LD_PRELOAD=$EXEC_PRELOAD "$B/panthor_perf" --format=influx --once --window=0 \
     --Device="$T/pp/renderD128"
-} >"$T/telegraf.lp" 2>"$T/exec.err"
+} 2>"$T/exec.err" | sed 's/^\([^ ,]*\)\([, ]\)/\1,host=gpu-host\2/' >"$T/telegraf.lp" # the tag Telegraf adds
 code=$(curl -s -o "$T/write.out" -w '%{http_code}' -XPOST \
   "$INFLUX_URL/write?db=telegraf&precision=ns" --data-binary @"$T/telegraf.lp")
 tap_is 204 "$code" "InfluxDB /write takes every executable's lines ($(cat "$T/write.out"))"

@@ -4,7 +4,7 @@
   grafana_queries.py INFLUX_URL DASHBOARD.json...
 
 A dashboard named *-collectd.json reads database "collectd", *-telegraf.json
-"telegraf". Grafana's macros are replaced by what Grafana would send for
+"telegraf"; *-prometheus.json is skipped (tests/lib/grafana_prom_queries.py). Grafana's macros are replaced by what Grafana would send for
 the last hour: $timeFilter -> time > now() - 1h, $__interval and $interval
 -> 10s; a template variable (templating) -> its "All" value (`.*`), as the
 dashboard opens. Prints "ok|fail<TAB>name<TAB>diagnostic" per query: the
@@ -33,6 +33,8 @@ def run(url, db, query):
 
 def main(url, files):
     for path in files:
+        if path.endswith("-prometheus.json"):
+            continue  # PromQL: grafana_prom_queries.py, against Prometheus
         db = "collectd" if path.endswith("-collectd.json") else "telegraf"
         board = json.load(open(path))
         name = path.rsplit("/", 1)[-1]
