@@ -55,16 +55,6 @@ static const struct {
     {"requests_per_cycle", {"requests_per_cycle", NULL}},
 };
 
-/* For a row without a unit (the legacy "derive"): the unit a key's last
- * word names, with its scale to the base unit. */
-static const struct {
-  const char *word, *base;
-  double scale;
-} sink_prom_legacy[] = {{"ns", "seconds", 1e-9},   {"us", "seconds", 1e-6},
-                        {"ms", "seconds", 1e-3},   {"cycles", "cycles", 1.0},
-                        {"bytes", "bytes", 1.0},   {"hz", "hertz", 1.0},
-                        {"percent", "ratio", 0.01}};
-
 /* Length of `word` with its '_' when `key` ends with "_<word>" or is
  * `word` (case-insensitively), else 0. */
 static size_t sink_prom_ends(const char *key, size_t len, const char *word) {
@@ -81,19 +71,8 @@ struct sink_prom_unit sink_prom_unit_of(const char *key,
   struct sink_prom_unit pu = {u->base, u->base_scale, metric_unit_is_counter(u),
                               u->meaning, 0};
   size_t len = strlen(key);
-  if (u->base[0] == '\0') {
-    for (size_t i = 0; i < sizeof(sink_prom_legacy) / sizeof(*sink_prom_legacy);
-         i++) {
-      size_t n = sink_prom_ends(key, len, sink_prom_legacy[i].word);
-      if (n > 0) {
-        pu.base = sink_prom_legacy[i].base;
-        pu.scale = sink_prom_legacy[i].scale;
-        pu.strip = n;
-        return pu;
-      }
-    }
+  if (u->base[0] == '\0') /* a count: the key is the name */
     return pu;
-  }
   for (size_t i = 0; i < sizeof(sink_prom_words) / sizeof(*sink_prom_words);
        i++) {
     if (strcmp(sink_prom_words[i].base, u->base) != 0)

@@ -18,9 +18,8 @@
  * The stem is the field key without a trailing word that names the unit
  * already (busy_ns -> busy, avg_gpu_core_frequency_hz -> avg_gpu_core_
  * frequency); a key that is only the unit word (percent) leaves no stem.
- * Counters (DERIVE rows) get "_total". A row without a unit (the legacy
- * "derive") takes it from such a trailing word (_ns: seconds, _cycles:
- * cycles, _bytes: bytes, _hz: hertz); otherwise the name has none.
+ * Counters (DERIVE rows) get "_total". A row without a unit (a count:
+ * gpu_events, objects) names nothing, so its key is kept whole.
  * Characters outside [a-zA-Z0-9_] become '_', CamelCase becomes
  * camel_case, a leading digit gets a '_' before it.
  *
