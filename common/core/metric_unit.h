@@ -46,6 +46,13 @@ const struct metric_unit *metric_unit_find(const char *ctype);
 extern const struct metric_unit metric_units[];
 extern const size_t metric_units_count;
 
+/* What the collectd host multiplies a float value of `ctype` by before it
+ * stores it: 1 but for the few types whose collectd unit is smaller than
+ * the recorded one. A DERIVE holds integers, so a counter recorded as a
+ * float in base units (energy_joules) is stored in a unit its collectd
+ * type names (gpu_microjoules: joules * 1e6). */
+double metric_unit_collectd_scale(const char *ctype);
+
 /* True for a cumulative counter (Prometheus: a counter named ..._total). */
 static inline bool metric_unit_is_counter(const struct metric_unit *u) {
   return u->ds == METRIC_DS_DERIVE;
