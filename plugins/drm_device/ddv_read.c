@@ -32,10 +32,11 @@ static void ddv_complain(const struct ddv_device *dev, struct ddv_probe *p,
     return;
   }
   char shown[40];
-  text_sanitize(shown, sizeof(shown), text, len < 32 ? len : 32);
+  size_t body = len > 0 && text[len - 1] == '\n' ? len - 1 : len;
+  text_sanitize(shown, sizeof(shown), text, body < 32 ? body : 32);
   log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, object, "read",
           "not a value the kernel prints here: \"%s%s\" (%zu bytes)", shown,
-          len > 32 ? "..." : "", len);
+          body > 32 ? "..." : "", len);
 }
 
 /* Read the attribute into d->buf: its length, or -errno. */
@@ -196,12 +197,16 @@ static void ddv_probe_fields(const struct ddv_probe *p, struct metric *m) {
   if (p->kind == DDV_K_COUNTER) {
     if (!p->have)
       return;
-    uint64_t raw = p->first + p->total; /* unwrapped */
-    if (p->scale != 1.0)
-      ddv_add(m, p->field, p->ctype, false, 0, (double)raw * p->scale);
-    else
+    /* unwrapped: the first reading and every delta since */
+    if (p->scale != 1.0) {
+      ddv_add(m, p->field, p->ctype, false, 0,
+              ((double)p->first + (double)p->total) * p->scale);
+    } else {
+      bool sat = false;
+      uint64_t raw = counter_add_sat(p->first, p->total, &sat);
       ddv_add(m, p->field, p->ctype, true,
               raw > UINT64_MAX / p->mult ? UINT64_MAX : raw * p->mult, 0);
+    }
     if (p->have_rate && p->rate_field != NULL) {
       double r = p->rate;
       if (strcmp(p->rate_ctype, "percent") == 0 && r > 100.0)
@@ -227,8 +232,9 @@ int ddv_device_report(const struct ddv *d, const struct ddv_device *dev,
       continue;
     struct metric m;
     metric_init(&m, ddv_groups[rec->group].measurement, time_ns);
-    metric_add_tag(&m, "device", dev->name);
+    /* the order of drm_fdinfo's drm_device record */
     metric_add_tag(&m, "driver", dev->driver);
+    metric_add_tag(&m, "device", dev->name);
     if (ddv_groups[rec->group].tag != NULL)
       metric_add_tag(&m, ddv_groups[rec->group].tag, rec->tag);
     for (size_t i = 0; i < dev->n_probes; i++)
