@@ -9,6 +9,7 @@
 #include "plugins/drm_device/drm_device.h"
 
 #include "common/core/log.h"
+#include "common/core/metric_unit.h"
 #include "tests/lib/capture_sink.h"
 #include "tests/lib/ddv_tree.h"
 
@@ -145,11 +146,27 @@ static void start(struct fixture *f, ...) {
   assert_int_equal(drm_device_ops.init(f->inst, &f->host), 0);
 }
 
+/* Every field's type has a row in the unit table (so a collectd type). */
+struct check_sink {
+  struct metric_sink base;
+  struct capture_sink *inner;
+};
+
+static int check_write(struct metric_sink *sink, const struct metric *m) {
+  struct check_sink *c = (struct check_sink *)sink;
+  for (size_t i = 0; i < m->n_fields; i++)
+    if (metric_unit_find(m->fields[i].ctype) == NULL)
+      fail_msg("%s %s: type %s has no row", m->measurement, m->fields[i].key,
+               m->fields[i].ctype);
+  return c->inner->base.write(&c->inner->base, m);
+}
+
 static void read_at(struct fixture *f, uint64_t sec) {
   f->mono = sec * SEC;
   capture_sink_clear(&f->sink);
   n_opened = 0;
-  assert_int_equal(drm_device_ops.read(f->inst, &f->sink.base), 0);
+  struct check_sink c = {{NULL, check_write, NULL}, &f->sink};
+  assert_int_equal(drm_device_ops.read(f->inst, &c.base), 0);
 }
 
 /* Exactly this line (without its timestamp) exists at the current time. */
