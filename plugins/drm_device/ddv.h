@@ -64,6 +64,7 @@ struct ddv_probe {
   double scale;      /* SINT, COUNTER float fields: raw * scale */
   double rate_scale; /* COUNTER: delta * rate_scale / seconds */
   struct log_complaint complaint; /* said once per device and attribute */
+  int fd; /* kept open between reads (pread at 0), -1: not open */
   /* this read */
   bool have;
   bool have_rate;
@@ -87,6 +88,7 @@ struct ddv_device {
   char driver[32]; /* driver name, "" when unbound */
   int dirfd;       /* the node's sysfs directory */
   bool seen;       /* found by the last scan */
+  bool gone;       /* an attribute said ENODEV/ENOENT: set up again */
   bool asleep;     /* this read: not known to be active */
   int status;      /* index of the runtime_status probe, -1: none */
   struct ddv_probe *probes;

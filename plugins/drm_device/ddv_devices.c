@@ -99,6 +99,7 @@ static struct ddv_probe *ddv_probe_add(const struct ddv *d,
   p->kind = kind;
   p->rec = (uint16_t)rec;
   p->safe_asleep = safe_asleep;
+  p->fd = -1;
   p->mult = 1;
   p->scale = 1.0;
   return p;
@@ -542,6 +543,9 @@ static int ddv_link_basename(int dirfd, const char *rel, char *out,
 }
 
 static void ddv_device_fini(const struct ddv *d, struct ddv_device *dev) {
+  for (size_t i = 0; i < dev->n_probes; i++)
+    if (dev->probes[i].fd >= 0)
+      d->k->close(dev->probes[i].fd);
   if (dev->dirfd >= 0)
     d->k->close(dev->dirfd);
   free(dev->probes);
@@ -616,7 +620,7 @@ static int ddv_scan_class(struct ddv *d, const char *cls) {
       continue;
     struct ddv_device *known = NULL;
     for (size_t i = 0; i < d->n_devices; i++)
-      if (strcmp(d->devices[i].node, e->d_name) == 0)
+      if (!d->devices[i].gone && strcmp(d->devices[i].node, e->d_name) == 0)
         known = &d->devices[i];
     if (known != NULL) {
       known->seen = true;
@@ -675,8 +679,13 @@ int ddv_scan(struct ddv *d) {
       d->devices[kept++] = d->devices[i];
       continue;
     }
+    bool back = false; /* the node is there again, set up anew */
+    for (size_t j = 0; j < d->n_devices; j++)
+      back |= j != i && d->devices[j].seen &&
+              strcmp(d->devices[j].node, d->devices[i].node) == 0;
     log_msg(LOG_LEVEL_INFO, DDV_PLUGIN, d->devices[i].name, "device",
-            "%s is gone", d->devices[i].node);
+            back ? "%s changed: set up again" : "%s is gone",
+            d->devices[i].node);
     ddv_device_fini(d, &d->devices[i]);
   }
   d->n_devices = kept;

@@ -39,15 +39,31 @@ static void ddv_complain(const struct ddv_device *dev, struct ddv_probe *p,
           body > 32 ? "..." : "", len);
 }
 
-/* Read the attribute into d->buf: its length, or -errno. */
+/* Read the attribute into d->buf: its length, or -errno. The file stays
+ * open and is read again from offset 0 (kernfs: seq_read_iter starts over
+ * at position 0 and calls the show function again): one pread() per
+ * attribute and read. Without pread in the seam: open, read, close. */
 static ssize_t ddv_read_attr(struct ddv *d, const struct ddv_device *dev,
-                             const char *rel) {
-  int fd = d->k->openat(dev->dirfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
-  if (fd < 0)
-    return -errno;
-  ssize_t n = kernel_read_retry(d->k, fd, d->buf, SYSFS_VALUE_MAX);
+                             struct ddv_probe *p) {
+  if (p->fd < 0) {
+    p->fd =
+        d->k->openat(dev->dirfd, p->rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+    if (p->fd < 0)
+      return -errno;
+  }
+  ssize_t n;
+  if (d->k->pread != NULL) {
+    do
+      n = d->k->pread(p->fd, d->buf, SYSFS_VALUE_MAX, 0);
+    while (n < 0 && errno == EINTR);
+  } else {
+    n = kernel_read_retry(d->k, p->fd, d->buf, SYSFS_VALUE_MAX);
+  }
   int err = errno;
-  d->k->close(fd);
+  if (n < 0 || d->k->pread == NULL) {
+    d->k->close(p->fd); /* after an error: opened afresh next time */
+    p->fd = -1;
+  }
   if (n < 0)
     return -err;
   d->buf[n] = '\0';
@@ -82,11 +98,14 @@ static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
                            struct ddv_probe *p, uint64_t now_ns) {
   p->have = false;
   p->have_rate = false;
-  ssize_t n = ddv_read_attr(d, dev, p->rel);
+  ssize_t n = ddv_read_attr(d, dev, p);
   if (n < 0) {
-    if (n == -ENOENT || n == -ENODEV)
-      d->rescan = true; /* unplugged, unbound: the next scan says */
-    else
+    if (n == -ENOENT || n == -ENODEV) {
+      /* unplugged or unbound: the next scan says, and sets up anew a
+       * node that is back (another driver, other attributes) */
+      d->rescan = true;
+      dev->gone = true;
+    } else
       ddv_complain(dev, p, (int)-n, NULL, 0);
     return;
   }

@@ -4,7 +4,8 @@
  * kernel seam that records every file opened and can fail chosen ones:
  * exact records per driver, the never-wake rule (what a suspended device
  * has opened), wraps, energy to watts, hostile files said once, filters,
- * devices that come and go.
+ * devices that come and go. The seam notes every attribute read (read or
+ * pread, by the path its fd was opened as).
  */
 #include "plugins/drm_device/drm_device.h"
 
@@ -30,34 +31,51 @@
 
 /* ---- the recording seam ---- */
 
-static char opened[512][160]; /* paths opened for reading attributes */
+static char opened[512][160]; /* attributes read (read or pread), in order */
 static size_t n_opened;
-static const char *fail_path; /* openat of a path ending so: read gives EIO */
-static int eio_fd = -1;
+static char fd_path[1024][160]; /* what each fd was opened as */
+static const char *fail_path;   /* reads of a path ending so fail */
+static int fail_errno;          /* with this (EIO when 0) */
 
 static int rec_openat(int dirfd, const char *path, int flags, mode_t mode) {
   int fd = kernel_real.openat(dirfd, path, flags, mode);
-  if (fd >= 0 && !(flags & O_DIRECTORY) && n_opened < 512)
-    snprintf(opened[n_opened++], sizeof(opened[0]), "%s", path);
-  if (fd >= 0 && fail_path != NULL) {
-    size_t lp = strlen(path), lf = strlen(fail_path);
-    if (lp >= lf && strcmp(path + lp - lf, fail_path) == 0)
-      eio_fd = fd;
-  }
+  if (fd >= 0 && fd < 1024)
+    snprintf(fd_path[fd], sizeof(fd_path[0]), "%s",
+             (flags & O_DIRECTORY) ? "" : path);
   return fd;
 }
 
+/* Note the read; true when it must fail with EIO. */
+static bool rec_note(int fd) {
+  if (fd < 0 || fd >= 1024 || fd_path[fd][0] == '\0')
+    return false;
+  if (n_opened < 512)
+    snprintf(opened[n_opened++], sizeof(opened[0]), "%s", fd_path[fd]);
+  if (fail_path == NULL)
+    return false;
+  size_t lp = strlen(fd_path[fd]), lf = strlen(fail_path);
+  return lp >= lf && strcmp(fd_path[fd] + lp - lf, fail_path) == 0;
+}
+
 static ssize_t rec_read(int fd, void *buf, size_t len) {
-  if (fd == eio_fd) {
-    errno = EIO;
+  if (rec_note(fd)) {
+    errno = fail_errno ? fail_errno : EIO;
     return -1;
   }
   return kernel_real.read(fd, buf, len);
 }
 
+static ssize_t rec_pread(int fd, void *buf, size_t len, off_t off) {
+  if (rec_note(fd)) {
+    errno = fail_errno ? fail_errno : EIO;
+    return -1;
+  }
+  return kernel_real.pread(fd, buf, len, off);
+}
+
 static int rec_close(int fd) {
-  if (fd == eio_fd)
-    eio_fd = -1;
+  if (fd >= 0 && fd < 1024)
+    fd_path[fd][0] = '\0';
   return kernel_real.close(fd);
 }
 
@@ -103,7 +121,8 @@ static int setup(void **state) {
   capture_sink_init(&f->sink);
   n_opened = n_logs = 0;
   fail_path = NULL;
-  eio_fd = -1;
+  fail_errno = 0;
+  memset(fd_path, 0, sizeof(fd_path));
   log_set_sink(log_capture, LOG_LEVEL_DEBUG);
   *state = f;
   return 0;
@@ -140,6 +159,7 @@ static void start(struct fixture *f, ...) {
   rec_kernel = kernel_real;
   rec_kernel.openat = rec_openat;
   rec_kernel.read = rec_read;
+  rec_kernel.pread = rec_pread;
   rec_kernel.close = rec_close;
   f->host.kernel = &rec_kernel;
   f->host.clock = (struct plugin_clock){clock_mono, clock_real, f};
@@ -367,8 +387,9 @@ static void panfrost_devfreq_and_npu(void **state) {
   assert_int_equal(f->sink.n_lines, 3);
 }
 
-/* The never-wake rule: a suspended device has only the attributes opened
- * whose kernel code does not resume it. */
+/* The never-wake rule: a suspended device has only the attributes read
+ * whose kernel code does not resume it (opening a sysfs file runs no
+ * show function; reading it does). */
 static void suspended__opens_only_safe_attributes(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
@@ -396,7 +417,7 @@ static void suspended__opens_only_safe_attributes(void **state) {
     for (size_t k = 0; k < sizeof(allowed) / sizeof(allowed[0]); k++)
       ok |= strcmp(opened[i], allowed[k]) == 0;
     if (!ok)
-      fail_msg("opened %s of a suspended device", opened[i]);
+      fail_msg("read %s of a suspended device", opened[i]);
   }
   expect_line(f, "drm_device," XE " runtime_suspended=1i,"
                  "runtime_active_ns=1000000000i,"
@@ -532,17 +553,19 @@ static void devices_come_and_go(void **state) {
   expect_line(f, "drm_device_freq,driver=panfrost,device=fde60000.gpu,"
                  "domain=devfreq actual_hz=400000000i,min_hz=200000000i,"
                  "max_hz=800000000i");
-  /* unplugged: the attributes vanish, the next read rescans */
+  /* unplugged: the attributes say ENODEV (kernfs_fop_read_iter on a
+   * removed node), the next read rescans and finds the node gone */
   char path[600];
   snprintf(path, sizeof(path), "%s/class/drm/card0", f->tree.sys);
   assert_int_equal(unlink(path), 0);
-  snprintf(path, sizeof(path),
-           "%s/devices/platform/fde60000.gpu/devfreq/fde60000.gpu/cur_freq",
-           f->tree.sys);
-  assert_int_equal(unlink(path), 0);
+  fail_path = "cur_freq";
+  fail_errno = ENODEV;
   read_at(f, 13);
+  expect_line(f, "drm_device_freq,driver=panfrost,device=fde60000.gpu,"
+                 "domain=devfreq min_hz=200000000i,max_hz=800000000i");
   read_at(f, 14);
   assert_int_equal(f->sink.n_lines, 0);
+  assert_int_equal(logs_with("ENODEV"), 0); /* not a warning */
   assert_int_equal(logs_with("card0 is gone"), 1);
 }
 
