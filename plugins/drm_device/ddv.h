@@ -99,7 +99,6 @@ struct ddv_device {
 
 struct ddv_config {
   const char *sysfs_root;
-  const char *dev_root;
   const char *devices[DDV_MAX_FILTERS];
   size_t n_devices;
   const char *drivers[DDV_MAX_FILTERS];

@@ -17,7 +17,6 @@ const struct cfg_option ddv_options[] = {
      "groups: runtime freq idle throttle memory busy power temperature fan "
      "voltage"},
     {"SysfsRoot", "/sys", "where sysfs is"},
-    {"DevRoot", "/dev", "where the device nodes are"},
     {NULL, NULL, NULL}};
 
 const struct ddv_group_info ddv_groups[DDV_G_COUNT] = {
@@ -36,7 +35,6 @@ const struct ddv_group_info ddv_groups[DDV_G_COUNT] = {
 void ddv_config_defaults(struct ddv_config *cfg) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->sysfs_root = "/sys";
-  cfg->dev_root = "/dev";
   for (size_t g = 0; g < DDV_G_COUNT; g++)
     cfg->report[g] = true;
 }
@@ -147,8 +145,6 @@ int ddv_config_item(struct ddv_config *cfg, const struct cfg_item *item) {
     return ddv_config_report(cfg, item);
   if (cfg_key_is(item, "SysfsRoot"))
     return ddv_config_root(cfg, item, &cfg->sysfs_root);
-  if (cfg_key_is(item, "DevRoot"))
-    return ddv_config_root(cfg, item, &cfg->dev_root);
   return cfg_unknown(DDV_PLUGIN, item);
 }
 
