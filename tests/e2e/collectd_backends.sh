@@ -88,6 +88,10 @@ t410_tree "$T"
 echo 0.5 >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.scale"
 echo bytes >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.unit"
 
+# drm_device: an xe card (two GTs, hwmon) and an amdgpu APU
+mkdir -p "$T/ddv"
+"$B/tests/ddv_tree" "$T/ddv" xe_bmg amdgpu_apu
+
 # i915_oa and panthor_perf through the shim's i915 and panthor devices
 i915_tree "$T/i915" 0000:00:02.0
 export SHIM_I915_SCENARIO=$(i915_scenario "$T/i915")
@@ -164,6 +168,11 @@ LoadPlugin panthor_perf
     Interval 1
     Device \"$T/pp/renderD128\"
   </Instance>
+</Plugin>
+LoadPlugin drm_device
+<Plugin drm_device>
+  Interval 1
+  SysfsRoot \"$T/ddv/sys\"
 </Plugin>"
 COLLECTD_PRELOAD=$SHIM collectd_start "$backends
 $plugins"
@@ -209,7 +218,13 @@ uncore_event_running_ns uncore_event_value i915_oa_gpu_core_clocks i915_oa_gpu_t
 i915_oa_a0 i915_oa_c7 i915_oa_gpu_busy_percent i915_oa_avg_gpu_core_frequency_hz
 i915_oa_eu_active_percent i915_oa_stream_reports i915_oa_stream_reason_timer
 panthor_perf_gpu_active_cycles panthor_perf_ext_read_bytes panthor_perf_ext_read_bandwidth
-panthor_perf_tiler_utilization_percent panthor_perf_stream_samples"
+panthor_perf_tiler_utilization_percent panthor_perf_stream_samples
+drm_device_runtime_suspended drm_device_runtime_active_ns drm_device_freq_actual_hz
+drm_device_freq_requested_hz drm_device_freq_rpe_hz drm_device_idle_residency_ns
+drm_device_idle_idle_percent drm_device_throttle_throttled drm_device_throttle_reason_pl1
+drm_device_memory_total_bytes drm_device_memory_used_bytes drm_device_busy_percent
+drm_device_power_energy_joules drm_device_power_power_watts drm_device_power_power_cap_watts
+drm_device_temperature_celsius drm_device_fan_rpm drm_device_voltage_volts"
 tap_is "" "$(comm -23 <(tr ' ' '\n' <<<"$want" | grep . | sort) "$T/tinst" | tr '\n' ' ')" \
   "csv: every field of every plugin was dispatched ($(wc -l <"$T/series") series)"
 for scope in device process client cgroup; do
@@ -267,6 +282,7 @@ curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATA
     --EuMetrics=true
   LD_PRELOAD=$EXEC_PRELOAD "$B/panthor_perf" --format=influx --once --window=0 \
     --Device="$T/pp/renderD128"
+  "$B/drm_device" --format=influx --once --window=0.3 --SysfsRoot="$T/ddv/sys"
 } >"$T/telegraf.lp" 2>"$T/exec.err"
 code=$(curl -s -o "$T/write.out" -w '%{http_code}' -XPOST \
   "$INFLUX_URL/write?db=telegraf&precision=ns" --data-binary @"$T/telegraf.lp")
