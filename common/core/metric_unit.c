@@ -16,8 +16,9 @@ const struct metric_unit metric_units[] = {
     {"gpu_events", METRIC_DS_DERIVE, "", "", 1.0, "events counted, cumulative"},
     {"gpu_bytes", METRIC_DS_DERIVE, "B", "bytes", 1.0,
      "bytes transferred, cumulative"},
-    /* recorded in joules (a float), stored by collectd in microjoules */
-    {"gpu_microjoules", METRIC_DS_DERIVE, "J", "joules", 1.0,
+    /* recorded in joules (a float), stored by collectd in microjoules
+     * (metric_unit_collectd_scale) */
+    {"gpu_energy", METRIC_DS_DERIVE, "J", "joules", 1.0,
      "energy, cumulative joules"},
     /* gauges: collectd's standard types */
     {"bytes", METRIC_DS_GAUGE, "B", "bytes", 1.0, "bytes now"},
@@ -69,7 +70,7 @@ const struct metric_unit *metric_unit_find(const char *ctype) {
 static const struct {
   const char *ctype;
   double scale;
-} metric_collectd_scales[] = {{"gpu_microjoules", 1e6}};
+} metric_collectd_scales[] = {{"gpu_energy", 1e6}};
 
 double metric_unit_collectd_scale(const char *ctype) {
   if (ctype == NULL)

@@ -456,7 +456,7 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
     ddv_fmt(rel, sizeof(rel), "%s/%s", dir, files[i]);
     struct ddv_probe *p =
         ddv_probe_add(d, dev, DDV_G_POWER, sensor, rel, "energy_joules",
-                      "gpu_microjoules", DDV_K_COUNTER, false);
+                      "gpu_energy", DDV_K_COUNTER, false);
     if (p == NULL)
       continue;
     p->scale = 1e-6;      /* µJ -> J */

@@ -2,7 +2,7 @@
 # The real collectd daemon loads build/drm_device.so with the shipped
 # conf.d snippet (SysfsRoot pointed at a fixture tree of an xe card and an
 # amdgpu APU): values under the documented identifiers with exact values,
-# energy stored as a DERIVE in microjoules (gpu_microjoules), a suspended
+# energy stored as a DERIVE in microjoules (gpu_energy), a suspended
 # device reporting only its runtime PM, a bad block dropped on its own.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,13 +41,13 @@ first() { # glob: the value of the first data row
   done
 }
 tap_check "energy: three rows" \
-  collectd_wait_rows "$X+sensor=card/gpu_microjoules-drm_device_power_energy_joules-*" 3 30
+  collectd_wait_rows "$X+sensor=card/gpu_energy-drm_device_power_energy_joules-*" 3 30
 tap_check "amdgpu memory of the suspended APU: a row" \
   collectd_wait_rows "$CD_CSV/e2e/drm_device-driver=amdgpu+device=0000%3Ac1%3A00%2E0+region=gtt/bytes-drm_device_memory_used_bytes-*" 1 30
 collectd_stop
 
 tap_is 1234567891 \
-  "$(first "$X+sensor=card/gpu_microjoules-drm_device_power_energy_joules-*")" \
+  "$(first "$X+sensor=card/gpu_energy-drm_device_power_energy_joules-*")" \
   "energy_joules 1234.567891 J stored as 1234567891 µJ"
 tap_is 2400000000.000000 \
   "$(first "$X+domain=gt0/gpu_hertz-drm_device_freq_actual_hz-*")" \

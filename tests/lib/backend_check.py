@@ -142,7 +142,15 @@ OUR_PREFIXES = tuple(f"collectd_{manifest.manifest(p)['series_prefix']}_"
 def cmd_prometheus(series_file, metrics_txt, host):
     series = read_series(series_file)
     got = {}
+    # write_prometheus names a DERIVE or COUNTER type's metric ..._total:
+    # collectd's "derive" and every cumulative type of types.gpu.db
     derive_types = {"derive"}
+    gpu_db = os.path.join(os.environ.get("BUILD", "build"), "types.gpu.db")
+    for line in open(gpu_db, encoding="utf-8"):
+        f = line.split()
+        if len(f) == 2 and not f[0].startswith("#") and \
+                f[1].split(":")[1] in ("DERIVE", "COUNTER"):
+            derive_types.add(f[0])
     for line in open(metrics_txt, encoding="utf-8", errors="surrogateescape"):
         m = LINE.match(line.rstrip("\n"))
         if not m:
