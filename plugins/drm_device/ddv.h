@@ -83,14 +83,15 @@ struct ddv_rec {
 };
 
 struct ddv_device {
-  char node[24];   /* card0, accel0 */
-  char name[64];   /* PCI slot or platform device name, as drm_fdinfo */
-  char driver[32]; /* driver name, "" when unbound */
-  int dirfd;       /* the node's sysfs directory */
-  bool seen;       /* found by the last scan */
-  bool gone;       /* an attribute said ENODEV/ENOENT: set up again */
-  bool asleep;     /* this read: not known to be active */
-  int status;      /* index of the runtime_status probe, -1: none */
+  char node[24];      /* card0, accel0 */
+  char name[64];      /* PCI slot or platform device name, as drm_fdinfo */
+  char driver[32];    /* driver name, "" when unbound */
+  int dirfd;          /* the node's sysfs directory */
+  bool seen;          /* found by the last scan */
+  bool gone;          /* an attribute said ENODEV/ENOENT: set up again */
+  bool hwmon_pending; /* hwmon not looked at yet (not seen active) */
+  bool asleep;        /* this read: not known to be active */
+  int status;         /* index of the runtime_status probe, -1: none */
   struct ddv_probe *probes;
   size_t n_probes, cap_probes;
   struct ddv_rec *recs;
@@ -137,6 +138,9 @@ bool ddv_config_driver_ok(const struct ddv_config *cfg, const char *driver);
 /* ddv_devices.c */
 int ddv_scan(struct ddv *d);
 void ddv_devices_free(struct ddv *d);
+
+/* Find the hwmon channels of `dev` (once, when it is first seen active). */
+void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev);
 
 /* ddv_read.c */
 void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns);

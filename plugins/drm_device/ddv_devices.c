@@ -438,8 +438,11 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
  */
 static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                                 const char *dir) {
-  char files[96][64];
-  size_t n = ddv_list(d, dev, dir, "", files, 96);
+  /* amdgpu has about 80 files; on the heap (discovery only) */
+  char(*files)[64] = malloc(256 * sizeof(*files));
+  if (files == NULL)
+    return;
+  size_t n = ddv_list(d, dev, dir, "", files, 256);
   char rel[128], sensor[48], chan[24];
   /* energy first: it decides whether power*_input is read */
   bool energy_for[16] = {false};
@@ -511,9 +514,11 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                         "gpu_hertz", DDV_K_UINT, false);
     }
   }
+  free(files);
 }
 
-static void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev) {
+void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev) {
+  dev->hwmon_pending = false;
   char dirs[4][64];
   size_t n = ddv_list(d, dev, "device/hwmon", "hwmon", dirs, 4);
   for (size_t i = 0; i < n; i++) {
@@ -588,7 +593,11 @@ static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
   else if (strcmp(dev->driver, "amdgpu") == 0)
     ddv_probe_amdgpu(d, dev);
   ddv_probe_devfreq(d, dev);
-  ddv_probe_hwmon(d, dev);
+  /* hwmon channels are named by their labels, which are files of the
+   * device's hwmon: read them only once the device is seen active
+   * (ddv_device_read), so that nothing of a suspended device but the
+   * attributes marked safe is ever opened. */
+  dev->hwmon_pending = true;
   log_msg(LOG_LEVEL_INFO, DDV_PLUGIN, dev->name, "device",
           "%s (driver %s): %zu attributes", node,
           dev->driver[0] ? dev->driver : "unknown", dev->n_probes);

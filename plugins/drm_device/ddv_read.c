@@ -186,6 +186,8 @@ void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns) {
     dev->asleep = true; /* until the status says otherwise */
     ddv_probe_read(d, dev, st, now_ns);
   }
+  if (dev->hwmon_pending && !dev->asleep)
+    ddv_probe_hwmon(d, dev); /* allocates, once per device */
   for (size_t i = 0; i < dev->n_probes; i++) {
     struct ddv_probe *p = &dev->probes[i];
     if ((int)i == dev->status)

@@ -459,6 +459,45 @@ static void suspended__amdgpu_memory_only(void **state) {
   expect_no_line(f, "drm_device_busy");
 }
 
+/* Suspended from the start: not even the hwmon labels are opened; the
+ * channels are found, labelled, at the first active read. */
+static int open_count;
+static int count_openat(int dirfd, const char *path, int flags, mode_t mode) {
+  if (!(flags & O_DIRECTORY) && strstr(path, "hwmon") != NULL)
+    open_count++;
+  return rec_openat(dirfd, path, flags, mode);
+}
+
+static void suspended_at_start__hwmon_found_when_active(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "suspended", 1000, 5000),
+                   0);
+  open_count = 0;
+  f->inst = drm_device_ops.instance_new("test");
+  assert_int_equal(configure(f, "SysfsRoot", f->tree.sys), 0);
+  plugin_host_init(&f->host, "test", SEC);
+  rec_kernel = kernel_real;
+  rec_kernel.openat = count_openat;
+  rec_kernel.read = rec_read;
+  rec_kernel.pread = rec_pread;
+  rec_kernel.close = rec_close;
+  f->host.kernel = &rec_kernel;
+  f->host.clock = (struct plugin_clock){clock_mono, clock_real, f};
+  assert_int_equal(drm_device_ops.init(f->inst, &f->host), 0);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(open_count, 0);
+  expect_no_line(f, "drm_device_temperature");
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "active", 1500, 5000),
+                   0);
+  read_at(f, 3);
+  assert_true(open_count > 0);
+  expect_line(f, "drm_device_temperature," XE ",sensor=vram celsius=52.5");
+  expect_line(f, "drm_device_power," XE ",sensor=pkg energy_joules=3.0,"
+                 "power_cap_watts=150.0");
+}
+
 static void suspended__unreadable_status_counts_as_asleep(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
@@ -587,6 +626,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(suspended__amdgpu_memory_only, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(
+          suspended_at_start__hwmon_found_when_active, setup, teardown),
       cmocka_unit_test_setup_teardown(
           suspended__unreadable_status_counts_as_asleep, setup, teardown),
       cmocka_unit_test_setup_teardown(hostile_files__said_once_no_value, setup,
