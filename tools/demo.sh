@@ -108,18 +108,20 @@ latest() {
     function flush(   n, p, inst, series, scope) {
       if (file == "" || last == "" || when < now - 3) return
       n = split(file, p, "/"); inst = p[n - 1]; sub(/^drm_fdinfo-/, "", inst)
-      sub(/^instance=[^+]*\+?/, "", inst) # the <Instance> label
+      sub(/^[^-]*-/, "", inst) # the <Instance> label (the snippet has one)
       series = p[n]; sub(/-[0-9]+-[0-9]+-[0-9]+$/, "", series)
-      if (series == "objects-drm_device_clients") { # tags: driver, device
+      if (series == "objects-clients") { # a device
         printf "30 - %d %s\n", last, inst
         return
       }
-      scope = inst; sub(/^scope=/, "", scope); sub(/\+.*/, "", scope)
-      sub(/^scope=[^+]*\+/, "", inst)
+      # README "The collectd mapping rule": device, device-pid-comm,
+      # device-client<id>-comm, else a cgroup
+      scope = inst !~ /-/ ? "device" : inst ~ /^[^-]+-[0-9]+-/ ? "process" : \
+        inst ~ /^[^-]+-client[0-9]+-/ ? "client" : "cgroup"
       order = scope == "device" ? 1 : scope == "process" ? 2 : 3
-      if (series == "percent-drm_engine_utilization")
+      if (series ~ /^percent-.*-utilization$/)
         printf "1%d %s %.1f %s\n", order, scope, last, inst
-      else if (series == "bytes-drm_memory_resident_bytes" && order == 1)
+      else if (series ~ /^bytes-.*-resident_bytes$/ && order == 1)
         printf "2%d %s %.1f %s\n", order, scope, last / 1048576, inst
     }
     FNR == 1 { flush(); file = FILENAME; last = ""; next }
@@ -129,13 +131,13 @@ latest() {
 
 show() {
   echo "collectd (the real daemon, pid $CD_PID) with $BUILD/drm_fdinfo.so from $SNIPPET"
-  echo "$1, $2 s left; latest values from its csv files (plugin instance: the tags as KEY=VALUE joined by '+')"
+  echo "$1, $2 s left; latest values from its csv files (plugin instance: device[-pid-name | -client<id>-name | -cgroup])"
   latest | awk '
     $1 != section {
       section = $1
-      if (section ~ /^1/) print "\nengine utilisation % per " $2 " (percent-drm_engine_utilization):"
-      if (section ~ /^2/) print "\nresident memory MiB per device (bytes-drm_memory_resident_bytes):"
-      if (section == 30) print "\nclients per device (objects-drm_device_clients):"
+      if (section ~ /^1/) print "\nengine utilisation % per " $2 " (percent-ENGINE-utilization):"
+      if (section ~ /^2/) print "\nresident memory MiB per device (bytes-REGION-resident_bytes):"
+      if (section == 30) print "\nclients per device (objects-clients):"
     }
     { printf "  %8s  %s\n", $3, $4 }'
 }

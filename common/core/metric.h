@@ -7,8 +7,9 @@
  *
  * Integers are cumulative counters or counts (Influx `123i`, collectd DERIVE or
  * GAUGE by their ctype); floats are rates, ratios and percentages. Every
- * field also names the collectd type it maps to (types.db), so the collectd
- * mapping rule (collectd_map.h) needs no per-plugin table.
+ * field also names the collectd type it maps to (types.db), which is its
+ * unit (metric_unit.h); which tags name the series is the plugin's table of
+ * collectd rules (collectd_rule.h, collectd_map.h).
  *
  * Capacity and overflow (sticky, like a stream's error flag): a record holds
  * METRIC_MAX_TAGS tags and METRIC_MAX_FIELDS fields, with no allocation. An

@@ -5,6 +5,7 @@
  */
 #include "common/core/metric_unit.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const struct metric_unit metric_units[] = {
@@ -48,13 +49,31 @@ const struct metric_unit metric_units[] = {
      "a preset metric's value over the interval"},
     {"uncore_rate", METRIC_DS_GAUGE, "/s", "per_second", 1.0,
      "events per second over the interval"},
-    /* legacy: the one-type-for-all-counters mapping, being retired */
-    {"derive", METRIC_DS_DERIVE, "", "", 1.0, "a cumulative counter"},
-    {"frequency", METRIC_DS_GAUGE, "Hz", "hertz", 1.0, "frequency in hertz"},
 };
 
 const size_t metric_units_count =
     sizeof(metric_units) / sizeof(metric_units[0]);
+
+const struct metric_unit *metric_unit_lookup(const struct metric_unit *own,
+                                             const char *ctype) {
+  if (ctype == NULL)
+    return NULL;
+  for (; own != NULL && own->ctype != NULL; own++)
+    if (strcmp(own->ctype, ctype) == 0)
+      return own;
+  return metric_unit_find(ctype);
+}
+
+bool metric_unit_refuse(struct metric_unit_refused *r, const char *ctype) {
+  for (size_t i = 0; i < r->n; i++)
+    if (strcmp(r->ctype[i], ctype) == 0)
+      return false;
+  if (r->n == METRIC_UNIT_REFUSED_MAX)
+    return false; /* that many distinct types: said often enough */
+  snprintf(r->ctype[r->n], sizeof(r->ctype[r->n]), "%s", ctype);
+  r->n++;
+  return true;
+}
 
 const struct metric_unit *metric_unit_find(const char *ctype) {
   if (ctype == NULL)

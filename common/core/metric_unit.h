@@ -42,6 +42,25 @@ struct metric_unit {
  * error the tests catch: every field's ctype must have a row). */
 const struct metric_unit *metric_unit_find(const char *ctype);
 
+/* The row for `ctype` among a plugin's own rows `own` (plugin_ops.units:
+ * ending with a NULL ctype; NULL for none), then in the table; NULL when
+ * neither has it. Both hosts refuse such a field (not written, an ERROR
+ * once per type), so that no unit is ever mixed under one name. */
+const struct metric_unit *metric_unit_lookup(const struct metric_unit *own,
+                                             const char *ctype);
+
+/* The types a host has refused so far, so that each is reported once.
+ * Zero it to start; not thread-safe. */
+#define METRIC_UNIT_REFUSED_MAX 16
+struct metric_unit_refused {
+  char ctype[METRIC_UNIT_REFUSED_MAX][64];
+  size_t n;
+};
+
+/* True the first time `ctype` is refused: log then. After
+ * METRIC_UNIT_REFUSED_MAX distinct types, false (quiet). */
+bool metric_unit_refuse(struct metric_unit_refused *r, const char *ctype);
+
 /* The rows, for the tests and the docs. */
 extern const struct metric_unit metric_units[];
 extern const size_t metric_units_count;

@@ -11,7 +11,9 @@
 #define COMMON_CORE_PLUGIN_H
 
 #include "common/core/cfg.h"
+#include "common/core/collectd_rule.h"
 #include "common/core/metric.h"
+#include "common/core/metric_unit.h"
 #include "common/core/plugin_host.h"
 
 #include <stdint.h>
@@ -47,6 +49,17 @@ struct plugin_ops {
    * drain), never at the same time as read(). 0 or a negative errno. */
   int (*drain)(void *inst);
   uint64_t (*drain_interval_ns)(void *inst);
+
+  /* Optional: the plugin's collectd identity, one rule per kind of record
+   * (collectd_rule.h), ending with a rule whose measurement is NULL. NULL:
+   * the generic one (tag values, then measurement-field). */
+  const struct collectd_rule *collectd_rules;
+
+  /* Optional: the plugin's own field types, for a ctype the shared table
+   * (metric_unit.c) does not have, each with its line in the plugin's
+   * types.db fragment; ends with a row whose ctype is NULL. NULL: none.
+   * A field whose ctype is in neither is refused by both hosts. */
+  const struct metric_unit *units;
 
   /* Undo init() (restore anything changed on the system) and free. NULL is
    * a no-op. */

@@ -269,8 +269,10 @@ static int hc_config(oconfig_item_t *ci) {
 
 /* ---- reading ---- */
 
-/* Log an ERROR the first time `type` cannot be dispatched. */
-static void hc_bad_type(const char *type, const char *problem, size_t n_ds) {
+/* Log an ERROR the first time `type` cannot be dispatched; `what` is the
+ * call that said no. */
+static void hc_bad_type(const char *type, const char *what, const char *problem,
+                        size_t n_ds) {
   pthread_mutex_lock(&hc_bad_lock);
   struct hc_bad_type *bad = NULL;
   for (size_t i = 0; i < hc_n_bad_types && bad == NULL; i++)
@@ -292,10 +294,10 @@ static void hc_bad_type(const char *type, const char *problem, size_t n_ds) {
   if (!say)
     return;
   if (n_ds == 0)
-    log_msg(LOG_LEVEL_ERROR, hc_ops->name, type, "plugin_get_ds",
+    log_msg(LOG_LEVEL_ERROR, hc_ops->name, type, what,
             "%s; its fields are not dispatched", problem);
   else
-    log_msg(LOG_LEVEL_ERROR, hc_ops->name, type, "plugin_get_ds",
+    log_msg(LOG_LEVEL_ERROR, hc_ops->name, type, what,
             "%zu data sources, expected 1; its fields are not dispatched",
             n_ds);
 }
@@ -359,23 +361,30 @@ static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
    * rest. One read callback per instance, so no lock is needed. */
   metric_overflow_check(&hc->overflow, hc_ops->name, m);
   for (size_t i = 0; i < m->n_fields; i++) {
+    if (metric_unit_lookup(hc_ops->units, m->fields[i].ctype) == NULL) {
+      hc_bad_type(m->fields[i].ctype, "metric_unit_find",
+                  "no such field type (one unit per type: add a row to "
+                  "metric_unit.c or the plugin's units)",
+                  0);
+      continue;
+    }
     struct collectd_ident id;
-    collectd_map(m, i, hc_ops->name, hc->label, &id);
+    collectd_map(hc_ops->collectd_rules, m, i, hc_ops->name, hc->label, &id);
     const data_set_t *ds = plugin_get_ds(id.type);
     value_t value;
     if (ds == NULL) {
-      hc_bad_type(id.type,
+      hc_bad_type(id.type, "plugin_get_ds",
                   "no such type (list the plugin's types.db after the "
                   "default one in TypesDB)",
                   0);
       continue;
     }
     if (ds->ds_num != 1) {
-      hc_bad_type(id.type, NULL, ds->ds_num);
+      hc_bad_type(id.type, "plugin_get_ds", NULL, ds->ds_num);
       continue;
     }
     if (!hc_value(ds->ds[0].type, &m->fields[i], &value)) {
-      hc_bad_type(id.type, "unknown data source type", 0);
+      hc_bad_type(id.type, "plugin_get_ds", "unknown data source type", 0);
       continue;
     }
     value_list_t vl = VALUE_LIST_INIT;

@@ -375,7 +375,9 @@ struct host_exec_out {
   struct metric_sink *inner; /* NULL: discard (the priming read) */
   size_t records;            /* in the current batch */
   const char *plugin;
-  struct metric_overflow *overflow; /* shared by the priming read */
+  struct metric_overflow *overflow;    /* shared by the priming read */
+  const struct metric_unit *units;     /* the plugin's own (plugin.h) */
+  struct metric_unit_refused *refused; /* shared by the priming read */
 };
 
 static int host_exec_out_begin(struct metric_sink *sink) {
@@ -389,7 +391,27 @@ static int host_exec_out_write(struct metric_sink *sink,
   struct host_exec_out *o = (struct host_exec_out *)sink;
   o->records++;
   metric_overflow_check(o->overflow, o->plugin, m);
-  return o->inner ? o->inner->write(o->inner, m) : 0;
+  size_t bad = 0;
+  while (bad < m->n_fields &&
+         metric_unit_lookup(o->units, m->fields[bad].ctype) != NULL)
+    bad++;
+  if (bad == m->n_fields)
+    return o->inner ? o->inner->write(o->inner, m) : 0;
+  /* A field whose type has no row (metric_unit.h) is not written: its
+   * unit would be unknown to every output. */
+  struct metric kept = *m;
+  kept.n_fields = 0;
+  for (size_t i = 0; i < m->n_fields; i++) {
+    const char *ctype = m->fields[i].ctype;
+    if (metric_unit_lookup(o->units, ctype) != NULL)
+      kept.fields[kept.n_fields++] = m->fields[i];
+    else if (metric_unit_refuse(o->refused, ctype != NULL ? ctype : "(null)"))
+      log_msg(LOG_LEVEL_ERROR, o->plugin, ctype, "metric_unit_find",
+              "no such field type (one unit per type: add a row to "
+              "metric_unit.c or the plugin's units); its fields are not "
+              "written");
+  }
+  return o->inner && kept.n_fields > 0 ? o->inner->write(o->inner, &kept) : 0;
 }
 
 static int host_exec_out_end(struct metric_sink *sink) {
@@ -589,18 +611,23 @@ static int host_exec_run(const struct plugin_ops *ops,
   if (status == 0) {
     /* Rates need a previous sample: prime, then report. */
     struct metric_overflow overflow = {0, 0, 0};
+    static struct metric_unit_refused refused; /* 1 KiB: not on the stack */
     struct host_exec_out discard = {
         {host_exec_out_begin, host_exec_out_write, host_exec_out_end},
         NULL,
         0,
         ops->name,
-        &overflow};
+        &overflow,
+        ops->units,
+        &refused};
     struct host_exec_out out = {
         {host_exec_out_begin, host_exec_out_write, host_exec_out_end},
         sink,
         0,
         ops->name,
-        &overflow};
+        &overflow,
+        ops->units,
+        &refused};
     host_exec_batch(ops, inst, &discard);
     host_exec_drain_start(ops, inst, interval_s);
     if (args->mode == HOST_EXEC_ONCE)

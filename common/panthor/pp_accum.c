@@ -37,6 +37,14 @@ static const char *const pp_int_names[PP_M_INT_COUNT] = {
     "l2_write_lookups",
     "fma_instructions"};
 
+/* Units: cycles of the GPU clock, bytes on the external bus (beats times
+ * bytes per beat), and counted occurrences (L2 lookups, FMA instructions
+ * issued). */
+static const char *const pp_int_ctypes[PP_M_INT_COUNT] = {
+    "gpu_cycles", "gpu_cycles", "gpu_cycles", "gpu_cycles", "gpu_cycles",
+    "gpu_cycles", "gpu_cycles", "gpu_bytes",  "gpu_bytes",  "gpu_cycles",
+    "gpu_cycles", "gpu_events", "gpu_events", "gpu_events"};
+
 static const char *const pp_float_names[PP_M_FLOAT_COUNT] = {
     "fragment_queue_utilization_percent",
     "compute_queue_utilization_percent",
@@ -48,6 +56,10 @@ static const char *const pp_float_names[PP_M_FLOAT_COUNT] = {
 
 const char *pp_metric_int_name(enum pp_metric_int m) {
   return (unsigned)m < PP_M_INT_COUNT ? pp_int_names[m] : NULL;
+}
+
+const char *pp_metric_int_ctype(enum pp_metric_int m) {
+  return (unsigned)m < PP_M_INT_COUNT ? pp_int_ctypes[m] : NULL;
 }
 
 const char *pp_metric_float_name(enum pp_metric_float m) {

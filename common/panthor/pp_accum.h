@@ -78,6 +78,8 @@ struct pp_metrics {
 /* "gpu_active_cycles"...; "fragment_queue_utilization_percent"... */
 const char *pp_metric_int_name(enum pp_metric_int m);
 const char *pp_metric_float_name(enum pp_metric_float m);
+/* The field type (metric_unit.h) of a panthor_perf integer: its unit. */
+const char *pp_metric_int_ctype(enum pp_metric_int m);
 
 struct pp_watch {
   uint16_t index; /* counter index in the block */

@@ -11,9 +11,11 @@ host, instance = plugin_instance, type, type_instance; database "collectd")
 and in the Telegraf schema (the executables' Influx lines through
 inputs.exec/execd: measurements and tags as README "Metrics"; database
 "telegraf"). Panels are raw InfluxQL with Grafana's $timeFilter and
-$__interval. In the collectd schema a tag is matched inside `instance` with
-README's identifier rule, (^|\\+)KEY=VALUE(\\+|$) on the percent-encoded
-value (`.` is %2E, `:` is %3A).
+$__interval. In the collectd schema the tags are parts of `instance` (the
+plugin_instance: '-'-joined, README "The collectd mapping rule") and of
+`type_instance`; its dashboards have template variables host, device (the
+device or PMU, taken out of `instance` by a regex) and, for drm_fdinfo,
+process (pid-comm), each with "All" as `.*`.
 """
 import json
 import os
@@ -25,9 +27,41 @@ import manifest  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def tag(key, value_re):
-    """InfluxQL regex matching one KEY=VALUE part of a plugin_instance."""
-    return f'"instance" =~ /(^|\\+){key}={value_re}(\\+|$)/'
+# A GPU inside a plugin_instance: a PCI address, a DRM node, a platform
+# device (JavaScript regex of a variable, the device as group 1).
+GPU_DEVICE = (r"(?:[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|(?:card|renderD|accel)[0-9]+"
+              r"|[0-9a-f]+\.[a-z0-9_]+)")
+GPU_DEVICE_RE = f"/(?:^|-)({GPU_DEVICE})(?:-|$)/"
+
+
+def inst(regex):
+    """InfluxQL: the plugin_instance matches `regex` (Go syntax)."""
+    return f'"instance" =~ /{regex}/'
+
+
+def variable(name, label, query, regex):
+    """A Grafana query variable on the InfluxDB data source, multi-value,
+    with "All" sent as `.*`; `regex` (JavaScript, group 1) takes the value
+    out of each tag value the query lists."""
+    return {"name": name, "label": label, "type": "query",
+            "datasource": {"type": "influxdb", "uid": "${DS_INFLUXDB}"},
+            "query": query, "regex": regex, "refresh": 2, "sort": 1,
+            "multi": True, "includeAll": True, "allValue": ".*",
+            "current": {"selected": True, "text": ["All"], "value": ["$__all"]}}
+
+
+def collectd_variables(plugin, device_re, device_label="Device", process_re=None):
+    """host, device and (with process_re) process variables of a collectd
+    schema dashboard: device_re / process_re capture the value inside the
+    plugin_instance."""
+    values = f'SHOW TAG VALUES FROM "{plugin}_value" WITH KEY = '
+    out = [variable("host", "Host", values + '"host"', ""),
+           variable("device", device_label,
+                    values + '"instance" WHERE "host" =~ /^$host$/', device_re)]
+    if process_re:
+        out.append(variable("process", "Process (pid-name)",
+                            values + '"instance" WHERE "host" =~ /^$host$/', process_re))
+    return out
 
 
 def panel(pid, title, query, unit, alias, y):
@@ -44,7 +78,7 @@ def panel(pid, title, query, unit, alias, y):
     }
 
 
-def dashboard(uid, title, db, panels):
+def dashboard(uid, title, db, panels, variables=()):
     return {
         "__inputs": [{"name": "DS_INFLUXDB", "label": f"InfluxDB ({db})",
                       "description": f"InfluxDB 1.x, database \"{db}\"",
@@ -62,14 +96,17 @@ def dashboard(uid, title, db, panels):
         "version": 1,
         "refresh": "30s",
         "time": {"from": "now-1h", "to": "now"},
-        "templating": {"list": []},
+        "templating": {"list": list(variables)},
         "annotations": {"list": []},
         "panels": [panel(i + 1, *p, y=8 * (i // 2)) for i, p in enumerate(panels)],
     }
 
 
 def collectd_query(plugin, where, group="\"host\", \"instance\""):
-    return (f'SELECT mean("value") FROM "{plugin}_value" WHERE {where} AND $timeFilter '
+    """A collectd schema query, restricted to the host and device chosen
+    in the dashboard's variables."""
+    return (f'SELECT mean("value") FROM "{plugin}_value" WHERE "host" =~ /^$host$/ AND '
+            f'"instance" =~ /(^|-)$device(-|$)/ AND {where} AND $timeFilter '
             f'GROUP BY time($__interval), {group} fill(null)')
 
 
@@ -88,8 +125,10 @@ def plugin_dashboards():
     """Every plugin's dashboards (its manifest's `dashboard` file), in the
     order of plugins/plugins.manifest."""
     out = {}
-    helpers = {"tag": tag, "collectd_query": collectd_query,
-               "telegraf_query": telegraf_query, "collectd_field": collectd_field}
+    helpers = {"GPU_DEVICE": GPU_DEVICE, "GPU_DEVICE_RE": GPU_DEVICE_RE,
+               "collectd_query": collectd_query,
+               "telegraf_query": telegraf_query, "collectd_field": collectd_field,
+               "inst": inst, "collectd_variables": collectd_variables}
     for p in manifest.plugins():
         spec = manifest.manifest(p).get("dashboard")
         if spec:
@@ -105,7 +144,7 @@ DASHBOARDS = plugin_dashboards()
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else HERE
-    for name, (uid, title, db, panels) in DASHBOARDS.items():
+    for name, (uid, title, db, panels, *variables) in DASHBOARDS.items():
         with open(os.path.join(out, name), "w") as f:
-            json.dump(dashboard(uid, title, db, panels), f, indent=2)
+            json.dump(dashboard(uid, title, db, panels, *variables), f, indent=2)
             f.write("\n")

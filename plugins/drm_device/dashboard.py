@@ -1,32 +1,36 @@
 """The Grafana dashboards of drm_device, collectd and Telegraf schema.
 
 Read by dashboards/grafana/generate.py, which runs this file with its
-helpers in scope (tag, collectd_query, telegraf_query, collectd_field) and
-takes DASHBOARDS: output file name -> (uid, title, database, panels).
+helpers in scope (collectd_query, collectd_field, collectd_variables, inst,
+GPU_DEVICE_RE, telegraf_query) and takes DASHBOARDS: output file name ->
+(uid, title, database, panels[, template variables]).
 """
 # flake8: noqa: F821
 
+# plugin_instance the device; type_instance [domain|region|unit|sensor-]field
+# (README "The collectd mapping rule"; drm_device.c: ddv_collectd_rules).
+DDV_BY_TYPE = "\"host\", \"instance\", \"type_instance\""
+DDV_LEGEND = "$tag_host $tag_instance $tag_type_instance"
+
+
+def ddv_panel(title, field_re, unit):
+    return (title, collectd_query("drm_device", f"\"type_instance\" =~ /{field_re}/",
+                                  DDV_BY_TYPE), unit, DDV_LEGEND)
+
+
 DDV_COLLECTD = [
-    collectd_field("drm_device", "drm_device_freq_actual_hz", "hertz",
-                   "Actual frequency per device and domain"),
-    collectd_field("drm_device", "drm_device_freq_requested_hz", "hertz",
-                   "Requested frequency per device and domain"),
-    collectd_field("drm_device", "drm_device_idle_idle_percent", "percent",
-                   "Idle residency (RC6, gtidle) over the interval"),
-    collectd_field("drm_device", "drm_device_power_power_watts", "watt",
-                   "Power per sensor"),
-    collectd_field("drm_device", "drm_device_temperature_celsius", "celsius",
-                   "Temperature per sensor"),
-    collectd_field("drm_device", "drm_device_memory_used_bytes", "bytes",
-                   "Memory used per region"),
-    collectd_field("drm_device", "drm_device_busy_percent", "percent",
-                   "Busy percentage (amdgpu)"),
-    collectd_field("drm_device", "drm_device_throttle_throttled", "short",
-                   "Throttled (1) per domain"),
-    collectd_field("drm_device", "drm_device_fan_rpm", "rotrpm", "Fan speed"),
-    collectd_field("drm_device", "drm_device_runtime_suspended", "short",
-                   "Runtime suspended (1)"),
+    ddv_panel("Actual frequency per device and domain", "-actual_hz$", "hertz"),
+    ddv_panel("Requested frequency per device and domain", "-requested_hz$", "hertz"),
+    ddv_panel("Idle residency (RC6, gtidle) over the interval", "-idle_percent$", "percent"),
+    ddv_panel("Power per sensor", "-power_watts$", "watt"),
+    ddv_panel("Temperature per sensor", "-celsius$", "celsius"),
+    ddv_panel("Memory used per region", "-used_bytes$", "bytes"),
+    ddv_panel("Busy percentage (amdgpu)", "-percent$", "percent"),
+    ddv_panel("Throttled (1) per domain", "-throttled$", "short"),
+    ddv_panel("Fan speed", "-rpm$", "rotrpm"),
+    ddv_panel("Runtime suspended (1)", "^runtime_suspended$", "short"),
 ]
+DDV_VARIABLES = collectd_variables("drm_device", GPU_DEVICE_RE)
 
 _BY_DOMAIN = "\"host\", \"driver\", \"device\", \"domain\""
 _BY_SENSOR = "\"host\", \"driver\", \"device\", \"sensor\""
@@ -69,7 +73,7 @@ DDV_TELEGRAF = [
 DASHBOARDS = {
     "drm_device-collectd.json": ("gpu-drm-device-collectd",
                                  "GPU devices (drm_device, collectd)",
-                                 "collectd", DDV_COLLECTD),
+                                 "collectd", DDV_COLLECTD, DDV_VARIABLES),
     "drm_device-telegraf.json": ("gpu-drm-device-telegraf",
                                  "GPU devices (drm_device, Telegraf)",
                                  "telegraf", DDV_TELEGRAF),

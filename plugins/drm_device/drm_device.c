@@ -64,6 +64,34 @@ static void ddv_free(void *inst) {
   free(d);
 }
 
+/* collectd identities (collectd_rule.h): plugin_instance the device, as
+ * drm_fdinfo's drm_device records; type_instance the record's own tag,
+ * then the field. hwmon labels are free text (they may hold '-'):
+ *
+ *   drm_device-0000:03:00.0/gpu_flag-runtime_suspended
+ *   drm_device-0000:03:00.0/gpu_hertz-gt1-actual_hz
+ *   drm_device-0000:03:00.0/gpu_energy-card-energy_joules
+ */
+#define DDV_RULE(measurement, tag, flags)                                      \
+  {                                                                            \
+    measurement, NULL, NULL, {{"device", NULL, 0}}, {                          \
+      { tag, NULL, flags }                                                     \
+    }                                                                          \
+  }
+static const struct collectd_rule ddv_collectd_rules[] = {
+    {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
+    DDV_RULE("drm_device_freq", "domain", 0),
+    DDV_RULE("drm_device_idle", "domain", 0),
+    DDV_RULE("drm_device_throttle", "domain", 0),
+    DDV_RULE("drm_device_memory", "region", 0),
+    DDV_RULE("drm_device_busy", "unit", 0),
+    DDV_RULE("drm_device_power", "sensor", CM_FREE),
+    DDV_RULE("drm_device_temperature", "sensor", CM_FREE),
+    DDV_RULE("drm_device_fan", "sensor", CM_FREE),
+    DDV_RULE("drm_device_voltage", "sensor", CM_FREE),
+    {0},
+};
+
 const struct plugin_ops drm_device_ops = {
     .name = DDV_PLUGIN,
     .options = ddv_options,
@@ -71,5 +99,6 @@ const struct plugin_ops drm_device_ops = {
     .configure = ddv_configure,
     .init = ddv_init,
     .read = ddv_read,
+    .collectd_rules = ddv_collectd_rules,
     .instance_free = ddv_free,
 };

@@ -1,38 +1,51 @@
 """The Grafana dashboards of drm_fdinfo, collectd and Telegraf schema.
 
 Read by dashboards/grafana/generate.py, which runs this file with its
-helpers in scope (tag, collectd_query, telegraf_query, collectd_field) and
-takes DASHBOARDS: output file name -> (uid, title, database, panels).
+helpers in scope (collectd_query, collectd_field, collectd_variables, inst,
+GPU_DEVICE_RE, telegraf_query) and takes DASHBOARDS: output file name ->
+(uid, title, database, panels[, template variables]).
 """
 # flake8: noqa: F821
 
+# plugin_instance shapes (README "The collectd mapping rule"): a device
+# [label-]device, a process [label-]device-pid-comm, a client
+# [label-]device-clientID-comm, a cgroup [label-]device-+path (or, cut,
+# HASH~+tail / start~HASH); type_instance engine-field or region-field.
+DEVICE_SCOPE = inst(r"^([^-]*-)?[^-+~]+$")
+PROCESS_SCOPE = inst(r"^([^-]*-)?[^-]+-[0-9]+-") + " AND " + inst(r"-$process$")
+CGROUP_SCOPE = inst(r"-(\+|[0-9a-f]{8}~)|~[0-9a-f]{8}$")
+BY_TYPE = "\"host\", \"instance\", \"type_instance\""
+LEGEND = "$tag_host $tag_instance $tag_type_instance"
+
 DRM_COLLECTD = [
     ("Engine utilisation per device", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_engine_utilization' AND " + tag("scope", "device")),
-     "percent", "$tag_host $tag_instance"),
+        "drm_fdinfo", "\"type_instance\" =~ /-utilization$/ AND " + DEVICE_SCOPE, BY_TYPE),
+     "percent", LEGEND),
     ("Engine utilisation per process", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_engine_utilization' AND " + tag("scope", "process")),
-     "percent", "$tag_host $tag_instance"),
+        "drm_fdinfo", "\"type_instance\" =~ /-utilization$/ AND " + PROCESS_SCOPE, BY_TYPE),
+     "percent", LEGEND),
     ("Engine utilisation per cgroup", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_engine_utilization' AND " + tag("scope", "cgroup")),
-     "percent", "$tag_host $tag_instance"),
+        "drm_fdinfo", "\"type_instance\" =~ /-utilization$/ AND " + CGROUP_SCOPE, BY_TYPE),
+     "percent", LEGEND),
     ("Resident GPU memory per device", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_memory_resident_bytes' AND " + tag("scope", "device")),
-     "bytes", "$tag_host $tag_instance"),
+        "drm_fdinfo", "\"type_instance\" =~ /-resident_bytes$/ AND " + DEVICE_SCOPE, BY_TYPE),
+     "bytes", LEGEND),
     ("GPU memory per process (total)", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_memory_total_bytes' AND " + tag("scope", "process")),
-     "bytes", "$tag_host $tag_instance"),
+        "drm_fdinfo", "\"type_instance\" =~ /-total_bytes$/ AND " + PROCESS_SCOPE, BY_TYPE),
+     "bytes", LEGEND),
     ("DRM clients per device", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_device_clients'"),
+        "drm_fdinfo", "\"type_instance\" = 'clients' AND " + DEVICE_SCOPE),
      "short", "$tag_host $tag_instance"),
     ("Processes not readable (run collectd as root)", collectd_query(
-        "drm_fdinfo", "\"type_instance\" = 'drm_scan_unreadable'"),
+        "drm_fdinfo", "\"type_instance\" = 'scan-unreadable'"),
      "short", "$tag_host $tag_instance"),
     ("Scan: processes and fds walked per read", collectd_query(
-        "drm_fdinfo", "\"type_instance\" =~ /^drm_scan_(processes|fds|fdinfo_reads)$/",
-        "\"host\", \"instance\", \"type_instance\""),
-     "short", "$tag_host $tag_instance $tag_type_instance"),
+        "drm_fdinfo", "\"type_instance\" =~ /^scan-(processes|fds|fdinfo_reads)$/", BY_TYPE),
+     "short", LEGEND),
 ]
+DRM_VARIABLES = collectd_variables(
+    "drm_fdinfo", GPU_DEVICE_RE,
+    process_re=f"/(?:^|-){GPU_DEVICE}-([0-9]+-.*)$/")
 
 DRM_TELEGRAF = [
     ("Engine utilisation per device", telegraf_query(
@@ -67,7 +80,7 @@ DRM_TELEGRAF = [
 
 DASHBOARDS = {
     "drm_fdinfo-collectd.json": ("gpu-drm-fdinfo-collectd", "GPU clients (drm_fdinfo, collectd)",
-                                 "collectd", DRM_COLLECTD),
+                                 "collectd", DRM_COLLECTD, DRM_VARIABLES),
     "drm_fdinfo-telegraf.json": ("gpu-drm-fdinfo-telegraf", "GPU clients (drm_fdinfo, Telegraf)",
                                  "telegraf", DRM_TELEGRAF),
 }

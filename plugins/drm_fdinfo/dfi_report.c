@@ -61,14 +61,14 @@ static int dfi_emit_group(struct metric_sink *sink, const struct dfi_group *g,
     metric_init(&m, "drm_engine", time_ns);
     dfi_tags(&m, g, "engine", e->name);
     if (e->present & FDINFO_ENGINE_BUSY)
-      metric_add_int(&m, "busy_ns", "derive", e->busy_ns);
+      metric_add_int(&m, "busy_ns", "gpu_time", e->busy_ns);
     if (e->util_valid) /* clamped by dfi_groups_update() */
       metric_add_float(&m, "utilization", "percent", e->utilization);
     metric_add_int(&m, "capacity", "objects", e->capacity ? e->capacity : 1);
     if (e->present & FDINFO_ENGINE_CYCLES)
-      metric_add_int(&m, "cycles", "derive", e->cycles);
+      metric_add_int(&m, "cycles", "gpu_cycles", e->cycles);
     if (e->present & FDINFO_ENGINE_TOTAL)
-      metric_add_int(&m, "total_cycles", "derive", e->total_cycles);
+      metric_add_int(&m, "total_cycles", "gpu_cycles", e->total_cycles);
     dfi_write(sink, &m, &rc);
   }
   static const struct {
@@ -165,8 +165,8 @@ int dfi_report(const struct dfi *d, struct metric_sink *sink,
   metric_add_int(&m, "oversized", "objects", d->stats.oversized);
   metric_add_int(&m, "malformed", "objects", d->stats.malformed);
   metric_add_int(&m, "unknown_keys", "objects", d->stats.unknown_keys);
-  metric_add_int(&m, "clamped", "derive", d->clamped_total);
-  metric_add_int(&m, "full_scans", "derive", d->full_scans_total);
+  metric_add_int(&m, "clamped", "gpu_events", d->clamped_total);
+  metric_add_int(&m, "full_scans", "gpu_events", d->full_scans_total);
   dfi_write(sink, &m, &rc);
   return rc;
 }

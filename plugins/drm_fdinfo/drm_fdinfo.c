@@ -152,6 +152,33 @@ static void dfi_free(void *inst) {
   free(d);
 }
 
+/* collectd identities (collectd_map.h), e.g. for <Instance "gpu">:
+ *   drm_fdinfo-gpu-0000:00:02.0/gpu_time-render-busy_ns        device
+ *   drm_fdinfo-gpu-0000:00:02.0-1234-glxgears/bytes-system0-resident_bytes
+ *   drm_fdinfo-gpu-0000:00:02.0-client7-glxgears/percent-render-utilization
+ *   drm_fdinfo-gpu-0000:00:02.0-+user.slice+app.scope/gpu_time-render-busy_ns
+ *   drm_fdinfo-gpu/objects-scan-processes
+ * A process is its pid and comm, a client its id (unique per device) and
+ * its process's comm; a cgroup path keeps its end when it must be cut. */
+#define DFI_RULE(measurement, part, scope, ...)                                \
+  {                                                                            \
+    measurement, "scope", scope, {{"device", NULL, 0}, __VA_ARGS__}, {         \
+      { part, NULL, CM_FREE }                                                  \
+    }                                                                          \
+  }
+#define DFI_RULES(scope, ...)                                                  \
+  DFI_RULE("drm_engine", "engine", scope, __VA_ARGS__),                        \
+      DFI_RULE("drm_memory", "region", scope, __VA_ARGS__)
+static const struct collectd_rule dfi_collectd_rules[] = {
+    {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
+    {"drm_scan", NULL, NULL, {{0}}, {{NULL, "scan", 0}}},
+    DFI_RULES("device", {0}),
+    DFI_RULES("process", {"pid", NULL, 0}, {"comm", NULL, CM_FREE}),
+    DFI_RULES("client", {"client_id", "client", 0}, {"comm", NULL, CM_FREE}),
+    DFI_RULES("cgroup", {"cgroup", NULL, CM_FREE | CM_TAIL}),
+    {0},
+};
+
 const struct plugin_ops drm_fdinfo_ops = {
     .name = DFI_PLUGIN,
     .options = dfi_options,
@@ -159,5 +186,6 @@ const struct plugin_ops drm_fdinfo_ops = {
     .configure = dfi_configure,
     .init = dfi_init,
     .read = dfi_read,
+    .collectd_rules = dfi_collectd_rules,
     .instance_free = dfi_free,
 };

@@ -1,27 +1,31 @@
 """The Grafana dashboards of i915_oa, collectd and Telegraf schema.
 
 Read by dashboards/grafana/generate.py, which runs this file with its
-helpers in scope (tag, collectd_query, telegraf_query, collectd_field) and
-takes DASHBOARDS: output file name -> (uid, title, database, panels).
+helpers in scope (collectd_query, collectd_field, collectd_variables, inst,
+GPU_DEVICE_RE, telegraf_query) and takes DASHBOARDS: output file name ->
+(uid, title, database, panels[, template variables]).
 """
 # flake8: noqa: F821
 
+# plugin_instance [label-]device-engine-metric_set (the stream's:
+# [label-]device-metric_set); type_instance the field (stream-FIELD).
 I915_COLLECTD = [
-    collectd_field("i915_oa", "i915_oa_gpu_busy_percent", "percent", "GPU busy"),
-    collectd_field("i915_oa", "i915_oa_avg_gpu_core_frequency_hz", "hertz",
+    collectd_field("i915_oa", "gpu_busy_percent", "percent", "GPU busy"),
+    collectd_field("i915_oa", "avg_gpu_core_frequency_hz", "hertz",
                    "Average GPU core frequency"),
-    collectd_field("i915_oa", "i915_oa_eu_active_percent", "percent",
+    collectd_field("i915_oa", "eu_active_percent", "percent",
                    "EU active (Render Basic set, EuMetrics true)"),
-    collectd_field("i915_oa", "i915_oa_eu_stall_percent", "percent",
+    collectd_field("i915_oa", "eu_stall_percent", "percent",
                    "EU stall (Render Basic set, EuMetrics true)"),
     ("OA reports per second", collectd_query(
-        "i915_oa", "\"type_instance\" = 'i915_oa_stream_reports'"),
+        "i915_oa", "\"type_instance\" = 'stream-reports'"),
      "short", "$tag_host $tag_instance"),
     ("Lost OA reports and buffers (should stay 0)", collectd_query(
-        "i915_oa", "\"type_instance\" =~ /^i915_oa_stream_(report|buffer)_lost$/",
+        "i915_oa", "\"type_instance\" =~ /^stream-(report|buffer)_lost$/",
         "\"host\", \"instance\", \"type_instance\""),
      "short", "$tag_host $tag_instance $tag_type_instance"),
 ]
+I915_VARIABLES = collectd_variables("i915_oa", GPU_DEVICE_RE)
 
 I915_TELEGRAF = [
     ("GPU busy", telegraf_query("gpu_busy_percent", "i915_oa", "",
@@ -46,7 +50,7 @@ I915_TELEGRAF = [
 
 DASHBOARDS = {
     "i915_oa-collectd.json": ("gpu-i915-oa-collectd", "Intel GPU OA (i915_oa, collectd)",
-                              "collectd", I915_COLLECTD),
+                              "collectd", I915_COLLECTD, I915_VARIABLES),
     "i915_oa-telegraf.json": ("gpu-i915-oa-telegraf", "Intel GPU OA (i915_oa, Telegraf)",
                               "telegraf", I915_TELEGRAF),
 }

@@ -470,6 +470,24 @@ static void oa_free(void *p) {
   free(inst);
 }
 
+/* collectd identities (collectd_map.h), e.g. for <Instance "gpu">:
+ *   i915_oa-gpu-0000:00:02.0-render0-<metric set uuid>/percent-gpu_busy_percent
+ *   i915_oa-gpu-0000:00:02.0-<metric set uuid>/gpu_events-stream-reports
+ * A long label or metric set name keeps its start (collectd_map.h). */
+static const struct collectd_rule oa_collectd_rules[] = {
+    {"i915_oa",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}, {"engine", NULL, 0}, {"metric_set", NULL, CM_FREE}},
+     {{0}}},
+    {"i915_oa_stream",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}, {"metric_set", NULL, CM_FREE}},
+     {{NULL, "stream", 0}}},
+    {0},
+};
+
 const struct plugin_ops i915_oa_ops = {
     .name = OA_PLUGIN,
     .options = oa_options,
@@ -479,5 +497,6 @@ const struct plugin_ops i915_oa_ops = {
     .read = oa_read,
     .drain = oa_drain,
     .drain_interval_ns = oa_drain_interval,
+    .collectd_rules = oa_collectd_rules,
     .instance_free = oa_free,
 };

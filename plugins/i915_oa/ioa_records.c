@@ -52,17 +52,17 @@ static int report_totals(const struct oa_instance *inst, struct oa_dev *d,
                              engine_tag(&inst->cfg, engine, sizeof(engine))));
   if (f->has_clock)
     first_error(&rc,
-                metric_add_int(&m, "gpu_core_clocks", "derive", t->clocks));
+                metric_add_int(&m, "gpu_core_clocks", "gpu_cycles", t->clocks));
   first_error(
-      &rc, metric_add_int(&m, "gpu_time_ns", "derive",
+      &rc, metric_add_int(&m, "gpu_time_ns", "gpu_time",
                           oa_ticks_to_ns(t->ticks, d->dev.id.oa_timestamp_hz)));
   for (unsigned i = 0; i < f->n_counters; i++)
-    first_error(
-        &rc, metric_add_int(&m, f->counters[i].name, "derive", t->counters[i]));
+    first_error(&rc, metric_add_int(&m, f->counters[i].name, "gpu_events",
+                                    t->counters[i]));
   for (size_t e = 0; e < inst->cfg.n_flex; e++) {
     int i = oa_format_a_index(f, inst->flex_counter[e]);
     if (i >= 0)
-      first_error(&rc, metric_add_int(&m, inst->cfg.flex[e].name, "derive",
+      first_error(&rc, metric_add_int(&m, inst->cfg.flex[e].name, "gpu_events",
                                       t->counters[i]));
   }
   if (d->have_prev) {
@@ -81,7 +81,7 @@ static int report_totals(const struct oa_instance *inst, struct oa_dev *d,
     oa_metrics_derive(f, &d->prev, t, &p, &x);
     add_float(&m, &rc, "gpu_busy_percent", x.gpu_busy_percent, "percent");
     add_float(&m, &rc, "avg_gpu_core_frequency_hz", x.avg_gpu_core_frequency_hz,
-              "frequency");
+              "gpu_hertz");
     add_float(&m, &rc, "eu_active_percent", x.eu_active_percent, "percent");
     add_float(&m, &rc, "eu_stall_percent", x.eu_stall_percent, "percent");
     add_float(&m, &rc, "eu_thread_occupancy_percent",
@@ -100,13 +100,15 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
   metric_init(&m, "i915_oa_stream", time_ns);
   first_error(&rc, metric_add_tag(&m, "device", d->device_tag));
   first_error(&rc, metric_add_tag(&m, "metric_set", d->metric_set_tag));
-  first_error(&rc, metric_add_int(&m, "reports", "derive", a->reports));
-  first_error(&rc, metric_add_int(&m, "report_lost", "derive", a->report_lost));
-  first_error(&rc, metric_add_int(&m, "buffer_lost", "derive", a->buffer_lost));
-  first_error(&rc, metric_add_int(&m, "rebases", "derive", a->rebases));
+  first_error(&rc, metric_add_int(&m, "reports", "gpu_events", a->reports));
   first_error(&rc,
-              metric_add_int(&m, "reopens", "derive", d->dev.session.reopens));
-  first_error(&rc, metric_add_int(&m, "malformed", "derive", d->malformed));
+              metric_add_int(&m, "report_lost", "gpu_events", a->report_lost));
+  first_error(&rc,
+              metric_add_int(&m, "buffer_lost", "gpu_events", a->buffer_lost));
+  first_error(&rc, metric_add_int(&m, "rebases", "gpu_events", a->rebases));
+  first_error(
+      &rc, metric_add_int(&m, "reopens", "gpu_events", d->dev.session.reopens));
+  first_error(&rc, metric_add_int(&m, "malformed", "gpu_events", d->malformed));
   if (d->inst->cfg.duty_cycle > 1 && d->inst->cfg.replay == NULL) {
     /* DutyCycle: the stream's open time, the open window included, and
      * its share of the time since init */
@@ -115,15 +117,15 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
     if (d->window_start != 0 && d->dev.stream.fd >= 0)
       open += now - d->window_start;
     uint64_t since = now - d->inst->init_ns;
-    first_error(&rc, metric_add_int(&m, "windows", "derive", d->windows));
-    first_error(&rc, metric_add_int(&m, "window_ns", "derive", open));
+    first_error(&rc, metric_add_int(&m, "windows", "gpu_events", d->windows));
+    first_error(&rc, metric_add_int(&m, "window_ns", "gpu_time", open));
     if (since > 0)
       add_float(&m, &rc, "coverage_percent",
                 100.0 * (double)open / (double)since, "percent");
   }
   for (unsigned b = 0; b < OA_REASONS; b++) /* keys are borrowed: static */
-    first_error(
-        &rc, metric_add_int(&m, oa_reason_field(b), "derive", a->reasons[b]));
+    first_error(&rc, metric_add_int(&m, oa_reason_field(b), "gpu_events",
+                                    a->reasons[b]));
   if (rc == 0)
     rc = metric_sink_write(sink, &m);
   return rc;

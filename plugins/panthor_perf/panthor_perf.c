@@ -270,6 +270,30 @@ static void ppf_free(void *inst) {
   free(p);
 }
 
+/* collectd identities (collectd_map.h), e.g. for <Instance "mali">:
+ *   panthor_perf-mali-renderD128-Mali-G720/gpu_cycles-gpu_active_cycles
+ *   panthor_perf-mali-renderD128/gpu_events-cshw-GPU_ACTIVE-value
+ *   panthor_perf-mali-renderD128-core3/gpu_events-shader-FRAG_ACTIVE-value
+ *   panthor_perf-mali-renderD128/gpu_events-stream-samples */
+static const struct collectd_rule ppf_collectd_rules[] = {
+    {"panthor_perf",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}, {"gpu", NULL, CM_FREE}},
+     {{0}}},
+    {"panthor_perf_counter",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}, {"core", "core", CM_OPTIONAL}},
+     {{"block", NULL, 0}, {"counter", NULL, CM_FREE}}},
+    {"panthor_perf_stream",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}},
+     {{NULL, "stream", 0}}},
+    {0},
+};
+
 const struct plugin_ops panthor_perf_ops = {
     .name = PPF_PLUGIN,
     .options = ppf_options,
@@ -277,5 +301,6 @@ const struct plugin_ops panthor_perf_ops = {
     .configure = ppf_configure,
     .init = ppf_init,
     .read = ppf_read,
+    .collectd_rules = ppf_collectd_rules,
     .instance_free = ppf_free,
 };

@@ -27,8 +27,8 @@ static int ppf_report_main(const struct ppf_device *d,
   ppf_first(&rc, metric_add_tag(&r, "gpu", d->gpu.name));
   for (int i = 0; i < PP_M_INT_COUNT; i++)
     if (m->have_int[i])
-      ppf_first(
-          &rc, metric_add_int(&r, pp_metric_int_name(i), "derive", m->ints[i]));
+      ppf_first(&rc, metric_add_int(&r, pp_metric_int_name(i),
+                                    pp_metric_int_ctype(i), m->ints[i]));
   for (int i = 0; i < PP_M_FLOAT_COUNT; i++)
     if (m->have_float[i])
       ppf_first(&rc, metric_add_float(&r, pp_metric_float_name(i),
@@ -55,8 +55,8 @@ static int ppf_report_counter(const struct pp *p, const struct ppf_device *d,
   ppf_first(&rc, metric_add_tag(&r, "device", d->name));
   ppf_first(&rc, metric_add_tag(&r, "block", block));
   ppf_first(&rc, metric_add_tag(&r, "counter", text));
-  ppf_first(
-      &rc, metric_add_int(&r, "value", "derive", d->acc.total[PP_C_COUNT + k]));
+  ppf_first(&rc, metric_add_int(&r, "value", "gpu_events",
+                                d->acc.total[PP_C_COUNT + k]));
   if (rc == 0)
     rc = metric_sink_write(sink, &r);
   for (uint32_t c = 0; rc == 0 && c < raw->n_per_block; c++) {
@@ -67,7 +67,8 @@ static int ppf_report_counter(const struct pp *p, const struct ppf_device *d,
     ppf_first(&rc, metric_add_tag(&r, "block", block));
     ppf_first(&rc, metric_add_tag(&r, "counter", text));
     ppf_first(&rc, metric_add_tag(&r, "core", core));
-    ppf_first(&rc, metric_add_int(&r, "value", "derive", raw->per_block[c]));
+    ppf_first(&rc,
+              metric_add_int(&r, "value", "gpu_events", raw->per_block[c]));
     if (rc == 0)
       rc = metric_sink_write(sink, &r);
   }
@@ -81,13 +82,13 @@ static int ppf_report_stream(const struct ppf_device *d,
   int rc = 0;
   metric_init(&r, "panthor_perf_stream", time_ns);
   ppf_first(&rc, metric_add_tag(&r, "device", d->name));
-  ppf_first(&rc, metric_add_int(&r, "samples", "derive", s->samples));
-  ppf_first(&rc, metric_add_int(&r, "overflows", "derive", s->overflows));
-  ppf_first(&rc, metric_add_int(&r, "errors", "derive", s->errors));
-  ppf_first(&rc, metric_add_int(&r, "dropped", "derive", s->dropped));
-  ppf_first(&rc, metric_add_int(&r, "busy_skips", "derive", s->busy_skips));
-  ppf_first(&rc, metric_add_int(&r, "reopens", "derive", s->reopens));
-  ppf_first(&rc, metric_add_int(&r, "clamped", "derive", s->clamped));
+  ppf_first(&rc, metric_add_int(&r, "samples", "gpu_events", s->samples));
+  ppf_first(&rc, metric_add_int(&r, "overflows", "gpu_events", s->overflows));
+  ppf_first(&rc, metric_add_int(&r, "errors", "gpu_events", s->errors));
+  ppf_first(&rc, metric_add_int(&r, "dropped", "gpu_events", s->dropped));
+  ppf_first(&rc, metric_add_int(&r, "busy_skips", "gpu_events", s->busy_skips));
+  ppf_first(&rc, metric_add_int(&r, "reopens", "gpu_events", s->reopens));
+  ppf_first(&rc, metric_add_int(&r, "clamped", "gpu_events", s->clamped));
   if (rc < 0)
     return rc;
   return metric_sink_write(sink, &r);

@@ -68,7 +68,7 @@ int t410_metrics_add(enum t410_kind kind, const struct t410_sample *s,
 
   bool cycles = t410_has(s, T410_CYCLES) && s->delta[T410_CYCLES] > 0;
   if (t410_has(s, T410_CYCLES))
-    t410_keep(&rc, metric_add_float(m, "frequency", "frequency",
+    t410_keep(&rc, metric_add_float(m, "frequency", "gpu_hertz",
                                     s->delta[T410_CYCLES] * per_s));
   if (cycles &&
       (kind == T410_UCF || kind == T410_PCIE || kind == T410_PCIE_TGT)) {

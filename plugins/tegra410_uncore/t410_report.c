@@ -88,7 +88,7 @@ static int t410_report_event(const struct t410_group *g, size_t i, size_t k,
    * counted>"): no count, value or rate, never a 0 or a guess */
   double rate;
   if (s->counted) {
-    t410_first(&rc, metric_add_int(&m, "count", "derive", count));
+    t410_first(&rc, metric_add_int(&m, "count", "gpu_events", count));
     if (ev->scale != 1.0)
       t410_first(&rc, metric_add_float(&m, "value", "uncore_value",
                                        (double)count * ev->scale));
@@ -97,12 +97,13 @@ static int t410_report_event(const struct t410_group *g, size_t i, size_t k,
       t410_first(&rc,
                  metric_add_float(&m, "rate", "uncore_rate", rate * ev->scale));
   }
-  t410_first(&rc, metric_add_int(&m, "enabled_ns", "derive", s->enabled_ns));
-  t410_first(&rc, metric_add_int(&m, "running_ns", "derive", s->running_ns));
+  t410_first(&rc, metric_add_int(&m, "enabled_ns", "gpu_time", s->enabled_ns));
+  t410_first(&rc, metric_add_int(&m, "running_ns", "gpu_time", s->running_ns));
   if (s->have_running)
     t410_first(&rc, metric_add_float(&m, "running_percent", "percent",
                                      s->running_percent));
-  t410_first(&rc, metric_add_int(&m, "not_counted", "derive", s->not_counted));
+  t410_first(&rc,
+             metric_add_int(&m, "not_counted", "gpu_events", s->not_counted));
   if (rc < 0)
     return rc;
   return metric_sink_write(sink, &m);

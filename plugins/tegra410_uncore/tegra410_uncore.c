@@ -353,6 +353,32 @@ static void t410_free(void *inst) {
   free(d);
 }
 
+/* collectd identities (collectd_map.h), e.g. for <Instance "vera">:
+ *   tegra410_uncore-vera-nvidia_pcie_pmu_0_rc_1/uncore_bytes_per_second-read_bandwidth
+ *   tegra410_uncore-vera-nvidia_nvlink_c2c_pmu_0-in/gpu_events-cycles-count
+ * A reading of one CPU of a per-CPU PMU adds cpuN; a Filter block its
+ * name. The preset's metrics (tegra410) and the events (uncore_event)
+ * share the PMU's instance: an event's type_instance names the event. */
+static const struct collectd_rule t410_collectd_rules[] = {
+    {"tegra410",
+     NULL,
+     NULL,
+     {{"pmu", NULL, 0},
+      {"cpu", "cpu", CM_OPTIONAL},
+      {"direction", NULL, CM_OPTIONAL},
+      {"filter", NULL, CM_OPTIONAL | CM_FREE}},
+     {{0}}},
+    {"uncore_event",
+     NULL,
+     NULL,
+     {{"pmu", NULL, 0},
+      {"cpu", "cpu", CM_OPTIONAL},
+      {"group", NULL, CM_OPTIONAL},
+      {"filter", NULL, CM_OPTIONAL | CM_FREE}},
+     {{"event", NULL, CM_FREE}}},
+    {0},
+};
+
 const struct plugin_ops tegra410_uncore_ops = {
     .name = T410_PLUGIN,
     .options = t410_options,
@@ -360,5 +386,6 @@ const struct plugin_ops tegra410_uncore_ops = {
     .configure = t410_configure,
     .init = t410_init,
     .read = t410_read,
+    .collectd_rules = t410_collectd_rules,
     .instance_free = t410_free,
 };

@@ -82,9 +82,9 @@ tap_check "i915_oa: the device that appeared is found" \
 tap_check "panthor_perf: the node that appeared is found" \
   collectd_wait_log '^\[info\] panthor_perf: .*: devices: 1 panthor render node\(s\) appeared' 20
 tap_check "i915_oa: its values arrive" \
-  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=gpu+*/derive-i915_oa_gpu_core_clocks-*" 2 20
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-gpu-*/gpu_cycles-gpu_core_clocks-*" 2 20
 tap_check "panthor_perf: its values arrive" \
-  collectd_wait_rows "$CD_CSV/e2e/panthor_perf-instance=gpu+device=renderD*+gpu=*/derive-panthor_perf_gpu_active_cycles-*" 2 20
+  collectd_wait_rows "$CD_CSV/e2e/panthor_perf-gpu-renderD*-Mali-*/gpu_cycles-gpu_active_cycles-*" 2 20
 collectd_stop
 tap_is "" "$(grep -E '^\[(error|warning)\] (i915_oa|panthor_perf)' "$CD_LOG")" \
   "no error or warning of ours"

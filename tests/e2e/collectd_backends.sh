@@ -75,6 +75,11 @@ for i in "${!hostile[@]}"; do
   fp_fd "$pid" 3 card0 "$(fp_i915 $((7 + i)) $((1000 * (i + 1))))"
 done
 fp_process 200 'blender/x y' /user.slice
+# a Kubernetes container: a cgroup path far longer than 63 bytes, of which
+# the plugin_instance keeps the end (the container's scope)
+K8S=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0f3c2a1b_9d8e_4f7a_b6c5_d4e3f2a1b0c9.slice/cri-containerd-3f2a9b7c1d0e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b.scope
+fp_process 300 'kube-ctr:main' "$K8S"
+fp_fd 300 3 card0 "$(fp_i915 40 700)"
 # a newline inside a process name becomes '?' (common/core/text.h)
 fp_process 201 $'evil\nname' /user.slice
 fp_fd 201 3 card0 "$(fp_i915 30 500)"
@@ -120,6 +125,7 @@ LoadPlugin write_graphite
     Host \"127.0.0.1\"
     Port \"$CARBON_PORT\"
     Protocol \"tcp\"
+    EscapeCharacter \"=\"
   </Node>
 </Plugin>
 LoadPlugin write_prometheus
@@ -167,6 +173,9 @@ LoadPlugin panthor_perf
   <Instance \"mali\">
     Interval 1
     Device \"$T/pp/renderD128\"
+    Counter \"shader:27\"
+    Counter \"L2_EXT_READ_BEATS\"
+    PerCore true
   </Instance>
 </Plugin>
 LoadPlugin drm_device
@@ -178,7 +187,7 @@ COLLECTD_PRELOAD=$SHIM collectd_start "$backends
 $plugins"
 # Every series once its third row is in (rates exist from the second).
 tap_check "csv: drm_fdinfo and tegra410_uncore series appear" \
-  collectd_wait_rows "$CD_CSV/e2e/tegra410_uncore-instance=raw*/uncore_value-*" 3 40
+  collectd_wait_rows "$CD_CSV/e2e/tegra410_uncore-raw-*/uncore_value-*" 3 40
 sleep 2.5
 tap_check "collectd: write_prometheus listens" \
   curl -sf -o "$T/metrics.txt" "http://127.0.0.1:$pport/metrics"
@@ -199,36 +208,50 @@ while ((SECONDS < deadline)); do
   sleep 0.3
 done
 sleep 1 # the last points of the files just created
+# Every identifier the daemon lists reads back through collectdctl (its
+# libcollectdclient cuts each part at 63 bytes: a longer one would be
+# listed cut and then not found).
+"$COLLECTDCTL" -s "$CD_SOCK" listval >"$T/listval" 2>&1
+tap_check "collectdctl listval lists every series ($(wc -l <"$T/listval") of $nseries)" \
+  test "$(grep -c '^e2e/' "$T/listval")" -ge "$nseries"
+: >"$T/getval.fail"
+while IFS= read -r id; do
+  "$COLLECTDCTL" -s "$CD_SOCK" getval "$id" >"$T/getval.out" 2>&1 &&
+    grep -q '^value=' "$T/getval.out" || echo "$id: $(head -c 200 "$T/getval.out")" >>"$T/getval.fail"
+done <"$T/listval"
+tap_is "" "$(head -n 5 "$T/getval.fail")" "collectdctl getval answers for every listed identifier"
+tap_is "" "$(awk -F'\t' 'length($2) > 63 || length($4) > 63' "$T/series" | head -n 3)" \
+  "every plugin_instance and type_instance collectd wrote is at most 63 bytes"
+tap_check "the Kubernetes container keeps its id in the cgroup series" \
+  grep -qE '^e2e/drm_fdinfo-gpu-0000:00:02\.0-cri-containerd-3f2a9b7c[0-9a-f]+~[0-9a-f]{8}/' "$T/listval"
+[[ -n ${KEEP:-} ]] && cp "$T/series" "$T/listval" "$T/metrics.txt" "$KEEP/"
 tap_check "collectd stops on SIGTERM" collectd_stop
 tap_is "" "$(grep -E 'Dataset not found|no such type|plugin_get_ds|read-function' "$CD_LOG")" \
   "log: every type resolved, no read failure"
 cut -f4 "$T/series" | sort -u >"$T/tinst"
-want="drm_device_clients drm_device_processes drm_device_unreadable drm_engine_busy_ns
-drm_engine_capacity drm_engine_cycles drm_engine_total_cycles drm_engine_utilization
-drm_memory_active_bytes drm_memory_purgeable_bytes drm_memory_resident_bytes
-drm_memory_shared_bytes drm_memory_total_bytes drm_scan_clamped drm_scan_clients
-drm_scan_clients_untracked drm_scan_fdinfo_reads drm_scan_fds drm_scan_full_scans
-drm_scan_malformed drm_scan_oversized drm_scan_processes drm_scan_processes_unreported
-drm_scan_unknown_keys drm_scan_unreadable tegra410_frequency tegra410_read_bandwidth
-tegra410_read_latency_cycles tegra410_read_latency_seconds tegra410_read_request_rate
-tegra410_write_bandwidth tegra410_write_latency_cycles tegra410_write_latency_seconds
-tegra410_write_request_rate tegra410_running_percent uncore_event_count
-uncore_event_enabled_ns uncore_event_rate uncore_event_running_percent uncore_event_not_counted
-uncore_event_running_ns uncore_event_value i915_oa_gpu_core_clocks i915_oa_gpu_time_ns
-i915_oa_a0 i915_oa_c7 i915_oa_gpu_busy_percent i915_oa_avg_gpu_core_frequency_hz
-i915_oa_eu_active_percent i915_oa_stream_reports i915_oa_stream_reason_timer
-panthor_perf_gpu_active_cycles panthor_perf_ext_read_bytes panthor_perf_ext_read_bandwidth
-panthor_perf_tiler_utilization_percent panthor_perf_stream_samples
-drm_device_runtime_suspended drm_device_runtime_active_ns drm_device_freq_actual_hz
-drm_device_freq_requested_hz drm_device_freq_rpe_hz drm_device_idle_residency_ns
-drm_device_idle_idle_percent drm_device_throttle_throttled drm_device_throttle_reason_pl1
-drm_device_memory_total_bytes drm_device_memory_used_bytes drm_device_busy_percent
-drm_device_power_energy_joules drm_device_power_power_watts drm_device_power_power_cap_watts
-drm_device_temperature_celsius drm_device_fan_rpm drm_device_voltage_volts"
+want="clients processes unreadable render-busy_ns render-capacity rcs-cycles
+rcs-total_cycles render-utilization vram0-active_bytes vram0-purgeable_bytes
+vram0-resident_bytes vram0-shared_bytes vram0-total_bytes system0-total_bytes scan-clamped
+scan-clients scan-clients_untracked scan-fdinfo_reads scan-fds scan-full_scans scan-malformed
+scan-oversized scan-processes scan-processes_unreported scan-unknown_keys scan-unreadable
+frequency read_bandwidth read_latency_cycles read_latency_seconds read_request_rate
+write_bandwidth write_latency_cycles write_latency_seconds write_request_rate running_percent
+cycles-count cycles-enabled_ns cycles-rate cycles-running_percent cycles-not_counted
+cycles-running_ns rd_bytes-value gpu_core_clocks gpu_time_ns a0 c7 gpu_busy_percent
+avg_gpu_core_frequency_hz eu_active_percent stream-reports stream-reason_timer
+gpu_active_cycles ext_read_bytes ext_read_bandwidth tiler_utilization_percent stream-samples
+memsys-L2_EXT_READ_BEATS-value shader-shader%3A27-value
+runtime_suspended runtime_active_ns gt0-actual_hz gt0-requested_hz gt0-rpe_hz
+gt0-residency_ns gt0-idle_percent gt0-throttled gt0-reason_pl1 vram-total_bytes
+vram-used_bytes gpu-percent card-energy_joules card-power_watts card-power_cap_watts
+pkg-celsius fan1-rpm pkg-volts"
 tap_is "" "$(comm -23 <(tr ' ' '\n' <<<"$want" | grep . | sort) "$T/tinst" | tr '\n' ' ')" \
   "csv: every field of every plugin was dispatched ($(wc -l <"$T/series") series)"
-for scope in device process client cgroup; do
-  tap_check "csv: scope=$scope series" grep -q "+scope=$scope+" "$T/series"
+# one series of each scope of drm_fdinfo: device, process (pid-comm),
+# client (clientID-comm), cgroup ('/' read as '+')
+for shape in 'gpu-0000:00:02\.0	' 'gpu-0000:00:02\.0-100-pa\.b	' \
+  'gpu-0000:03:00\.0-client21-blender\+x%20y	' 'gpu-0000:00:02\.0-\+user\.slice	'; do
+  tap_check "csv: a drm_fdinfo series $shape" grep -qP "^drm_fdinfo\t$shape" "$T/series"
 done
 
 # InfluxDB: every series, a value each, the listener's counters.
@@ -236,16 +259,16 @@ influx_query collectd "SELECT last(\"value\") FROM /^($ours)_value\$/ GROUP BY *
   >"$T/influx.json"
 influx_query '' "SHOW STATS FOR 'collectd'" >"$T/stats.json"
 python3 "$CHECK" influx "$T/series" "$T/influx.json" "$T/stats.json" | verdicts
-v=$(influx_query collectd "SELECT last(\"value\") FROM \"drm_fdinfo_value\" WHERE \"type_instance\" = 'drm_memory_total_bytes' AND \"instance\" = 'instance=gpu+scope=device+driver=xe+device=0000%3A03%3A00%2E0+region=vram0'" |
+v=$(influx_query collectd "SELECT last(\"value\") FROM \"drm_fdinfo_value\" WHERE \"type_instance\" = 'vram0-total_bytes' AND \"instance\" = 'gpu-0000:03:00.0'" |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
 tap_is 16777216 "$v" "InfluxDB /query: xe device vram0 total bytes"
-v=$(influx_query collectd "SELECT last(\"value\") FROM \"tegra410_uncore_value\" WHERE \"type_instance\" = 'tegra410_read_bandwidth' AND \"instance\" =~ /(^|\\+)pmu=nvidia_pcie_pmu_0_rc_1(\\+|\$)/" |
+v=$(influx_query collectd "SELECT last(\"value\") FROM \"tegra410_uncore_value\" WHERE \"type_instance\" = 'read_bandwidth' AND \"instance\" = 'vera-nvidia_pcie_pmu_0_rc_1'" |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
 tap_check "InfluxDB /query: PCIE read bandwidth $v (expected 1e6)" t410_close "$v" 1e6
 
 # Graphite: whisper files under the collectd names, nothing merged.
 python3 "$CHECK" graphite "$T/series" "$CARBON_DATA" e2e | verdicts
-n=$(find "$CARBON_DATA/e2e" -maxdepth 1 -name 'drm_fdinfo-instance=gpu+scope=cgroup+driver=i915+*engine=render+cgroup=%2Fk%2F*' | wc -l)
+n=$(find "$CARBON_DATA/e2e" -maxdepth 1 -name 'drm_fdinfo-gpu-0000=00=02=0-+k+*' | wc -l)
 tap_is "${#hostile[@]}" "$n" "Graphite: ${#hostile[@]} cgroups differing only in . _ : ! space %, ${#hostile[@]} paths"
 
 # Prometheus: lint-clean exposition, every series.
@@ -257,18 +280,24 @@ RULES=dashboards/prometheus/gpu-rules.yml
 tap_is "" "$(promtool check rules "$RULES" 2>&1 | grep -v -e '^Checking' -e SUCCESS -e '^$')" \
   "promtool check rules $RULES"
 cat >"$T/checks.json" <<'EOF'
-[["count(gpu:drm_engine_utilization:percent{label=\"gpu\",driver=\"i915\",device=\"0000%3A00%3A02%2E0\",engine=\"render\"})", "{}", 1],
- ["sum(gpu:drm_memory_resident_bytes:process{pid=\"200\",comm=\"blender%2Fx%20y\",device=\"0000%3A03%3A00%2E0\"})", "{}", 8388608],
- ["count(tegra410:bandwidth:bytes_per_second{pmu=\"nvidia_pcie_pmu_0_rc_1\"})", "{}", 2],
- ["count(tegra410:latency:seconds{pmu=\"nvidia_cmem_latency_pmu_0\",type=\"tegra410_read_latency_seconds\"})", "{}", 1],
- ["sum(gpu:i915_oa_busy:percent{device=\"0000%3A00%3A02%2E0\",engine=\"render0\"})", "{}", 50],
- ["count(gpu:panthor_ext_read:bytes_per_second{device=\"renderD128\",gpu=\"Mali-G720\"})", "{}", 1]]
+[["count(gpu:drm_engine_utilization:percent{host=\"e2e\",label=\"gpu\",device=\"0000:00:02.0\",engine=\"render\"})", "{}", 1],
+ ["count(gpu:drm_engine_utilization:max_by_device{host=\"e2e\"})", "{}", 1],
+ ["sum(gpu:drm_memory_resident_bytes:process{host=\"e2e\",pid=\"200\",comm=\"blender+x%20y\",device=\"0000:03:00.0\",region=\"vram0\"})", "{}", 8388608],
+ ["count(tegra410:bandwidth:bytes_per_second{host=\"e2e\",pmu=\"nvidia_pcie_pmu_0_rc_1\"})", "{}", 2],
+ ["count(tegra410:latency:seconds{pmu=\"nvidia_cmem_latency_pmu_0\",type=\"read_latency_seconds\"})", "{}", 1],
+ ["sum(gpu:i915_oa_busy:percent{host=\"e2e\",device=\"0000:00:02.0\",engine=\"render0\"})", "{}", 50],
+ ["count(gpu:panthor_ext_read:bytes_per_second{host=\"e2e\",device=\"renderD128\",gpu=\"Mali-G720\"})", "{}", 1]]
 EOF
-python3 "$CHECK" promrules "$T/metrics.txt" "$RULES" "$T/checks.json" >"$T/rules-test.yml"
-promtool test rules "$T/rules-test.yml" >"$T/rules-test.out" 2>&1
-tap_is 0 $? "promtool test rules: the recording rules label the scraped series"
-[[ -n ${KEEP:-} ]] && cp "$T/rules-test.out" "$T/rules-test.yml" "$KEEP/"
-grep -E -A3 'FAILED|exp:' "$T/rules-test.out" | head -12 | sed 's/^/# /'
+# Both scrape configs: honor_labels (the host in instance) and the default
+# (the host in exported_instance): the rules' host label is the collectd
+# host either way.
+for scrape in honor_labels default; do
+  python3 "$CHECK" promrules "$T/metrics.txt" "$RULES" "$T/checks.json" "$scrape" >"$T/rules-test.yml"
+  promtool test rules "$T/rules-test.yml" >"$T/rules-test.out" 2>&1
+  tap_is 0 $? "promtool test rules ($scrape scrape): the recording rules label the scraped series"
+  [[ -n ${KEEP:-} ]] && cp "$T/rules-test.out" "$KEEP/rules-test-$scrape.out"
+  grep -E -A3 'FAILED|exp:' "$T/rules-test.out" | head -12 | sed 's/^/# /'
+done
 
 # The Telegraf schema: both executables' Influx lines through /write.
 curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATABASE telegraf'
@@ -290,7 +319,7 @@ tap_is 204 "$code" "InfluxDB /write takes every executable's lines ($(cat "$T/wr
 v=$(influx_query telegraf 'SHOW TAG VALUES FROM "drm_engine" WITH KEY = "comm" WHERE "pid" = '"'201'" |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])' 2>&1)
 tap_is 'evil?name' "$v" "a newline inside a process name reads back as '?', the name whole"
-tap_check "collectd: the same name, percent-encoded" grep -q '+pid=201+comm=evil%3Fname' "$T/series"
+tap_check "collectd: the same name, escaped" grep -q 'gpu-0000:00:02.0-201-evil%3Fname' "$T/series"
 
 # Dashboards: as generate.py writes them, every panel query against the
 # live data.

@@ -89,55 +89,56 @@ collectd_start "LoadPlugin fake_plugin
   </Instance>
 </Plugin>"
 dirs+=("$CD_DIR")
-# The fake plugin's first tag is keyed "instance" (its label), so the
-# instance part comes first even for the top-level block.
-FAST_ID=fake_plugin-instance=fast+instance=fast+tag=alpha
-SLOW_ID=fake_plugin-instance=slow+instance=slow+tag=beta
+# The fake plugin has no table of collectd rules (collectd_rule.h): its
+# plugin_instance is the label of a named block, then every tag value (its
+# first tag is its label again), its type_instance measurement-field.
+FAST_ID=fake_plugin-fast-fast-alpha
+SLOW_ID=fake_plugin-slow-slow-beta
 FAST=$CD_CSV/e2e/$FAST_ID
 SLOW=$CD_CSV/e2e/$SLOW_ID
 
 tap_check "csv: 4 reads of the Interval 2 instance" \
-  wait_rows "$SLOW/derive-fake_counter-*" 4 30
+  wait_rows "$SLOW/derive-fake-counter-*" 4 30
 tap_check "unixsock: the socket is up" collectd_wait_for_file "$CD_SOCK" 10
 
-# Identifiers: plugin_instance = instance=<label> then KEY=VALUE per tag,
-# joined by '+'; type = ctype; type_instance = measurement_field.
+# Identifiers: plugin_instance = <label> then each tag value, joined by
+# '-'; type = ctype; type_instance = measurement-field.
 tap_is "$FAST_ID $SLOW_ID" \
   "$(ls "$CD_CSV/e2e" | paste -sd' ')" \
   "csv: one directory per running instance that dispatches"
-tap_is "count-fake_extra count-fake_reads counter-fake_debt derive-fake_counter gauge-fake_half" \
+tap_is "count-fake-extra count-fake-reads counter-fake-debt derive-fake-counter gauge-fake-half" \
   "$(ls "$FAST" | sed -E 's/-[0-9]{4}-[0-9]{2}-[0-9]{2}$//' | sort -u | paste -sd' ')" \
   "csv: fast: type-type_instance of every field"
-tap_is "count-fake_reads counter-fake_debt derive-fake_counter gauge-fake_half" \
+tap_is "count-fake-reads counter-fake-debt derive-fake-counter gauge-fake-half" \
   "$(ls "$SLOW" | sed -E 's/-[0-9]{4}-[0-9]{2}-[0-9]{2}$//' | sort -u | paste -sd' ')" \
   "csv: slow: no file for an unknown type or a two-source type"
 
 # Intervals from the record times (vl.time), raw values (StoreRates false).
-step=$(median_step "$FAST/derive-fake_counter-*")
+step=$(median_step "$FAST/derive-fake-counter-*")
 tap_check "csv: fast is read every 1 s (median step $step)" in_range "$step" 0.9 1.1
-step=$(median_step "$SLOW/derive-fake_counter-*")
+step=$(median_step "$SLOW/derive-fake-counter-*")
 tap_check "csv: slow is read every 2 s (median step $step)" in_range "$step" 1.9 2.1
-tap_is "" "$(diffs "$FAST/derive-fake_counter-*" 2 | tr ' ' '\n' | grep -vx 10)" \
+tap_is "" "$(diffs "$FAST/derive-fake-counter-*" 2 | tr ' ' '\n' | grep -vx 10)" \
   "csv: fast DERIVE raw counter advances by Step 10 at every read"
-tap_is "" "$(diffs "$SLOW/derive-fake_counter-*" 2 | tr ' ' '\n' | grep -vx 3)" \
+tap_is "" "$(diffs "$SLOW/derive-fake-counter-*" 2 | tr ' ' '\n' | grep -vx 3)" \
   "csv: slow DERIVE raw counter advances by Step 3 at every read"
-tap_is "" "$(awk -F, 'NR > 1 && $2 != 0' "$FAST"/counter-fake_debt-*)" \
+tap_is "" "$(awk -F, 'NR > 1 && $2 != 0' "$FAST"/counter-fake-debt-*)" \
   "csv: a negative value of a COUNTER type is dispatched as 0"
-tap_is "" "$(awk -F, 'NR > 1 && $2 != 7' "$FAST"/count-fake_extra-*)" \
+tap_is "" "$(awk -F, 'NR > 1 && $2 != 7' "$FAST"/count-fake-extra-*)" \
   "csv: an integer field of a GAUGE type (<Field> block) is 7"
-tap_is "" "$(paste -d, "$FAST"/derive-fake_counter-* "$FAST"/gauge-fake_half-* |
+tap_is "" "$(paste -d, "$FAST"/derive-fake-counter-* "$FAST"/gauge-fake-half-* |
   awk -F, 'NR > 1 && ($1 != $3 || $2 / 2 != $4)')" \
   "csv: the float field is half the counter, same time"
 
-v=$(collectd_getval "e2e/$FAST_ID/derive-fake_counter" | sed -n 's/^value=//p')
+v=$(collectd_getval "e2e/$FAST_ID/derive-fake-counter" | sed -n 's/^value=//p')
 tap_check "unixsock: fast DERIVE rate is Step/Interval = 10 ($v)" in_range "$v" 9.5 10.5
-v=$(collectd_getval "e2e/$SLOW_ID/derive-fake_counter" | sed -n 's/^value=//p')
+v=$(collectd_getval "e2e/$SLOW_ID/derive-fake-counter" | sed -n 's/^value=//p')
 tap_check "unixsock: slow DERIVE rate is 3/2 = 1.5 ($v)" in_range "$v" 1.4 1.6
 tap_is "value=7.000000e+00" \
-  "$(collectd_getval "e2e/$FAST_ID/count-fake_extra")" \
+  "$(collectd_getval "e2e/$FAST_ID/count-fake-extra")" \
   "unixsock: fast extra gauge"
 tap_is "value=0.000000e+00" \
-  "$(collectd_getval "e2e/$FAST_ID/counter-fake_debt")" \
+  "$(collectd_getval "e2e/$FAST_ID/counter-fake-debt")" \
   "unixsock: clamped COUNTER has rate 0"
 
 log_has '[error] fake_plugin: config: Step: expected a non-negative integer (decimal or 0x hex), got "abc"'
@@ -153,6 +154,7 @@ log_has '[info] fake_plugin: fast: init: step 10'
 log_has '[info] fake_plugin: init: 3 instance(s) started, 5 dropped'
 log_once "[error] fake_plugin: fake_no_such_type: plugin_get_ds: no such type (list the plugin's types.db after the default one in TypesDB); its fields are not dispatched"
 log_once '[error] fake_plugin: io_octets: plugin_get_ds: 2 data sources, expected 1; its fields are not dispatched'
+log_once "[error] fake_plugin: fake_unitless: metric_unit_find: no such field type (one unit per type: add a row to metric_unit.c or the plugin's units); its fields are not dispatched"
 log_has '[error] fake_plugin: flaky: read: Input/output error'
 log_has "[notice] read-function of plugin \`fake_plugin/flaky' failed. Will suspend it for 2.000 seconds."
 tap_is $'freed bad reads=0\nfreed fast reads=0\nfreed zero reads=0\nfreed noinit reads=0' \
@@ -177,16 +179,16 @@ collectd_start "LoadPlugin fake_plugin
   ExtraFields 130
 </Plugin>"
 dirs+=("$CD_DIR")
-TOP=$CD_CSV/e2e/fake_plugin-instance=fake_plugin+instance=fake_plugin+tag=top
-tap_check "top-level keys: csv under fake_plugin-instance=fake_plugin+instance=fake_plugin+tag=top" \
-  wait_rows "$TOP/derive-fake_counter-*" 3 20
+TOP=$CD_CSV/e2e/fake_plugin-fake_plugin-top
+tap_check "top-level keys: csv under fake_plugin-fake_plugin-top" \
+  wait_rows "$TOP/derive-fake-counter-*" 3 20
 log_has '[info] fake_plugin: init: 1 instance(s) started, 0 dropped'
 overflow='fake_plugin: fake: metric_add: 0 tags and 6 fields dropped (first "x124"; a record holds at most 16 tags and 128 fields);'
 log_has "[error] $overflow 1 record so far"
 log_has "[error] $overflow 2 records so far"
 tap_is 0 "$(grep -c "$overflow 3 records so far" "$CD_LOG")" \
   "overflow: the third record is counted, not logged"
-tap_is "1 0" "$(compgen -G "$TOP/count-fake_x123-*" | wc -l) $(compgen -G "$TOP/count-fake_x124-*" | wc -l)" \
+tap_is "1 0" "$(compgen -G "$TOP/count-fake-x123-*" | wc -l) $(compgen -G "$TOP/count-fake-x124-*" | wc -l)" \
   "overflow: the last field that fit (x123) is dispatched, x124 is not"
 tap_check "top-level keys: collectd stops" collectd_stop
 tap_check "top-level keys: instance freed at shutdown" \
@@ -195,8 +197,8 @@ tap_check "top-level keys: instance freed at shutdown" \
 # LoadPlugin without a <Plugin> block: one instance with the defaults.
 collectd_start "LoadPlugin fake_plugin"
 dirs+=("$CD_DIR")
-tap_check "LoadPlugin alone: csv under fake_plugin-instance=fake_plugin+instance=fake_plugin" \
-  wait_rows "$CD_CSV/e2e/fake_plugin-instance=fake_plugin+instance=fake_plugin/derive-fake_counter-*" 1 20
+tap_check "LoadPlugin alone: csv under fake_plugin-fake_plugin" \
+  wait_rows "$CD_CSV/e2e/fake_plugin-fake_plugin/derive-fake-counter-*" 1 20
 log_has '[info] fake_plugin: init: 1 instance(s) started, 0 dropped'
 tap_check "LoadPlugin alone: collectd stops" collectd_stop
 
@@ -219,15 +221,15 @@ collectd_start "LoadPlugin fake_plugin
 </Plugin>"
 dirs+=("$CD_DIR")
 for l in a b c; do
-  tap_check "tag-less instances: csv under fake_plugin-instance=$l" \
-    wait_rows "$CD_CSV/e2e/fake_plugin-instance=$l/derive-fake_counter-*" 3 20
+  tap_check "tag-less instances: csv under fake_plugin-$l" \
+    wait_rows "$CD_CSV/e2e/fake_plugin-$l/derive-fake-counter-*" 3 20
 done
-tap_is "fake_plugin-instance=a fake_plugin-instance=b fake_plugin-instance=c" \
+tap_is "fake_plugin-a fake_plugin-b fake_plugin-c" \
   "$(ls "$CD_CSV/e2e" | paste -sd' ')" "tag-less instances: three series, nothing else"
 tap_check "tag-less instances: collectd stops" collectd_stop
 step=1
 for l in a b c; do
-  tap_is "$step" "$(diffs "$CD_CSV/e2e/fake_plugin-instance=$l/derive-fake_counter-*" 2 |
+  tap_is "$step" "$(diffs "$CD_CSV/e2e/fake_plugin-$l/derive-fake-counter-*" 2 |
     tr ' ' '\n' | sort -u | paste -sd' ')" \
     "tag-less instances: $l advances by its own Step $step at every read"
   step=$((step + 1))

@@ -3,7 +3,8 @@
 # conf.d snippet (SysfsRoot pointed at a fixture tree of an xe card and an
 # amdgpu APU): values under the documented identifiers with exact values,
 # energy stored as a DERIVE in microjoules (gpu_energy), a suspended
-# device reporting only its runtime PM, a bad block dropped on its own.
+# device reporting only its runtime PM and memory, a bad block dropped on
+# its own. Identities: drm_device-DEVICE/TYPE-[TAG-]FIELD (ddv_collectd_rules).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -32,7 +33,8 @@ snippet=${snippet/<\/Plugin>/  <Instance \"bad\">
 </Plugin>}
 collectd_start "$snippet"
 
-X="$CD_CSV/e2e/drm_device-driver=xe+device=0000%3A03%3A00%2E0"
+X="$CD_CSV/e2e/drm_device-0000:03:00.0"
+A="$CD_CSV/e2e/drm_device-0000:c1:00.0"
 first() { # glob: the value of the first data row
   local f
   for f in $1; do
@@ -41,31 +43,30 @@ first() { # glob: the value of the first data row
   done
 }
 tap_check "energy: three rows" \
-  collectd_wait_rows "$X+sensor=card/gpu_energy-drm_device_power_energy_joules-*" 3 30
+  collectd_wait_rows "$X/gpu_energy-card-energy_joules-*" 3 30
 tap_check "amdgpu memory of the suspended APU: a row" \
-  collectd_wait_rows "$CD_CSV/e2e/drm_device-driver=amdgpu+device=0000%3Ac1%3A00%2E0+region=gtt/bytes-drm_device_memory_used_bytes-*" 1 30
+  collectd_wait_rows "$A/bytes-gtt-used_bytes-*" 1 30
 collectd_stop
 
 tap_is 1234567891 \
-  "$(first "$X+sensor=card/gpu_energy-drm_device_power_energy_joules-*")" \
+  "$(first "$X/gpu_energy-card-energy_joules-*")" \
   "energy_joules 1234.567891 J stored as 1234567891 µJ"
 tap_is 2400000000.000000 \
-  "$(first "$X+domain=gt0/gpu_hertz-drm_device_freq_actual_hz-*")" \
+  "$(first "$X/gpu_hertz-gt0-actual_hz-*")" \
   "gt0 actual frequency in Hz"
 tap_is 52.500000 \
-  "$(first "$X+sensor=vram/gpu_celsius-drm_device_temperature_celsius-*")" \
+  "$(first "$X/gpu_celsius-vram-celsius-*")" \
   "vram temperature in °C"
 tap_is 250.000000 \
-  "$(first "$X+sensor=card/gpu_watts-drm_device_power_power_cap_watts-*")" \
+  "$(first "$X/gpu_watts-card-power_cap_watts-*")" \
   "card power cap in W"
-tap_is 1.000000 "$(first "$X+domain=gt1/gpu_flag-drm_device_throttle_reason_thermal-*")" \
+tap_is 1.000000 "$(first "$X/gpu_flag-gt1-reason_thermal-*")" \
   "gt1 thermal throttling flag"
-A="$CD_CSV/e2e/drm_device-driver=amdgpu+device=0000%3Ac1%3A00%2E0"
-tap_is 1.000000 "$(first "$A/gpu_flag-drm_device_runtime_suspended-*")" \
+tap_is 1.000000 "$(first "$A/gpu_flag-runtime_suspended-*")" \
   "the APU is suspended"
-tap_is 104857600.000000 "$(first "$A+region=gtt/bytes-drm_device_memory_used_bytes-*")" \
+tap_is 104857600.000000 "$(first "$A/bytes-gtt-used_bytes-*")" \
   "GTT used while suspended (a memory manager count)"
-n=$(find "$CD_CSV/e2e" -path "*amdgpu*" \( -name '*freq*' -o -name '*busy*' \) | wc -l)
+n=$(find "$A" \( -name '*_hz-*' -o -name 'percent-*' \) | wc -l)
 tap_is 0 "$n" "nothing that would wake the suspended APU is reported"
 tap_check "the bad block is dropped with its error" \
   grep -q 'drm_device: config: Report: unknown group "planets"' "$CD_LOG"

@@ -40,9 +40,9 @@ snippet=${snippet/<\/Plugin>/  <Instance \"bad\">
 </Plugin>}
 
 collectd_start "$snippet"
-dev="$CD_CSV/e2e/drm_fdinfo-instance=gpu+scope=device+driver=i915+device=0000%3A00%3A02%2E0+engine=render"
+dev="$CD_CSV/e2e/drm_fdinfo-gpu-0000:00:02.0"
 tap_check "csv: device engine series appears" \
-  collectd_wait_for "$dev/derive-drm_engine_busy_ns-*" 30
+  collectd_wait_for "$dev/gpu_time-render-busy_ns-*" 30
 tap_check "log: bad block rejected, naming key and value" grep -q \
   'drm_fdinfo: config: ReportBy: expected Device, Process, Client or Cgroup, got "Planet"' "$CD_LOG"
 tap_check "log: bad block dropped by name" \
@@ -54,19 +54,19 @@ tap_is 3 "$(cat "$FP/sys/bus/platform/drivers/panthor/fb000000.gpu/profiling")" 
 fp_fdinfo 100 3 "$(fp_i915 7 1000000001000)"
 ok=1
 for _ in $(seq 1 100); do
-  v=$(collectd_getval "e2e/drm_fdinfo-instance=gpu+scope=device+driver=i915+device=0000%3A00%3A02%2E0+engine=render/percent-drm_engine_utilization" 2>/dev/null)
+  v=$(collectd_getval "e2e/drm_fdinfo-gpu-0000:00:02.0/percent-render-utilization" 2>/dev/null)
   [[ $v == value=1.000000e+02 ]] && ok=0 && break
   sleep 0.1
 done
 tap_is 0 "$ok" "unixsock: device utilisation clamped to 100"
 
-v=$(collectd_getval "e2e/drm_fdinfo-instance=gpu+scope=device+driver=i915+device=0000%3A00%3A02%2E0+region=system0/bytes-drm_memory_total_bytes")
+v=$(collectd_getval "e2e/drm_fdinfo-gpu-0000:00:02.0/bytes-system0-total_bytes")
 tap_is "value=8.388608e+06" "$v" "unixsock: device memory total bytes"
-v=$(collectd_getval "e2e/drm_fdinfo-instance=gpu+driver=i915+device=0000%3A00%3A02%2E0/objects-drm_device_clients")
+v=$(collectd_getval "e2e/drm_fdinfo-gpu-0000:00:02.0/objects-clients")
 tap_is "value=1.000000e+00" "$v" "unixsock: device client count"
-proc="$CD_CSV/e2e/drm_fdinfo-instance=gpu+scope=process+driver=i915+device=0000%3A00%3A02%2E0+engine=render+pid=100+comm=blender%2Fx%20y"
-tap_check "csv: process series, '/' and ' ' in the name escaped" \
-  collectd_wait_for "$proc/percent-drm_engine_utilization-*" 10
+proc="$CD_CSV/e2e/drm_fdinfo-gpu-0000:00:02.0-100-blender+x%20y"
+tap_check "csv: process series, '/' in the name as '+', ' ' escaped" \
+  collectd_wait_for "$proc/percent-render-utilization-*" 10
 
 tap_check "collectd stops on SIGTERM" collectd_stop
 tap_is 0 "$(cat "$FP/sys/bus/platform/drivers/panthor/fb000000.gpu/profiling")" \

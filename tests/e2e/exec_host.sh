@@ -74,6 +74,14 @@ out=$("$BIN" --window=0 --Field=extra --Field.Value=7 --Field.Type=count \
 tap_is 'fake,instance=fake_plugin counter=2i,reads=2i,half=1.0,debt=-2i,extra=7i,more=9i T' \
   "$(untime <<<"$out")" "once: --Block.Key=value builds nested blocks, any case"
 
+# A field whose type has no row (metric_unit.h) is not written; the error
+# names the type, once (two reads here: the priming one and the reported).
+out=$("$BIN" --window=0 --BadTypes=true 2>"$T/err")
+tap_is 'fake,instance=fake_plugin counter=2i,reads=2i,half=1.0,debt=-2i,nosuch=1i,pair=1i T' \
+  "$(untime <<<"$out")" "once: a field of a type without a row is left out"
+tap_is "error: fake_plugin: fake_unitless: metric_unit_find: no such field type (one unit per type: add a row to metric_unit.c or the plugin's units); its fields are not written" \
+  "$(cat "$T/err")" "once: the type without a row is named once"
+
 start=$EPOCHREALTIME
 out=$("$BIN" --window=0.3 2>/dev/null)
 elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print (b - a >= 0.3) ? "yes" : b - a }')

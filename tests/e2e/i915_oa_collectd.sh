@@ -34,9 +34,9 @@ snippet=$(sed -e 's|Interval 10|Interval 1|' \
   conf.d/i915_oa.conf)
 collectd_start "$snippet"
 tap_check "three rows of gpu_core_clocks" \
-  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=gpu+*/derive-i915_oa_gpu_core_clocks-*" 3 30
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-gpu-0000:00:02.0-render0-*/gpu_cycles-gpu_core_clocks-*" 3 30
 tap_check "three rows of reports" \
-  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=gpu+*/derive-i915_oa_stream_reports-*" 3 30
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-gpu-0000:00:02.0-*/gpu_events-stream-reports-*" 3 30
 metrics() { find "$T/sys/devices/pci0000:00/0000:00:02.0/drm/card0/metrics" \
   -mindepth 1 -maxdepth 1 -type d | wc -l; }
 # the kernel's own set (the scenario's) and ours
@@ -44,21 +44,21 @@ tap_is 2 "$(metrics)" "the flex config is registered while collectd runs"
 collectd_stop
 tap_is 1 "$(metrics)" "the flex config (only ours) is removed at shutdown"
 
-# i915_oa (device, metric_set, engine) and i915_oa_stream (device,
-# metric_set) under plugin i915_oa: the stream's directory lacks engine
-d=$(printf '%s\n' "$CD_CSV"/e2e/i915_oa-instance=gpu+*+engine=render0)
-s=${d%+engine=render0}
-tap_check "device tag escaped by the identifier rule" \
-  grep -q 'device=0000%3A00%3A02%2E0+metric_set=' <<<"$d"
+# i915_oa (label-device-engine-metric_set) and i915_oa_stream
+# (label-device-metric_set) under plugin i915_oa
+d=$(printf '%s\n' "$CD_CSV"/e2e/i915_oa-gpu-0000:00:02.0-render0-*)
+s=${d/-render0-/-}
+tap_check "plugin_instance: label, PCI address, engine, metric set uuid ($d)" \
+  grep -qE '/i915_oa-gpu-0000:00:02\.0-render0-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$' <<<"$d"
 # the 3rd read has drained 12 reports: 11 differences
-tap_is 11000000 "$(row "$d/derive-i915_oa_gpu_core_clocks-*" 3)" "gpu_core_clocks after 3 reads"
-tap_is 11000000 "$(row "$d/derive-i915_oa_gpu_time_ns-*" 3)" "gpu_time_ns after 3 reads"
-tap_is 88000 "$(row "$d/derive-i915_oa_eu_active-*" 3)" "eu_active (A7) by name"
-tap_is 99000 "$(row "$d/derive-i915_oa_eu_stall-*" 3)" "eu_stall (A8) by name"
-tap_is 12 "$(row "$s/derive-i915_oa_stream_reports-*" 3)" "reports after 3 reads"
-tap_is 50 "$(printf '%.0f' "$(row "$d/percent-i915_oa_gpu_busy_percent-*" 2)")" \
+tap_is 11000000 "$(row "$d/gpu_cycles-gpu_core_clocks-*" 3)" "gpu_core_clocks after 3 reads"
+tap_is 11000000 "$(row "$d/gpu_time-gpu_time_ns-*" 3)" "gpu_time_ns after 3 reads"
+tap_is 88000 "$(row "$d/gpu_events-eu_active-*" 3)" "eu_active (A7) by name"
+tap_is 99000 "$(row "$d/gpu_events-eu_stall-*" 3)" "eu_stall (A8) by name"
+tap_is 12 "$(row "$s/gpu_events-stream-reports-*" 3)" "reports after 3 reads"
+tap_is 50 "$(printf '%.0f' "$(row "$d/percent-gpu_busy_percent-*" 2)")" \
   "gpu_busy_percent"
-tap_is 1000000000 "$(printf '%.0f' "$(row "$d/frequency-i915_oa_avg_gpu_core_frequency_hz-*" 2)")" \
+tap_is 1000000000 "$(printf '%.0f' "$(row "$d/gpu_hertz-avg_gpu_core_frequency_hz-*" 2)")" \
   "avg_gpu_core_frequency_hz"
 tap_check "no read failure logged" bash -c "! grep -q 'read-function of plugin' '$CD_LOG'"
 tap_check "no unknown type" bash -c "! grep -q 'no such type' '$CD_LOG'"

@@ -58,15 +58,15 @@ collectd_start "LoadPlugin i915_oa
   </Instance>
 </Plugin>"
 tap_check "the last batch of gpu_core_clocks arrives" \
-  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=rec+*/derive-i915_oa_gpu_core_clocks*" \
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-rec-*/gpu_cycles-gpu_core_clocks-*" \
   "$NB" 120
 sleep 1 # the write queue empties; the replay has ended
 hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$CD_PID/status")
 tap_check "no further batch after the end" \
-  collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=rec+*/derive-i915_oa_gpu_core_clocks*" \
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-rec-*/gpu_cycles-gpu_core_clocks-*" \
   "$NB" 1
 csv_stats() {
-  python3 - "$CD_CSV"/e2e/i915_oa-instance=rec+*/ <<'PY'
+  python3 - "$CD_CSV"/e2e/i915_oa-rec-*/ <<'PY'
 import csv, glob, os, sys
 stats = {}
 back = 0
@@ -75,11 +75,11 @@ for d in sys.argv[1:]:
         rows = [r for r in csv.reader(open(f)) if r][1:]
         times = [float(r[0]) for r in rows]
         back += sum(1 for a, b in zip(times, times[1:]) if b <= a)
-        if "i915_oa_stream" in f:
+        if os.path.basename(f).split("-")[1] == "stream":
             continue
         vals = [float(r[1]) for r in rows]
-        # derive-i915_oa_a0-YYYY-MM-DD: field a0
-        field = os.path.basename(f).rsplit("-", 3)[0].split("-i915_oa_", 1)[1]
+        # gpu_events-a0-YYYY-MM-DD: field a0
+        field = os.path.basename(f).rsplit("-", 3)[0].split("-", 1)[1]
         stats[field] = (len(vals), sum(vals), vals[-1] if vals else 0)
 print("back", back)
 for k in sorted(stats):
@@ -96,8 +96,8 @@ tap_check "no \"Value too old\" in the log" \
 # every field of i915_oa: rows, sum and last value as printed
 tap_check "every i915_oa field in the csv as printed" \
   diff "$T/exec.stats" <(grep -v '^back ' "$T/csv.stats")
-nfiles=$(find "$CD_CSV"/e2e/i915_oa-instance=rec+*/ -type f | wc -l)
-rows=$(cat "$CD_CSV"/e2e/i915_oa-instance=rec+*/* | grep -vc '^epoch')
+nfiles=$(find "$CD_CSV"/e2e/i915_oa-rec-*/ -type f | wc -l)
+rows=$(cat "$CD_CSV"/e2e/i915_oa-rec-*/* | grep -vc '^epoch')
 tap_check "every series has every batch ($nfiles series, $rows rows)" \
   test "$rows" -eq $((nfiles * NB))
 # The whole recording queued in one read: 15 MB here; a batch per read:

@@ -73,8 +73,8 @@ LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0 \
 PID=$!
 found=0
 for _ in $(seq 1 100); do
-  if compgen -G "$T/csv/e2e/fake_plugin-*/uncore_latency_seconds-fake_uncore_latency_seconds-*" >/dev/null &&
-    compgen -G "$T/csv/e2e/drm_fdinfo-*/objects-drm_scan_clients-*" >/dev/null; then
+  if compgen -G "$T/csv/e2e/fake_plugin-*/uncore_latency_seconds-fake-uncore_latency_seconds-*" >/dev/null &&
+    compgen -G "$T/csv/e2e/drm_fdinfo-*/objects-scan-clients-*" >/dev/null; then
     found=1
     break
   fi
@@ -84,9 +84,9 @@ done
 tap_is 1 "$found" "custom (uncore_*) and default (objects) types are written"
 exists() { compgen -G "$1" >/dev/null; }
 for t in $(types_names "$B/types.gpu.db"); do
-  tap_check "type $t (ours) written" exists "$T/csv/e2e/fake_plugin-*/$t-fake_$t-*"
+  tap_check "type $t (ours) written" exists "$T/csv/e2e/fake_plugin-*/$t-fake-$t-*"
 done
-tap_check "the default gauge type still resolves" exists "$T/csv/e2e/fake_plugin-*/gauge-fake_half-*"
+tap_check "the default gauge type still resolves" exists "$T/csv/e2e/fake_plugin-*/gauge-fake-half-*"
 kill "$PID" && wait "$PID" 2>/dev/null
 PID=
 for p in $(make --no-print-directory -s --eval='print-plugins: ; @echo $(PLUGINS)' print-plugins); do

@@ -39,23 +39,23 @@ for run in "v6 g720 Mali-G720 1536" "rfc-v2 g710 Mali-G710 1536" \
   export SHIM_PANTHOR_LAYOUT=$layout SHIM_PANTHOR_GPU=$model
   rm -rf "${CD_DIR:-/nonexistent}"
   collectd_start "$(snippet)"
-  dir="$CD_CSV/e2e/panthor_perf-instance=gpu+device=renderD128+gpu=$name"
-  sdir="$CD_CSV/e2e/panthor_perf-instance=gpu+device=renderD128"
+  dir="$CD_CSV/e2e/panthor_perf-gpu-renderD128-$name"
+  sdir="$CD_CSV/e2e/panthor_perf-gpu-renderD128"
   tap_check "$layout $name: three rows of gpu_active_cycles" \
-    collectd_wait_rows "$dir/derive-panthor_perf_gpu_active_cycles-*" 3 30
+    collectd_wait_rows "$dir/gpu_cycles-gpu_active_cycles-*" 3 30
   tap_check "$layout $name: three rows of samples" \
-    collectd_wait_rows "$sdir/derive-panthor_perf_stream_samples-*" 3 30
+    collectd_wait_rows "$sdir/gpu_events-stream-samples-*" 3 30
   collectd_stop
   # CSHW 4 moves by 4 per sample; the 3rd read has consumed 3 samples
-  tap_is 12 "$(row "$dir/derive-panthor_perf_gpu_active_cycles-*" 3)" \
+  tap_is 12 "$(row "$dir/gpu_cycles-gpu_active_cycles-*" 3)" \
     "$layout $name: gpu_active_cycles after 3 reads"
-  tap_is 3 "$(row "$sdir/derive-panthor_perf_stream_samples-*" 3)" \
+  tap_is 3 "$(row "$sdir/gpu_events-stream-samples-*" 3)" \
     "$layout $name: samples after 3 reads"
-  tap_is 0 "$(row "$sdir/derive-panthor_perf_stream_dropped-*" 3)" \
+  tap_is 0 "$(row "$sdir/gpu_events-stream-dropped-*" 3)" \
     "$layout $name: nothing dropped"
   # L2_EXT_READ_BEATS (memsys 32) over the slices x bytes per beat, per
   # ms; the first read has no time base, so 3 reads give 2 rows
-  bw=$(row "$dir/gpu_bytes_per_second-panthor_perf_ext_read_bandwidth-*" 2)
+  bw=$(row "$dir/gpu_bytes_per_second-ext_read_bandwidth-*" 2)
   tap_is "$((bytes * 1000))" "$(printf '%.0f' "$bw")" \
     "$layout $name: ext_read_bandwidth ($bytes bytes per 1 ms sample)"
   tap_check "$layout $name: no read failure logged" \
@@ -79,7 +79,7 @@ collectd_start "LoadPlugin panthor_perf
 </Plugin>"
 for i in a b; do
   tap_check "shared session: instance $i reports" \
-    collectd_wait_rows "$CD_CSV/e2e/panthor_perf-instance=$i+device=renderD128/derive-panthor_perf_stream_samples-*" 3 30
+    collectd_wait_rows "$CD_CSV/e2e/panthor_perf-$i-renderD128/gpu_events-stream-samples-*" 3 30
 done
 collectd_stop
 tap_check "shared session: no SETUP error" \

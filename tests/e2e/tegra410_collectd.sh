@@ -32,12 +32,12 @@ collectd_start 'LoadPlugin tegra410_uncore
     Event "msr/tsc/"
   </Instance>
 </Plugin>'
-dir="$CD_CSV/e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc"
+dir="$CD_CSV/e2e/tegra410_uncore-generic-msr"
 tap_check "csv: the count series appears" \
-  collectd_wait_for "$dir/derive-uncore_event_count-*" 30
+  collectd_wait_for "$dir/gpu_events-tsc-count-*" 30
 tap_check "csv: the rate series appears" \
-  collectd_wait_for "$dir/uncore_rate-uncore_event_rate-*" 30
-v=$(collectd_getval "e2e/tegra410_uncore-instance=generic+pmu=msr+event=tsc/uncore_rate-uncore_event_rate" |
+  collectd_wait_for "$dir/uncore_rate-tsc-rate-*" 30
+v=$(collectd_getval "e2e/tegra410_uncore-generic-msr/uncore_rate-tsc-rate" |
   sed -n 's/^value=//p')
 ncpu=$(getconf _NPROCESSORS_ONLN)
 mhz=$(awk -F: '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
@@ -65,10 +65,10 @@ collectd_start 'LoadPlugin tegra410_uncore
   </Instance>
 </Plugin>'
 tap_check "mixed block: the good block's series appears" \
-  collectd_wait_for "$CD_CSV/e2e/tegra410_uncore-instance=good+pmu=msr+event=tsc/derive-uncore_event_count-*" 30
+  collectd_wait_for "$CD_CSV/e2e/tegra410_uncore-good-msr/gpu_events-tsc-count-*" 30
 tap_check "mixed block: logged as dropped" \
   grep -q 'tegra410_uncore: init: Instance: "mixed": dropped' "$CD_LOG"
 tap_check "mixed block: no series for it" \
-  bash -c "! ls -d '$CD_CSV'/e2e/tegra410_uncore-instance=mixed* 2>/dev/null"
+  bash -c "! ls -d '$CD_CSV'/e2e/tegra410_uncore-mixed* 2>/dev/null"
 collectd_stop
 tap_done

@@ -102,16 +102,16 @@ if [[ -x $COLLECTD ]]; then
   snippet=${snippet/<Instance \"vera\">/<Instance \"vera\">
     SysfsRoot \"$T/sys\"}
   COLLECTD_PRELOAD=$PWD/$B/tests/shim.so collectd_start "$snippet"
-  id="e2e/tegra410_uncore-instance=vera+pmu=nvidia_pcie_pmu_0_rc_1+socket=0+rc=1"
+  id="e2e/tegra410_uncore-vera-nvidia_pcie_pmu_0_rc_1"
   tap_check "collectd: PCIE metrics series appears" \
-    collectd_wait_for "$CD_CSV/$id/uncore_bytes_per_second-tegra410_read_bandwidth-*" 30
+    collectd_wait_for "$CD_CSV/$id/uncore_bytes_per_second-read_bandwidth-*" 30
   # the first interval runs from the open to collectd's first read, which
   # may be microseconds: whole counts over so short a window are off by
   # more than 1e-4, so compare a later interval
-  collectd_wait_rows "$CD_CSV/$id/uncore_bytes_per_second-tegra410_read_bandwidth-*" 2 30
-  v=$(collectd_getval "$id/uncore_bytes_per_second-tegra410_read_bandwidth" | sed -n 's/^value=//p')
+  collectd_wait_rows "$CD_CSV/$id/uncore_bytes_per_second-read_bandwidth-*" 2 30
+  v=$(collectd_getval "$id/uncore_bytes_per_second-read_bandwidth" | sed -n 's/^value=//p')
   tap_check "collectd: PCIE read bandwidth = $v (expected 1e6)" t410_close "$v" 1e6
-  v=$(collectd_getval "$id/uncore_latency_seconds-tegra410_read_latency_seconds" | sed -n 's/^value=//p')
+  v=$(collectd_getval "$id/uncore_latency_seconds-read_latency_seconds" | sed -n 's/^value=//p')
   tap_check "collectd: PCIE read latency = $v s (expected 8.3333e-7)" t410_close "$v" 8.3333333e-7
   tap_check "collectd stops" collectd_stop
 else

@@ -15,17 +15,21 @@ diagnostic", for the shell test to turn into TAP.
                                     type_instance) with a value; the
                                     listener's parse and drop counters 0
   graphite SERIES WHISPER_DIR HOST  every series as <host>/<plugin>-<pinst>/
-                                    <type>-<tinst>.wsp with a value; every
-                                    path a valid Graphite path; as many
-                                    files as series (nothing merged)
+                                    <type>-<tinst>.wsp with a value, each
+                                    name as write_graphite 5.12 writes it
+                                    with EscapeCharacter "="; every path a
+                                    valid Graphite path; as many files as
+                                    series (nothing merged)
   prometheus SERIES METRICS_TXT HOST
                                     every series as collectd_<plugin>_<type>
-                                    (+_total for derive) with labels
+                                    (+_total for a DERIVE type) with labels
                                     <plugin>=pinst, type=tinst, instance=HOST
-  promrules METRICS_TXT RULES CHECKS_JSON
+  promrules METRICS_TXT RULES CHECKS_JSON [honor_labels|default]
                                     a `promtool test rules` file (stdout)
-                                    running RULES over the scraped samples
+                                    running RULES over the scraped samples,
+                                    labelled as that scrape config would
 """
+import glob
 import json
 import os
 import re
@@ -100,6 +104,13 @@ def whisper_has_value(path):
     return any(line.split()[-1] not in ("None", "nan") for line in out.splitlines() if line.strip())
 
 
+def graphite_name(name):
+    """A collectd name as write_graphite 5.12 writes it, EscapeCharacter
+    "=": '.' (gr_copy_escape_part) and GRAPHITE_FORBIDDEN (whitespace,
+    quotes, backslash, ':', '!', ',', '/', parentheses) become '='."""
+    return re.sub(r'[.\s"\\:!,/()]', "=", name)
+
+
 def cmd_graphite(series_file, whisper_dir, host):
     series = read_series(series_file)
     files = []
@@ -114,12 +125,12 @@ def cmd_graphite(series_file, whisper_dir, host):
     have = {tuple(f) for f in ours}
     missing, empty = [], []
     for plugin, pinst, typ, tinst in series:
-        key = (host, f"{plugin}-{pinst}", f"{typ}-{tinst}")
+        key = (host, graphite_name(f"{plugin}-{pinst}"), graphite_name(f"{typ}-{tinst}"))
         if key not in have:
             missing.append(".".join(key))
         elif not whisper_has_value(os.path.join(whisper_dir, *key) + ".wsp"):
             empty.append(".".join(key))
-    say(not missing, f"Graphite: all {len(series)} series have their whisper file, name unchanged",
+    say(not missing, f"Graphite: all {len(series)} series have their whisper file, named as collectd's",
         f"missing {len(missing)}: {missing[:4]!r}; stored e.g. {sorted(map('.'.join, ours))[:3]!r}")
     say(not empty, "Graphite: every whisper file reads back a value", f"{empty[:5]!r}")
     say(len(ours) == len(series), f"Graphite: {len(series)} series, {len(ours)} files (none merged)")
@@ -142,15 +153,10 @@ OUR_PREFIXES = tuple(f"collectd_{manifest.manifest(p)['series_prefix']}_"
 def cmd_prometheus(series_file, metrics_txt, host):
     series = read_series(series_file)
     got = {}
-    # write_prometheus names a DERIVE or COUNTER type's metric ..._total:
-    # collectd's "derive" and every cumulative type of types.gpu.db
-    derive_types = {"derive"}
-    gpu_db = os.path.join(os.environ.get("BUILD", "build"), "types.gpu.db")
-    for line in open(gpu_db, encoding="utf-8"):
-        f = line.split()
-        if len(f) == 2 and not f[0].startswith("#") and \
-                f[1].split(":")[1] in ("DERIVE", "COUNTER"):
-            derive_types.add(f[0])
+    # counters (types.db DERIVE): write_prometheus adds _total
+    derive_types = {line.split()[0]
+                    for f in ["types.db"] + glob.glob("plugins/*/types.db")
+                    for line in open(f) if ":DERIVE:" in line and not line.startswith("#")}
     for line in open(metrics_txt, encoding="utf-8", errors="surrogateescape"):
         m = LINE.match(line.rstrip("\n"))
         if not m:
@@ -171,15 +177,22 @@ def cmd_prometheus(series_file, metrics_txt, host):
     say(len(ours) == len(series), f"Prometheus: {len(series)} series, {len(ours)} samples")
 
 
-def cmd_promrules(metrics_txt, rules, checks):
+def cmd_promrules(metrics_txt, rules, checks, scrape="honor_labels"):
     """Write a `promtool test rules` file on stdout: the scraped samples as
     input series (constant for 10 minutes) and CHECKS (a JSON list of
-    [expr, labels, value]) as expectations at 5 minutes."""
+    [expr, labels, value]) as expectations at 5 minutes. SCRAPE
+    "honor_labels" keeps the samples' labels (instance = the collectd host);
+    "default" stores them as a default scrape config would: the host in
+    exported_instance, instance the scrape address."""
     series = []
     for line in open(metrics_txt, encoding="utf-8", errors="surrogateescape"):
         m = LINE.match(line.rstrip("\n"))
         if (m and m.group(1).startswith(OUR_PREFIXES) and m.group(3).lower() != "nan"):
-            series.append({"series": f"{m.group(1)}{{{m.group(2)}}}",
+            labels = m.group(2)
+            if scrape == "default":
+                labels = re.sub(r'(^|,)instance="', r'\1exported_instance="', labels)
+                labels += ',instance="127.0.0.1:9103",job="collectd"'
+            series.append({"series": f"{m.group(1)}{{{labels}}}",
                            "values": f"{float(m.group(3))!r}x10"})
     tests = [{"expr": e, "eval_time": "5m", "exp_samples": [{"labels": l, "value": v}]}
              for e, l, v in json.load(open(checks))]

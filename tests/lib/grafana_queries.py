@@ -6,9 +6,13 @@
 A dashboard named *-collectd.json reads database "collectd", *-telegraf.json
 "telegraf". Grafana's macros are replaced by what Grafana would send for
 the last hour: $timeFilter -> time > now() - 1h, $__interval and $interval
--> 10s. Prints "ok|fail<TAB>name<TAB>diagnostic" per query: the query must
-succeed and return at least one series with a non-null value.
+-> 10s; a template variable (templating) -> its "All" value (`.*`), as the
+dashboard opens. Prints "ok|fail<TAB>name<TAB>diagnostic" per query: the
+query must succeed and return at least one series with a non-null value;
+and per template variable: its query lists at least one value through its
+regex.
 """
+import re
 import json
 import sys
 import urllib.parse
@@ -32,10 +36,30 @@ def main(url, files):
         db = "collectd" if path.endswith("-collectd.json") else "telegraf"
         board = json.load(open(path))
         name = path.rsplit("/", 1)[-1]
+        variables = board.get("templating", {}).get("list", [])
+        macros = dict(MACROS)
+        for v in sorted(variables, key=lambda v: -len(v["name"])):
+            macros["$" + v["name"]] = v.get("allValue") or ".*"
+        for v in variables:
+            query = v["query"]
+            for k, val in macros.items():
+                query = query.replace(k, val)
+            what = f"{name}: variable {v['name']} lists values"
+            try:
+                doc = run(url, db, query)
+            except Exception as e:
+                say(False, what, f"{e}: {query}")
+                continue
+            found = [row[-1] for s in doc["results"][0].get("series", []) for row in s["values"]]
+            rx = v.get("regex", "")
+            if rx:
+                rx = re.compile(rx[1:rx.rindex("/")])
+                found = [m.group(1) for m in map(rx.search, found) if m]
+            say(bool(found), what + f" ({', '.join(sorted(set(found))[:4])})", f"none: {query}")
         for p in board["panels"]:
             for t in p.get("targets", []):
                 query = t["query"]
-                for k, v in MACROS.items():
+                for k, v in macros.items():
                     query = query.replace(k, v)
                 what = f"{name}: \"{p['title']}\" returns series"
                 try:

@@ -226,6 +226,7 @@ static int fk_read_locked(struct fk_instance *fk, struct metric_sink *sink) {
   if (fk->bad_types) {
     metric_add_int(&m, "nosuch", "fake_no_such_type", 1);
     metric_add_int(&m, "pair", "io_octets", 1);
+    metric_add_int(&m, "unitless", "fake_unitless", 1);
   }
   /* No check per add: an overflow is the host's to report (metric.h). */
   for (uint64_t i = 0; i < fk->extra; i++)
@@ -259,6 +260,20 @@ static void fk_instance_free(void *inst) {
   free(fk);
 }
 
+/* The fake plugin's own field types: collectd's standard types it uses to
+ * test the host (each one unit here), and two that collectd cannot
+ * dispatch (no such type; two data sources). BadTypes also adds a field
+ * of type "fake_unitless", which has no row: the hosts refuse it. */
+static const struct metric_unit fk_units[] = {
+    {"derive", METRIC_DS_DERIVE, "", "", 1.0, "the fake counter"},
+    {"count", METRIC_DS_GAUGE, "", "", 1.0, "a count now"},
+    {"gauge", METRIC_DS_GAUGE, "", "", 1.0, "a value now"},
+    {"counter", METRIC_DS_DERIVE, "", "", 1.0, "a negative counter"},
+    {"fake_no_such_type", METRIC_DS_GAUGE, "", "", 1.0, "not in types.db"},
+    {"io_octets", METRIC_DS_DERIVE, "B", "bytes", 1.0, "two data sources"},
+    {NULL, METRIC_DS_GAUGE, NULL, NULL, 0, NULL},
+};
+
 /* The keys fk_configure() takes, for --help (tests/e2e/exec_host.sh). */
 static const struct cfg_option fk_options[] = {
     {"Step", "1", "the counter's step per read"},
@@ -285,5 +300,6 @@ const struct plugin_ops fake_plugin_ops = {
     .read = fk_read,
     .drain = fk_drain,
     .drain_interval_ns = fk_drain_interval_ns,
+    .units = fk_units,
     .instance_free = fk_instance_free,
 };

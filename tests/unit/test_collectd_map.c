@@ -1,403 +1,394 @@
 /*
- * test_collectd_map.c: the collectd identifier rule (collectd_map.h):
- * KEY=VALUE parts joined by '+', the instance part, percent-escaping,
- * the cut with its FNV-1a hash, and decoding every part back with the
- * documented regex. Expected hashes were computed by an independent
- * implementation and are checked again against ref_fnv1a() below.
+ * test_collectd_map.c: the collectd identifier rule (collectd_map.h) over
+ * a table of rules (collectd_rule.h): parts joined by '-', the instance
+ * label, escaping ('/' -> '+', '-' kept only in the free part), rules
+ * chosen by measurement and tag, optional parts, the generic identity
+ * without a table, and the cut (head, tail, whole name) with its hash,
+ * checked against ref_fnv1a() written here from the published definition.
+ * Every name is at most 63 bytes of the allowed characters, and hostile
+ * values that differ map to different names.
  */
 #include "common/host/collectd_map.h"
 
 #include <inttypes.h>
-#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_PAIRS 6
 
-struct pair {
-  const char *key, *value;
-};
-
-/* The 64-bit FNV-1a of `s`, written from the published definition. */
-static uint64_t ref_fnv1a(const char *s) {
+/* The 64-bit FNV-1a of `s`, folded to 32 bits, as 8 hex digits. */
+static void ref_hash(const char *s, char out[9]) {
   uint64_t h = 14695981039346656037u;
   for (; *s != '\0'; s++) {
     h ^= (unsigned char)*s;
     h *= 1099511628211u;
   }
-  return h;
+  snprintf(out, 9, "%08" PRIx32, (uint32_t)(h ^ (h >> 32)));
 }
 
-/* A record "m" with the given tags and one derive field "v". */
-static void make_record(struct metric *m, const struct pair *tags) {
-  metric_init(m, "m", 1);
-  for (size_t i = 0; i < MAX_PAIRS && tags[i].key != NULL; i++)
-    metric_add_tag(m, tags[i].key, tags[i].value);
-  metric_add_int(m, "v", "derive", 1);
-}
+/* A table shaped like drm_fdinfo's. */
+static const struct collectd_rule rules[] = {
+    {"dev", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
+    {"scan", NULL, NULL, {{0}}, {{NULL, "scan", 0}}},
+    {"eng",
+     "scope",
+     "process",
+     {{"device", NULL, 0}, {"pid", NULL, 0}, {"comm", NULL, CM_FREE}},
+     {{"engine", NULL, CM_FREE}}},
+    {"eng",
+     "scope",
+     "client",
+     {{"device", NULL, 0}, {"id", "client", 0}, {"comm", NULL, CM_FREE}},
+     {{"engine", NULL, CM_FREE}}},
+    {"eng",
+     "scope",
+     "cgroup",
+     {{"device", NULL, 0}, {"cgroup", NULL, CM_FREE | CM_TAIL}},
+     {{"engine", NULL, CM_FREE}}},
+    {"eng",
+     "core",
+     NULL,
+     {{"device", NULL, 0}, {"core", "core", 0}},
+     {{"engine", NULL, CM_FREE}}},
+    {"eng",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}, {"core", "core", CM_OPTIONAL}},
+     {{"engine", NULL, CM_FREE}}},
+    {0},
+};
 
-static void collectd_map__rule(void **state) {
-  (void)state;
-  struct metric m;
-  metric_init(&m, "drm_engine", 1);
-  metric_add_tag(&m, "scope", "process");
-  metric_add_tag(&m, "device", "0000:00:02.0");
-  metric_add_tag(&m, "comm", "a/b c");
-  metric_add_float(&m, "utilization", "percent", 1);
-  metric_add_int(&m, "busy_ns", "derive", 1);
-  struct collectd_ident id;
-  collectd_map(&m, 0, "drm_fdinfo", "drm_fdinfo", &id);
-  assert_string_equal(id.plugin_instance,
-                      "scope=process+device=0000%3A00%3A02%2E0+comm=a%2Fb%20c");
-  assert_string_equal(id.type, "percent");
-  assert_string_equal(id.type_instance, "drm_engine_utilization");
-  collectd_map(&m, 1, "drm_fdinfo", "gpu", &id);
-  assert_string_equal(
-      id.plugin_instance,
-      "instance=gpu+scope=process+device=0000%3A00%3A02%2E0+comm=a%2Fb%20c");
-  assert_string_equal(id.type, "derive");
-  assert_string_equal(id.type_instance, "drm_engine_busy_ns");
-}
-
-static void collectd_map__no_tags_and_slashes_everywhere(void **state) {
-  (void)state;
-  struct metric m;
-  metric_init(&m, "m/x", 1);
-  metric_add_int(&m, "a/b", "my/type", 1);
-  struct collectd_ident id;
-  memset(&id, 'z', sizeof(id)); /* every part is written */
-  collectd_map(&m, 0, "p", "p", &id);
-  assert_string_equal(id.plugin_instance, "");
-  assert_string_equal(id.type, "my_type");
-  assert_string_equal(id.type_instance, "m%2Fx_a%2Fb");
-}
-
-/* plugin_instance of one record per row: exact strings. */
-static void collectd_map__plugin_instance_table(void **state) {
-  (void)state;
-  static const struct {
-    const char *what, *label; /* label NULL: the default instance */
-    struct pair tags[MAX_PAIRS];
-    const char *expected;
-  } cases[] = {
-      {"default instance, no tags", NULL, {{NULL, NULL}}, ""},
-      {"label equal to the plugin name", "drm_fdinfo", {{NULL, NULL}}, ""},
-      /* drm_scan of two <Instance> blocks: one series each */
-      {"named instance, no tags", "gpu0", {{NULL, NULL}}, "instance=gpu0"},
-      {"other named instance, no tags",
-       "gpu1",
-       {{NULL, NULL}},
-       "instance=gpu1"},
-      {"named instance, tags",
-       "gpu1",
-       {{"driver", "xe"}, {NULL, NULL}},
-       "instance=gpu1+driver=xe"},
-      {"label escaped", "a.b+c", {{NULL, NULL}}, "instance=a%2Eb%2Bc"},
-      /* a first tag keyed "instance" in the default instance must not
-       * read as a label */
-      {"tag keyed instance, default",
-       NULL,
-       {{"instance", "gpu0"}, {NULL, NULL}},
-       "instance=drm_fdinfo+instance=gpu0"},
-      {"tag keyed instance, named",
-       "gpu0",
-       {{"instance", "gpu0"}, {NULL, NULL}},
-       "instance=gpu0+instance=gpu0"},
-      /* a missing optional tag shifts nothing */
-      {"all tags",
-       NULL,
-       {{"scope", "client"},
-        {"client_id", "5"},
-        {"client_name", "x"},
-        {NULL, NULL}},
-       "scope=client+client_id=5+client_name=x"},
-      {"client_id missing",
-       NULL,
-       {{"scope", "client"}, {"client_name", "5-x"}, {NULL, NULL}},
-       "scope=client+client_name=5-x"},
-      /* '-' inside values */
-      {"engine video-enhance",
-       NULL,
-       {{"engine", "video-enhance"}, {NULL, NULL}},
-       "engine=video-enhance"},
-      {"engine video, then a tag enhance",
-       NULL,
-       {{"engine", "video"}, {"region", "enhance"}, {NULL, NULL}},
-       "engine=video+region=enhance"},
-      {"systemd user slice",
-       NULL,
-       {{"cgroup", "/user.slice/user-1000.slice"}, {NULL, NULL}},
-       "cgroup=%2Fuser%2Eslice%2Fuser-1000%2Eslice"},
-      {"every escaped byte",
-       NULL,
-       {{"comm", "%+=~/.,;:!\"'\\*?[]{}() \t\n\x01\x1f\x7f"}, {NULL, NULL}},
-       "comm=%25%2B%3D%7E%2F%2E%2C%3B%3A%21%22%27%5C%2A%3F%5B%5D%7B%7D%28%29%20"
-       "%09%0A%01%1F%7F"},
-      {"kept bytes",
-       NULL,
-       {{"comm", "a-b_c@#$&|<>^`\xc3\x9f\xe6\xb8\xb2\xf0\x9f\x98\x80"},
-        {NULL, NULL}},
-       "comm=a-b_c@#$&|<>^`\xc3\x9f\xe6\xb8\xb2\xf0\x9f\x98\x80"},
-      {"invalid UTF-8 escaped byte by byte",
-       NULL,
-       {{"comm", "\xff\xc3(\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xe6\xb8"},
-        {NULL, NULL}},
-       "comm=%FF%C3%28%C0%AF%ED%A0%80%F4%90%80%80%E6%B8"},
-  };
-  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-    struct metric m;
-    make_record(&m, cases[i].tags);
-    struct collectd_ident id;
-    collectd_map(&m, 0, "drm_fdinfo",
-                 cases[i].label ? cases[i].label : "drm_fdinfo", &id);
-    if (strcmp(id.plugin_instance, cases[i].expected) != 0)
-      fail_msg("%s: got \"%s\"", cases[i].what, id.plugin_instance);
-  }
-  /* NULL label: the default instance */
-  struct metric m;
-  make_record(&m, (struct pair[]){{"a", "b"}, {NULL, NULL}});
-  struct collectd_ident id;
-  collectd_map(&m, 0, "drm_fdinfo", NULL, &id);
-  assert_string_equal(id.plugin_instance, "a=b");
-}
-
-#define K8S_POD                                                                \
-  "/kubepods.slice/kubepods-burstable.slice/"                                  \
-  "kubepods-burstable-pod0f3c2a9e_5b1d_4c7e_8a6f_2d9b3e1c4a5f.slice/"          \
-  "cri-containerd-"                                                            \
-  "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a.scope/"    \
-  "kubepods-workload-inference-server.slice/"
-#define K8S_POD_ENC                                                            \
-  "%2Fkubepods%2Eslice%2Fkubepods-burstable%2Eslice%2F"                        \
-  "kubepods-burstable-pod0f3c2a9e_5b1d_4c7e_8a6f_2d9b3e1c4a5f%2Eslice%2F"      \
-  "cri-containerd-"                                                            \
-  "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a%2Escope%"  \
-  "2Fkubepods-workload-inference-server%2Eslice%2F"
-#define K8S_HEAD "scope=cgroup+driver=i915+device=0000%3A03%3A00%2E0+cgroup="
-/* the first 110 bytes of every full name below */
-#define K8S_CUT                                                                \
-  "scope=cgroup+driver=i915+device=0000%3A03%3A00%2E0+cgroup=%2Fkubepods%"     \
-  "2Eslice%2F"                                                                 \
-  "kubepods-burstable%2Eslice%2Fk"
-
-/* Two 244-byte cgroup paths equal in their first 233 bytes, times two
- * engines after them: four identifiers, each cut, told apart by the hash
- * (the old rule gave all four the same name). */
-static void collectd_map__kubernetes_cgroups(void **state) {
-  (void)state;
-  static const struct {
-    const char *cgroup, *engine, *full, *expected;
-  } cases[] = {
-      {K8S_POD "alpha.scope", "render",
-       K8S_HEAD K8S_POD_ENC "alpha%2Escope+engine=render",
-       K8S_CUT "~5a04d8c0e3dac25b"},
-      {K8S_POD "alpha.scope", "video-enhance",
-       K8S_HEAD K8S_POD_ENC "alpha%2Escope+engine=video-enhance",
-       K8S_CUT "~2269515584aefe89"},
-      {K8S_POD "omega.scope", "render",
-       K8S_HEAD K8S_POD_ENC "omega%2Escope+engine=render",
-       K8S_CUT "~e2eb9006c9be1eb0"},
-      {K8S_POD "omega.scope", "video-enhance",
-       K8S_HEAD K8S_POD_ENC "omega%2Escope+engine=video-enhance",
-       K8S_CUT "~157b93d243f675bc"},
-  };
-  assert_int_equal(strlen(K8S_POD "alpha.scope"), 244);
-  assert_int_equal(strlen(K8S_CUT), 110);
-  char seen[ARRAY_SIZE(cases)][COLLECTD_MAP_NAME_MAX];
-  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-    struct metric m;
-    make_record(&m, (struct pair[]){{"scope", "cgroup"},
-                                    {"driver", "i915"},
-                                    {"device", "0000:03:00.0"},
-                                    {"cgroup", cases[i].cgroup},
-                                    {"engine", cases[i].engine},
-                                    {NULL, NULL}});
-    struct collectd_ident id;
-    collectd_map(&m, 0, "drm_fdinfo", "drm_fdinfo", &id);
-    assert_string_equal(id.plugin_instance, cases[i].expected);
-    assert_int_equal(strlen(id.plugin_instance), 127);
-    char hash[17];
-    snprintf(hash, sizeof(hash), "%016" PRIx64, ref_fnv1a(cases[i].full));
-    assert_string_equal(id.plugin_instance + 111, hash);
-    strcpy(seen[i], id.plugin_instance);
-    for (size_t j = 0; j < i; j++)
-      assert_string_not_equal(seen[j], seen[i]);
-  }
-}
-
-/* The cut never ends inside a UTF-8 sequence or a %XX escape: value =
- * `before` 'a's, `mid`, 30 'b's under key "t" ("t=" is 2 bytes). */
-static void collectd_map__cut_boundaries(void **state) {
-  (void)state;
-  static const struct {
-    size_t before;
-    const char *mid;
-    const char *kept_mid; /* of `mid`, what stays before the '~' */
-    const char *hash;     /* of the full encoded name */
-  } cases[] = {
-      {107, "\xc3\x9f", "", "5aff21812ff38895"}, /* bytes 109-110 */
-      {106, "\xc3\x9f", "\xc3\x9f", "95dace86e0778dd6"},
-      {107, ".", "", "1a1876374355d047"}, /* %2E at bytes 109-111 */
-      {105, ".", "%2E", "6da595883b520a85"},
-  };
-  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-    char value[200], expected[200];
-    memset(value, 'a', cases[i].before);
-    snprintf(value + cases[i].before, sizeof(value) - cases[i].before, "%s%s",
-             cases[i].mid, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
-    strcpy(expected, "t=");
-    memset(expected + 2, 'a', cases[i].before);
-    snprintf(expected + 2 + cases[i].before,
-             sizeof(expected) - 2 - cases[i].before, "%s~%s", cases[i].kept_mid,
-             cases[i].hash);
-    struct metric m;
-    make_record(&m, (struct pair[]){{"t", value}, {NULL, NULL}});
-    struct collectd_ident id;
-    collectd_map(&m, 0, "p", "p", &id);
-    if (strcmp(id.plugin_instance, expected) != 0)
-      fail_msg("case %zu: got \"%s\"", i, id.plugin_instance);
-  }
-}
-
-/* 127 bytes fit as they are; 128 are cut (hash of "t=" and 126 'a's). */
-static void collectd_map__cut_threshold(void **state) {
-  (void)state;
-  char value[200], expected[200];
-  memset(value, 'a', 125);
-  value[125] = '\0';
-  struct metric m;
-  make_record(&m, (struct pair[]){{"t", value}, {NULL, NULL}});
-  struct collectd_ident id;
-  collectd_map(&m, 0, "p", "p", &id);
-  assert_int_equal(strlen(id.plugin_instance), 127);
-  assert_memory_equal(id.plugin_instance, "t=aaa", 5);
-  strcpy(value + 125, "a");
-  make_record(&m, (struct pair[]){{"t", value}, {NULL, NULL}});
-  collectd_map(&m, 0, "p", "p", &id);
-  strcpy(expected, "t=");
-  memset(expected + 2, 'a', 108);
-  strcpy(expected + 110, "~05ede58349c0d364");
-  assert_string_equal(id.plugin_instance, expected);
-}
-
-/* type_instance is cut the same way; type is only cut at 127 bytes. */
-static void collectd_map__type_instance_cut(void **state) {
-  (void)state;
-  char measurement[200], key[200], ctype[200], expected[200];
-  memset(measurement, 'm', 126);
-  measurement[126] = '\0';
-  memset(key, 'k', 10);
-  key[10] = '\0';
-  memset(ctype, 't', 150);
-  ctype[150] = '\0';
+/* A record of `measurement` with tags given as "key", "value", ... NULL
+ * and one field "busy_ns" of type gpu_time; mapped with `label`. */
+static struct collectd_ident map(const char *measurement, const char *label,
+                                 ...) {
   struct metric m;
   metric_init(&m, measurement, 1);
-  metric_add_int(&m, key, ctype, 1);
+  va_list ap;
+  va_start(ap, label);
+  const char *k;
+  while ((k = va_arg(ap, const char *)) != NULL)
+    metric_add_tag(&m, k, va_arg(ap, const char *));
+  va_end(ap);
+  metric_add_int(&m, "busy_ns", "gpu_time", 1);
   struct collectd_ident id;
-  collectd_map(&m, 0, "p", "p", &id);
-  memset(expected, 'm', 110);
-  strcpy(expected + 110, "~b7d97a80e10296ca");
-  assert_string_equal(id.type_instance, expected);
-  assert_int_equal(strlen(id.type), 127);
-  assert_memory_equal(id.type, ctype, 127);
+  memset(&id, 'X', sizeof(id));
+  collectd_map(rules, &m, 0, "plug", label, &id);
+  return id;
 }
 
-/* Decode part `key` of `name` with the documented regex (POSIX ERE form)
- * and percent-decoding; false when there is no such part. */
-static bool decode_part(const char *name, const char *key, char *out,
-                        size_t out_size) {
-  char pattern[64];
-  snprintf(pattern, sizeof(pattern), "(^|\\+)%s=([^+~]*)", key);
-  regex_t re;
-  assert_int_equal(regcomp(&re, pattern, REG_EXTENDED), 0);
-  regmatch_t mt[3];
-  int rc = regexec(&re, name, 3, mt, 0);
-  regfree(&re);
-  if (rc != 0)
-    return false;
-  size_t o = 0;
-  for (regoff_t i = mt[2].rm_so; i < mt[2].rm_eo && o + 1 < out_size; i++) {
-    unsigned int byte;
-    if (name[i] == '%' && sscanf(name + i + 1, "%2X", &byte) == 1) {
-      out[o++] = (char)byte;
-      i += 2;
-    } else
-      out[o++] = name[i];
+static void check_name(const char *name) {
+  size_t n = strlen(name);
+  assert_true(n <= 63);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if (c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9'))
+      continue;
+    if (strchr("_.:@+%~-", c) == NULL)
+      fail_msg("%s: byte 0x%02x not allowed", name, c);
   }
-  out[o] = '\0';
-  return true;
 }
 
-/* Every part decodes back to the tag (and the label) it came from. */
-static void collectd_map__regex_round_trip(void **state) {
+#define ID_IS(id, pi, t, ti)                                                   \
+  do {                                                                         \
+    assert_string_equal((id).plugin_instance, pi);                             \
+    assert_string_equal((id).type, t);                                         \
+    assert_string_equal((id).type_instance, ti);                               \
+  } while (0)
+
+static void collectd_map__rules_by_measurement_and_tag(void **state) {
+  (void)state;
+  struct collectd_ident id;
+  id = map("dev", "plug", "device", "0000:00:02.0", NULL);
+  ID_IS(id, "0000:00:02.0", "gpu_time", "busy_ns");
+  id = map("scan", NULL, NULL);
+  ID_IS(id, "", "gpu_time", "scan-busy_ns");
+  id =
+      map("eng", "plug", "scope", "process", "device", "0000:00:02.0", "engine",
+          "video-enhance", "pid", "1234", "comm", "gnome-shell", NULL);
+  ID_IS(id, "0000:00:02.0-1234-gnome-shell", "gpu_time",
+        "video-enhance-busy_ns");
+  id = map("eng", "plug", "scope", "client", "device", "0000:00:02.0", "id",
+           "7", "comm", "glxgears", "engine", "render", NULL);
+  ID_IS(id, "0000:00:02.0-client7-glxgears", "gpu_time", "render-busy_ns");
+  /* when_tag without a value: the tag is present */
+  id = map("eng", "plug", "device", "renderD128", "core", "3", "engine", "x",
+           NULL);
+  ID_IS(id, "renderD128-core3", "gpu_time", "x-busy_ns");
+  /* an optional part left out */
+  id = map("eng", "plug", "device", "renderD128", "engine", "x", NULL);
+  ID_IS(id, "renderD128", "gpu_time", "x-busy_ns");
+}
+
+static void collectd_map__label_first(void **state) {
+  (void)state;
+  struct collectd_ident id = map("dev", "gpu", "device", "card0", NULL);
+  ID_IS(id, "gpu-card0", "gpu_time", "busy_ns");
+  id = map("scan", "gpu", NULL);
+  ID_IS(id, "gpu", "gpu_time", "scan-busy_ns");
+  /* a label is escaped like a part that is not free */
+  id = map("dev", "a-b/c d:e", "device", "card0", NULL);
+  ID_IS(id, "a%2Db+c%20d%3Ae-card0", "gpu_time", "busy_ns");
+}
+
+static void collectd_map__escaping(void **state) {
   (void)state;
   static const struct {
-    const char *label;
-    struct pair tags[MAX_PAIRS];
+    const char *in, *out;
   } cases[] = {
-      {"gpu.0 +x", {{"scope", "process"}, {"comm", "a+b=c~d%e"}, {NULL, NULL}}},
-      {NULL,
-       {{"scope", "cgroup"},
-        {"cgroup", "/user.slice/user-1000.slice"},
-        {"engine", "video-enhance"},
-        {NULL, NULL}}},
-      {NULL,
-       {{"comm", "%+=~/.,;\"'\\*?[]{}() \t\x01\x7f\xc3\x9f\xff"},
-        {"pid", "1"},
-        {NULL, NULL}}},
-      {"vera", {{"scope", "client"}, {"client_name", "5-x"}, {NULL, NULL}}},
-      {NULL, {{"device", "0000:00:02.0"}, {"cgroup", K8S_POD}, {NULL, NULL}}},
+      {"/user.slice/app-x.scope", "+user.slice+app-x.scope"},
+      {"a.b", "a.b"},
+      {"a_b", "a_b"},
+      {"a:b", "a%3Ab"}, /* free text: ':' escaped, '-' kept */
+      {"a@b", "a@b"},
+      {"a!b", "a%21b"},
+      {"a b", "a%20b"},
+      {"a%2Eb", "a%252Eb"},
+      {"a+b", "a%2Bb"},
+      {"a~b", "a%7Eb"},
+      {"a=b", "a%3Db"},
+      {"a\"b'c\\d", "a%22b%27c%5Cd"},
+      {"*?[]{}(),;", "%2A%3F%5B%5D%7B%7D%28%29%2C%3B"},
+      {"tab\tnl\ndel\x7f", "tab%09nl%0Adel%7F"},
+      {"caf\xc3\xa9", "caf\xc3\xa9"},      /* valid UTF-8 stays */
+      {"bad\xc3(", "bad%C3%28"},           /* a broken sequence */
+      {"\xed\xa0\x80", "%ED%A0%80"},       /* a surrogate */
+      {"\xc0\xaf", "%C0%AF"},              /* an overlong '/' */
+      {"\xf4\x90\x80\x80", "%F4%90%80%80"} /* above U+10FFFF */
   };
   for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-    struct metric m;
-    make_record(&m, cases[i].tags);
-    struct collectd_ident id;
-    collectd_map(&m, 0, "drm_fdinfo",
-                 cases[i].label ? cases[i].label : "drm_fdinfo", &id);
-    char got[256];
-    bool cut = strchr(id.plugin_instance, '~') != NULL;
-    if (cases[i].label != NULL) {
-      assert_true(
-          decode_part(id.plugin_instance, "instance", got, sizeof(got)));
-      assert_string_equal(got, cases[i].label);
-    } else
-      assert_false(
-          decode_part(id.plugin_instance, "instance", got, sizeof(got)));
-    for (size_t t = 0; t < m.n_tags; t++) {
-      assert_true(
-          decode_part(id.plugin_instance, m.tags[t].key, got, sizeof(got)));
-      if (cut && t + 1 == m.n_tags) { /* the cut part: a prefix */
-        assert_true(strlen(got) > 0);
-        assert_memory_equal(got, m.tags[t].value, strlen(got));
-      } else
-        assert_string_equal(got, m.tags[t].value);
-    }
-    /* a cut name and only a cut name ends in ~ and 16 hex digits */
-    regex_t re;
-    assert_int_equal(regcomp(&re, "~([0-9a-f]{16})$", REG_EXTENDED), 0);
-    assert_int_equal(regexec(&re, id.plugin_instance, 0, NULL, 0) == 0, cut);
-    regfree(&re);
+    /* comm is the free part: '-' stays */
+    struct collectd_ident id =
+        map("eng", NULL, "scope", "process", "device", "d", "pid", "1", "comm",
+            cases[i].in, "engine", "e", NULL);
+    char want[128];
+    snprintf(want, sizeof(want), "d-1-%s", cases[i].out);
+    assert_string_equal(id.plugin_instance, want);
+    check_name(id.plugin_instance);
+  }
+  /* '-' in a part that is not free becomes %2D */
+  struct collectd_ident id =
+      map("eng", NULL, "scope", "process", "device", "fb00-gpu", "pid", "1",
+          "comm", "a-b", "engine", "e", NULL);
+  ID_IS(id, "fb00%2Dgpu-1-a-b", "gpu_time", "e-busy_ns");
+}
+
+static void collectd_map__no_rule(void **state) {
+  (void)state;
+  struct metric m;
+  metric_init(&m, "fake", 1);
+  metric_add_tag(&m, "instance", "fast");
+  metric_add_tag(&m, "tag", "a-b.c");
+  metric_add_int(&m, "counter", "derive", 1);
+  struct collectd_ident id;
+  collectd_map(NULL, &m, 0, "fake_plugin", "fast", &id);
+  ID_IS(id, "fast-fast-a%2Db.c", "derive", "fake-counter");
+  collectd_map(rules, &m, 0, "fake_plugin", "fake_plugin", &id);
+  ID_IS(id, "fast-a%2Db.c", "derive", "fake-counter");
+}
+
+/* A cgroup path too long for 63 bytes keeps its end: HASH~TAIL. */
+static void collectd_map__cut_keeps_cgroup_tail(void **state) {
+  (void)state;
+  const char *esc = "+kubepods.slice+kubepods-burstable.slice+"
+                    "kubepods-burstable-pod0f3c2a.slice+"
+                    "cri-containerd-3f2a9b7c1d.scope";
+  char path[256];
+  snprintf(path, sizeof(path), "%s", esc);
+  for (char *c = path; *c; c++)
+    if (*c == '+')
+      *c = '/';
+  struct collectd_ident id =
+      map("eng", "gpu", "scope", "cgroup", "device", "0000:00:02.0", "cgroup",
+          path, "engine", "render", NULL);
+  char full[256], hash[9], want[128];
+  snprintf(full, sizeof(full), "gpu-0000:00:02.0-%s", esc);
+  ref_hash(full, hash);
+  /* 63 - "gpu-0000:00:02.0-" (17) - "HASH~" (9) = 37 bytes of the end,
+   * from the start of a path component */
+  snprintf(want, sizeof(want), "gpu-0000:00:02.0-%s~%s", hash,
+           "+cri-containerd-3f2a9b7c1d.scope");
+  assert_string_equal(id.plugin_instance, want);
+  /* a last component longer than that keeps its start (the container
+   * id's first digits), then ~HASH */
+  const char *ctr =
+      "cri-containerd-3f2a9b7c1d0e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2"
+      "f3a4b5c6d7e8f9a0b.scope";
+  snprintf(path, sizeof(path), "/kubepods.slice/%s", ctr);
+  id = map("eng", "gpu", "scope", "cgroup", "device", "0000:00:02.0", "cgroup",
+           path, "engine", "render", NULL);
+  snprintf(full, sizeof(full), "gpu-0000:00:02.0-+kubepods.slice+%s", ctr);
+  ref_hash(full, hash);
+  snprintf(want, sizeof(want), "gpu-0000:00:02.0-%.37s~%s", ctr, hash);
+  assert_string_equal(id.plugin_instance, want);
+  assert_int_equal(strlen(want), 63);
+  check_name(id.plugin_instance);
+}
+
+/* A long free part keeps its start (HEAD~HASH), never half an escape or
+ * half a UTF-8 sequence; 63 bytes exactly are not cut. */
+static void collectd_map__cut_keeps_head_on_units(void **state) {
+  (void)state;
+  char comm[64];
+  memset(comm, 'c', sizeof(comm));
+  /* "d-1-" is 4 bytes: 59 bytes of comm make 63 */
+  comm[59] = '\0';
+  struct collectd_ident id = map("eng", NULL, "scope", "process", "device", "d",
+                                 "pid", "1", "comm", comm, "engine", "e", NULL);
+  assert_int_equal(strlen(id.plugin_instance), 63);
+  assert_null(strchr(id.plugin_instance, '~'));
+  comm[59] = 'c';
+  comm[60] = '\0';
+  id = map("eng", NULL, "scope", "process", "device", "d", "pid", "1", "comm",
+           comm, "engine", "e", NULL);
+  char full[128], hash[9], want[128];
+  snprintf(full, sizeof(full), "d-1-%s", comm);
+  ref_hash(full, hash);
+  snprintf(want, sizeof(want), "d-1-%.50s~%s", comm, hash);
+  assert_string_equal(id.plugin_instance, want);
+  /* 48 plain bytes, then an escape that would straddle byte 50 */
+  char v[80];
+  snprintf(v, sizeof(v), "%.48s %s", comm, "tail-that-is-long-enough");
+  id = map("eng", NULL, "scope", "process", "device", "d", "pid", "1", "comm",
+           v, "engine", "e", NULL);
+  snprintf(full, sizeof(full), "d-1-%.48s%%20%s", comm,
+           "tail-that-is-long-enough");
+  ref_hash(full, hash);
+  snprintf(want, sizeof(want), "d-1-%.48s~%s", comm, hash);
+  assert_string_equal(id.plugin_instance, want);
+  /* a UTF-8 sequence (3 bytes) straddling byte 50 */
+  snprintf(v, sizeof(v), "%.48s\xe2\x82\xac%s", comm, "-and-more-text");
+  id = map("eng", NULL, "scope", "process", "device", "d", "pid", "1", "comm",
+           v, "engine", "e", NULL);
+  snprintf(full, sizeof(full), "d-1-%s", v);
+  ref_hash(full, hash);
+  snprintf(want, sizeof(want), "d-1-%.48s~%s", comm, hash);
+  assert_string_equal(id.plugin_instance, want);
+}
+
+/* A label so long that nothing is left for the part: the name's first 54
+ * bytes and ~HASH. A type_instance is cut the same way. */
+static void collectd_map__cut_whole_name(void **state) {
+  (void)state;
+  char label[100];
+  memset(label, 'l', 70);
+  label[70] = '\0';
+  struct collectd_ident id = map("dev", label, "device", "card0", NULL);
+  char full[128], hash[9], want[128];
+  snprintf(full, sizeof(full), "%s-card0", label);
+  ref_hash(full, hash);
+  snprintf(want, sizeof(want), "%.54s~%s", label, hash);
+  assert_string_equal(id.plugin_instance, want);
+  char engine[100];
+  memset(engine, 'e', 70);
+  engine[70] = '\0';
+  id = map("eng", NULL, "device", "d", "engine", engine, NULL);
+  snprintf(full, sizeof(full), "%s-busy_ns", engine);
+  ref_hash(full, hash);
+  /* the engine gives way: 63 - "-busy_ns" (8) - 9 = 46 */
+  snprintf(want, sizeof(want), "%.46s~%s-busy_ns", engine, hash);
+  assert_string_equal(id.type_instance, want);
+}
+
+/* Values that differ only in characters collectd, unixsock or Graphite
+ * treat specially, and long values that differ only past the cut, never
+ * meet; every name fits and uses only the allowed characters. */
+static void collectd_map__hostile_values_stay_apart(void **state) {
+  (void)state;
+  static const char *const v[] = {
+      "a.b",
+      "a_b",
+      "a:b",
+      "a!b",
+      "a b",
+      "a%2Eb",
+      "a/b",
+      "a+b",
+      "a-b",
+      "a~b",
+      "a=b",
+      "a\nb",
+      "a?b",
+      "a\"b",
+      "a'b",
+      "a\\b",
+      "a\xc3\xa9",
+      "a\xc3",
+      "a%C3",
+      "a%2Bb",
+      "",
+      "/kubepods/burstable/pod0123456789abcdef0123456789abcdef/ctr-aaaa",
+      "/kubepods/burstable/pod0123456789abcdef0123456789abcdef/ctr-aaab",
+      "/x/pod0123456789abcdef0123456789abcdef0123456789abcdef/ctr-aaaa"};
+  char seen[ARRAY_SIZE(v) * 2][64];
+  size_t n = 0;
+  for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+    struct collectd_ident a =
+        map("eng", "gpu", "scope", "cgroup", "device", "0000:00:02.0", "cgroup",
+            v[i], "engine", "render", NULL);
+    struct collectd_ident b =
+        map("eng", "gpu", "scope", "process", "device", "0000:00:02.0", "pid",
+            "1", "comm", v[i], "engine", "render", NULL);
+    check_name(a.plugin_instance);
+    check_name(b.plugin_instance);
+    memcpy(seen[n++], a.plugin_instance, 64);
+    memcpy(seen[n++], b.plugin_instance, 64);
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = i + 1; k < n; k++)
+      if (strcmp(seen[i], seen[k]) == 0)
+        fail_msg("%zu and %zu meet: %s", i, k, seen[i]);
+  /* write_graphite 5.12 with EscapeCharacter "=": what it rewrites (its
+   * GRAPHITE_FORBIDDEN and '.') becomes '=', and they stay apart */
+  for (size_t i = 0; i < n; i++)
+    for (char *c = seen[i]; *c; c++)
+      if (strchr(". \t\"\\:!,/()\n\r", *c) != NULL)
+        *c = '=';
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = i + 1; k < n; k++)
+      assert_string_not_equal(seen[i], seen[k]);
+}
+
+/* Random bytes of every length: always a name of at most 63 allowed
+ * bytes, and the type copied. */
+static void collectd_map__random_values_fit(void **state) {
+  (void)state;
+  srand(7);
+  char v[300];
+  for (int round = 0; round < 3000; round++) {
+    size_t len = (size_t)rand() % sizeof(v);
+    for (size_t i = 0; i < len; i++)
+      v[i] = (char)(1 + rand() % 255);
+    v[len] = '\0';
+    struct collectd_ident id = map(
+        "eng", round % 2 ? v : "gpu", "scope", round % 3 ? "cgroup" : "process",
+        "device", v, "pid", "1", "comm", v, "cgroup", v, "engine", v, NULL);
+    check_name(id.plugin_instance);
+    check_name(id.type_instance);
+    assert_string_equal(id.type, "gpu_time");
   }
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(collectd_map__rule),
-      cmocka_unit_test(collectd_map__no_tags_and_slashes_everywhere),
-      cmocka_unit_test(collectd_map__plugin_instance_table),
-      cmocka_unit_test(collectd_map__kubernetes_cgroups),
-      cmocka_unit_test(collectd_map__cut_boundaries),
-      cmocka_unit_test(collectd_map__cut_threshold),
-      cmocka_unit_test(collectd_map__type_instance_cut),
-      cmocka_unit_test(collectd_map__regex_round_trip),
+      cmocka_unit_test(collectd_map__rules_by_measurement_and_tag),
+      cmocka_unit_test(collectd_map__label_first),
+      cmocka_unit_test(collectd_map__escaping),
+      cmocka_unit_test(collectd_map__no_rule),
+      cmocka_unit_test(collectd_map__cut_keeps_cgroup_tail),
+      cmocka_unit_test(collectd_map__cut_keeps_head_on_units),
+      cmocka_unit_test(collectd_map__cut_whole_name),
+      cmocka_unit_test(collectd_map__hostile_values_stay_apart),
+      cmocka_unit_test(collectd_map__random_values_fit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

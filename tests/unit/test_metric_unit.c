@@ -33,6 +33,42 @@ static void metric_unit_find__rows_and_misses(void **state) {
   assert_null(metric_unit_find(NULL));
 }
 
+static void metric_unit_lookup__own_rows_first(void **state) {
+  (void)state;
+  static const struct metric_unit own[] = {
+      {"mine", METRIC_DS_GAUGE, "", "", 1.0, "a plugin's own"},
+      {"percent", METRIC_DS_DERIVE, "", "", 1.0, "shadows the table"},
+      {NULL, METRIC_DS_GAUGE, NULL, NULL, 0, NULL},
+  };
+  assert_ptr_equal(metric_unit_lookup(own, "mine"), &own[0]);
+  assert_ptr_equal(metric_unit_lookup(own, "percent"), &own[1]);
+  assert_ptr_equal(metric_unit_lookup(own, "gpu_time"),
+                   metric_unit_find("gpu_time"));
+  assert_ptr_equal(metric_unit_lookup(NULL, "gpu_time"),
+                   metric_unit_find("gpu_time"));
+  assert_null(metric_unit_lookup(NULL, "mine"));
+  assert_null(metric_unit_lookup(own, NULL));
+  /* the retired one-type-for-all rows */
+  assert_null(metric_unit_find("derive"));
+  assert_null(metric_unit_find("frequency"));
+}
+
+static void metric_unit_refuse__once_per_type(void **state) {
+  (void)state;
+  struct metric_unit_refused r = {0};
+  assert_true(metric_unit_refuse(&r, "a"));
+  assert_false(metric_unit_refuse(&r, "a"));
+  assert_true(metric_unit_refuse(&r, "b"));
+  assert_false(metric_unit_refuse(&r, "b"));
+  char name[8];
+  for (int i = 2; i < METRIC_UNIT_REFUSED_MAX; i++) {
+    snprintf(name, sizeof(name), "t%d", i);
+    assert_true(metric_unit_refuse(&r, name));
+  }
+  assert_false(metric_unit_refuse(&r, "one_too_many")); /* quiet when full */
+  assert_false(metric_unit_refuse(&r, "a"));
+}
+
 static void metric_units__one_row_per_ctype(void **state) {
   (void)state;
   for (size_t i = 0; i < metric_units_count; i++) {
@@ -48,8 +84,7 @@ static void metric_units__one_row_per_ctype(void **state) {
 
 /* collectd's own types.db has these; ours must not redefine them. */
 static int is_standard(const char *ctype) {
-  static const char *const std[] = {"percent", "bytes", "objects", "derive",
-                                    "frequency"};
+  static const char *const std[] = {"percent", "bytes", "objects"};
   for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++)
     if (strcmp(std[i], ctype) == 0)
       return 1;
@@ -96,6 +131,8 @@ static void metric_units__agree_with_types_db(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(metric_unit_find__rows_and_misses),
+      cmocka_unit_test(metric_unit_lookup__own_rows_first),
+      cmocka_unit_test(metric_unit_refuse__once_per_type),
       cmocka_unit_test(metric_units__one_row_per_ctype),
       cmocka_unit_test(metric_units__agree_with_types_db),
   };

@@ -51,6 +51,20 @@ static int example_read(void *inst, struct metric_sink *sink) {
 
 static void example_free(void *inst) { free(inst); }
 
+/* The collectd identity of each kind of record (collectd_rule.h): here
+ * the one record has no tags, so example/example_value-value (with the
+ * label first in the plugin instance for an <Instance> block). */
+static const struct collectd_rule example_collectd_rules[] = {
+    {"example", NULL, NULL, {{0}}, {{0}}},
+    {0},
+};
+
+/* The plugin's own field types, one unit each, as in its types.db. */
+static const struct metric_unit example_units[] = {
+    {"example_value", METRIC_DS_GAUGE, "", "", 1.0, "the configured value"},
+    {NULL, METRIC_DS_GAUGE, NULL, NULL, 0, NULL},
+};
+
 const struct plugin_ops example_ops = {
     .name = EXAMPLE_PLUGIN,
     .options = example_options,
@@ -58,5 +72,7 @@ const struct plugin_ops example_ops = {
     .configure = example_configure,
     .init = example_init,
     .read = example_read,
+    .collectd_rules = example_collectd_rules,
+    .units = example_units,
     .instance_free = example_free,
 };
