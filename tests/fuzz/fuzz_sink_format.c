@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
 
   struct collectd_ident id;
   for (size_t f = 0; f < m.n_fields; f++) {
-    collectd_map(&m, f, "fuzz", "fuzz", &id);
+    collectd_map(NULL, &m, f, "fuzz", "fuzz", &id);
     /* bounded; nothing collectd or write_graphite would rewrite; '~'
      * only as the cut marker, 17 bytes from the end */
     size_t len = strlen(id.plugin_instance);
