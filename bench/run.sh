@@ -6,7 +6,8 @@
 # bench_oa: i915_oa's record walk and accumulation against memcpy, and the
 # allocations of its read path; bench_i915_live: its live drain through the
 # in-process shim; bench_prom: a /metrics scrape of drm_fdinfo as a ratio to
-# its read).
+# its read; bench_ddv: drm_device's read of one device, its read()s per
+# attribute and its allocations).
 # Environment knobs are listed at the top of each bench/*.c.
 # bench/daemon_cost.sh (not run here: it takes over two minutes and needs
 # collectd) measures drm_fdinfo's share of one core in the real daemon.

@@ -59,6 +59,7 @@ const struct kernel_ops kernel_real = {
     .closedir = closedir,
     .inotify_init1 = inotify_init1,
     .inotify_add_watch = inotify_add_watch,
+    .pread = pread,
 };
 
 ssize_t kernel_read_retry(const struct kernel_ops *ops, int fd, void *buf,

@@ -49,6 +49,10 @@ struct kernel_ops {
   /* inotify(7); events are read with `read`. */
   int (*inotify_init1)(int flags);
   int (*inotify_add_watch)(int fd, const char *path, uint32_t mask);
+  /* pread(2): a sysfs attribute kept open is read again from offset 0
+   * (its show function runs again). NULL in a table that lacks it: callers
+   * then open, read and close. */
+  ssize_t (*pread)(int fd, void *buf, size_t len, off_t offset);
 };
 
 /* The real system calls. */

@@ -17,6 +17,10 @@ const struct metric_unit metric_units[] = {
     {"gpu_events", METRIC_DS_DERIVE, "", "", 1.0, "events counted, cumulative"},
     {"gpu_bytes", METRIC_DS_DERIVE, "B", "bytes", 1.0,
      "bytes transferred, cumulative"},
+    /* recorded in joules (a float), stored by collectd in microjoules
+     * (metric_unit_collectd_scale) */
+    {"gpu_energy", METRIC_DS_DERIVE, "J", "joules", 1.0,
+     "energy, cumulative joules"},
     /* gauges: collectd's standard types */
     {"bytes", METRIC_DS_GAUGE, "B", "bytes", 1.0, "bytes now"},
     {"objects", METRIC_DS_GAUGE, "", "", 1.0, "a count now"},
@@ -24,6 +28,13 @@ const struct metric_unit metric_units[] = {
      "percent over the interval"},
     /* gauges: ours (types.db fragments) */
     {"gpu_hertz", METRIC_DS_GAUGE, "Hz", "hertz", 1.0, "frequency in hertz"},
+    {"gpu_flag", METRIC_DS_GAUGE, "", "", 1.0, "a state: 1 yes, 0 no"},
+    {"gpu_watts", METRIC_DS_GAUGE, "W", "watts", 1.0, "power in watts"},
+    {"gpu_celsius", METRIC_DS_GAUGE, "C", "celsius", 1.0,
+     "temperature in degrees Celsius"},
+    {"gpu_rpm", METRIC_DS_GAUGE, "rpm", "rpm", 1.0,
+     "fan speed in revolutions per minute"},
+    {"gpu_volts", METRIC_DS_GAUGE, "V", "volts", 1.0, "voltage in volts"},
     {"gpu_bytes_per_second", METRIC_DS_GAUGE, "B/s", "bytes_per_second", 1.0,
      "bandwidth in bytes per second"},
     {"uncore_bytes_per_second", METRIC_DS_GAUGE, "B/s", "bytes_per_second", 1.0,
@@ -71,4 +82,22 @@ const struct metric_unit *metric_unit_find(const char *ctype) {
     if (strcmp(metric_units[i].ctype, ctype) == 0)
       return &metric_units[i];
   return NULL;
+}
+
+/* The types metric_unit_collectd_scale() scales (the one extra column of
+ * the table, kept apart: few rows have it). */
+static const struct {
+  const char *ctype;
+  double scale;
+} metric_collectd_scales[] = {{"gpu_energy", 1e6}};
+
+double metric_unit_collectd_scale(const char *ctype) {
+  if (ctype == NULL)
+    return 1.0;
+  for (size_t i = 0;
+       i < sizeof(metric_collectd_scales) / sizeof(metric_collectd_scales[0]);
+       i++)
+    if (strcmp(metric_collectd_scales[i].ctype, ctype) == 0)
+      return metric_collectd_scales[i].scale;
+  return 1.0;
 }

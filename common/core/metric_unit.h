@@ -65,6 +65,15 @@ bool metric_unit_refuse(struct metric_unit_refused *r, const char *ctype);
 extern const struct metric_unit metric_units[];
 extern const size_t metric_units_count;
 
+/* What the collectd host multiplies a float value of `ctype` by before it
+ * stores it: 1 but for the few types whose collectd unit is smaller than
+ * the recorded one. A DERIVE holds integers, so a counter recorded as a
+ * float in base units (energy_joules) is stored in a smaller unit, the
+ * one its types.db line documents (gpu_energy: microjoules, joules * 1e6;
+ * the type's name carries no unit, as Prometheus' naming rules want for
+ * write_prometheus' collectd_<plugin>_<type>_total). */
+double metric_unit_collectd_scale(const char *ctype);
+
 /* True for a cumulative counter (Prometheus: a counter named ..._total). */
 static inline bool metric_unit_is_counter(const struct metric_unit *u) {
   return u->ds == METRIC_DS_DERIVE;

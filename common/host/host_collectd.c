@@ -25,6 +25,7 @@
 #include "collectd/core/utils/common/common.h"
 
 #include "common/core/log.h"
+#include "common/core/metric_unit.h"
 #include "common/host/collectd_map.h"
 #include "common/host/host_collectd.h"
 
@@ -320,20 +321,23 @@ static uint64_t hc_double_to_u64(double d) {
 /* Convert a field to the data source type; false for an unknown type. */
 static bool hc_value(int ds_type, const struct metric_field *f, value_t *v) {
   bool is_int = f->kind == METRIC_INT;
+  /* A float kept in a smaller unit (metric_unit_collectd_scale): energy in
+   * joules is stored as integer microjoules. */
+  double fv = is_int ? 0 : f->v.f * metric_unit_collectd_scale(f->ctype);
   switch (ds_type) {
   case DS_TYPE_GAUGE:
-    v->gauge = is_int ? (gauge_t)f->v.i : f->v.f;
+    v->gauge = is_int ? (gauge_t)f->v.i : fv;
     return true;
   case DS_TYPE_DERIVE:
-    v->derive = is_int ? f->v.i : hc_double_to_i64(f->v.f);
+    v->derive = is_int ? f->v.i : hc_double_to_i64(fv);
     return true;
   case DS_TYPE_COUNTER: /* unsigned: a negative value becomes 0 */
-    v->counter = is_int ? (f->v.i < 0 ? 0 : (counter_t)f->v.i)
-                        : hc_double_to_u64(f->v.f);
+    v->counter =
+        is_int ? (f->v.i < 0 ? 0 : (counter_t)f->v.i) : hc_double_to_u64(fv);
     return true;
   case DS_TYPE_ABSOLUTE:
-    v->absolute = is_int ? (f->v.i < 0 ? 0 : (absolute_t)f->v.i)
-                         : hc_double_to_u64(f->v.f);
+    v->absolute =
+        is_int ? (f->v.i < 0 ? 0 : (absolute_t)f->v.i) : hc_double_to_u64(fv);
     return true;
   default:
     return false;

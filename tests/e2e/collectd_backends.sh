@@ -93,6 +93,10 @@ t410_tree "$T"
 echo 0.5 >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.scale"
 echo bytes >"$T/sys/bus/event_source/devices/nvidia_pcie_pmu_0_rc_1/events/rd_bytes.unit"
 
+# drm_device: an xe card (two GTs, hwmon) and an amdgpu APU
+mkdir -p "$T/ddv"
+"$B/tests/ddv_tree" "$T/ddv" xe_bmg amdgpu_apu
+
 # i915_oa and panthor_perf through the shim's i915 and panthor devices
 i915_tree "$T/i915" 0000:00:02.0
 export SHIM_I915_SCENARIO=$(i915_scenario "$T/i915")
@@ -173,6 +177,11 @@ LoadPlugin panthor_perf
     Counter \"L2_EXT_READ_BEATS\"
     PerCore true
   </Instance>
+</Plugin>
+LoadPlugin drm_device
+<Plugin drm_device>
+  Interval 1
+  SysfsRoot \"$T/ddv/sys\"
 </Plugin>"
 COLLECTD_PRELOAD=$SHIM collectd_start "$backends
 $plugins"
@@ -231,7 +240,11 @@ cycles-count cycles-enabled_ns cycles-rate cycles-running_percent cycles-not_cou
 cycles-running_ns rd_bytes-value gpu_core_clocks gpu_time_ns a0 c7 gpu_busy_percent
 avg_gpu_core_frequency_hz eu_active_percent stream-reports stream-reason_timer
 gpu_active_cycles ext_read_bytes ext_read_bandwidth tiler_utilization_percent stream-samples
-memsys-L2_EXT_READ_BEATS-value shader-shader%3A27-value"
+memsys-L2_EXT_READ_BEATS-value shader-shader%3A27-value
+runtime_suspended runtime_active_ns gt0-actual_hz gt0-requested_hz gt0-rpe_hz
+gt0-residency_ns gt0-idle_percent gt0-throttled gt0-reason_pl1 vram-total_bytes
+vram-used_bytes gpu-percent card-energy_joules card-power_watts card-power_cap_watts
+pkg-celsius fan1-rpm pkg-volts"
 tap_is "" "$(comm -23 <(tr ' ' '\n' <<<"$want" | grep . | sort) "$T/tinst" | tr '\n' ' ')" \
   "csv: every field of every plugin was dispatched ($(wc -l <"$T/series") series)"
 # one series of each scope of drm_fdinfo: device, process (pid-comm),
@@ -298,6 +311,7 @@ curl -sf -o /dev/null -XPOST "$INFLUX_URL/query" --data-urlencode 'q=CREATE DATA
     --EuMetrics=true
   LD_PRELOAD=$EXEC_PRELOAD "$B/panthor_perf" --format=influx --once --window=0 \
     --Device="$T/pp/renderD128"
+  "$B/drm_device" --format=influx --once --window=0.3 --SysfsRoot="$T/ddv/sys"
 } 2>"$T/exec.err" | sed 's/^\([^ ,]*\)\([, ]\)/\1,host=gpu-host\2/' >"$T/telegraf.lp" # the tag Telegraf adds
 code=$(curl -s -o "$T/write.out" -w '%{http_code}' -XPOST \
   "$INFLUX_URL/write?db=telegraf&precision=ns" --data-binary @"$T/telegraf.lp")

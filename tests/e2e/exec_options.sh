@@ -38,7 +38,7 @@ help_keys() {
   sed -n '/^Options of /,/^$/p' | sed -nE 's/^  --([A-Za-z.]+) .*/\1/p'
 }
 
-for p in drm_fdinfo i915_oa panthor_perf tegra410_uncore; do
+for p in drm_fdinfo i915_oa panthor_perf tegra410_uncore drm_device; do
   help=$("$B/$p" --help 2>"$T/err")
   tap_is "0|" "$?|$(cat "$T/err")" "$p --help: exit 0, nothing on stderr"
   tap_is "$help" "$("$B/$p" -h 2>&1)" "$p -h: the same text"

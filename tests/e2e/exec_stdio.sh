@@ -20,7 +20,7 @@ emu_setup "$T"
 
 records() { lp_count <"$1" 2>/dev/null || echo "unparsable"; }
 
-for p in drm_fdinfo i915_oa panthor_perf tegra410_uncore; do
+for p in drm_fdinfo i915_oa panthor_perf tegra410_uncore drm_device; do
   emu_cmd "$p"
   extra=()
   [[ $p == i915_oa ]] && extra=("--FlexEvent=eu_active 4")

@@ -4,7 +4,8 @@
 #   emu_setup DIR     one i915 GPU (i915_tree), one Mali-G720 panthor node
 #                     at DIR/panthor/dri/renderD128, the Tegra410 PMUs
 #                     (t410_tree) and, as on an x86 machine, an msr PMU with
-#                     tsc, all under DIR
+#                     tsc, and a drm_device fixture tree (an xe card,
+#                     tests/lib/ddv_tree.h), all under DIR
 #   emu_args PLUGIN   the environment ("env:K=V") and the options that point
 #                     PLUGIN there ("opt:--DevRoot=..."), one per line;
 #                     drm_fdinfo needs none: it reads the real /proc
@@ -30,6 +31,8 @@ emu_setup() {
   : >"$EMU_DIR/panthor/dri/renderD128"
   t410_tree "$EMU_DIR/t410"
   t410_pmu "$EMU_DIR/t410" msr 4100 event=config:0-63 -- tsc=0x0
+  mkdir -p "$EMU_DIR/ddv"
+  "${BUILD:-build}/tests/ddv_tree" "$EMU_DIR/ddv" xe_bmg
 }
 
 emu_args() {
@@ -53,6 +56,9 @@ emu_args() {
   tegra410_uncore)
     printf 'env:%s\n' SHIM_DRIVERS=perf "LD_PRELOAD=$EMU_PRELOAD"
     printf 'opt:%s\n' "--SysfsRoot=$EMU_DIR/t410/sys"
+    ;;
+  drm_device)
+    printf 'opt:%s\n' "--SysfsRoot=$EMU_DIR/ddv/sys"
     ;;
   esac
 }

@@ -59,4 +59,6 @@ const struct kernel_ops shim_kernel = {
     .closedir = closedir,
     .inotify_init1 = inotify_init1,
     .inotify_add_watch = inotify_add_watch,
+    /* real files only (sysfs trees): the shim's fake fds have no offset */
+    .pread = pread,
 };

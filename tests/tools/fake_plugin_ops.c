@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define FK_PLUGIN "fake_plugin"
-#define FK_MAX_FIELDS 16
+#define FK_MAX_FIELDS 48
 
 struct fk_field {
   char *name;  /* owned */

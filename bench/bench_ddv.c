@@ -1,0 +1,104 @@
+/*
+ * bench_ddv.c: drm_device's read of one device.
+ *
+ *  - CPU time per plugin read of one xe device with two GTs and hwmon (the
+ *    richest fixture: 50 attributes) on a fixture tree in /tmp, best of 5
+ *    runs of 2000 reads, records to a discarding sink;
+ *  - read()/pread() calls per attribute and read, and opens after the
+ *    first read (attributes stay open), through a counting kernel seam;
+ *  - allocations during those reads, after the first.
+ * Targets: <= 50 us of CPU per device read, 1 read() per attribute, 0
+ * allocations. Exits 1 when a target is missed.
+ */
+#include "bench/bench_util.h"
+#include "plugins/drm_device/drm_device.h"
+#include "tests/lib/ddv_tree.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static long opens, reads;
+static bool read_fd[4096]; /* fds read from: the attributes */
+
+static int count_openat(int dirfd, const char *path, int flags, mode_t mode) {
+  if (!(flags & O_DIRECTORY))
+    opens++;
+  return kernel_real.openat(dirfd, path, flags, mode);
+}
+static ssize_t count_read(int fd, void *buf, size_t len) {
+  reads++;
+  if (fd >= 0 && fd < 4096)
+    read_fd[fd] = true;
+  return kernel_real.read(fd, buf, len);
+}
+static ssize_t count_pread(int fd, void *buf, size_t len, off_t off) {
+  reads++;
+  if (fd >= 0 && fd < 4096)
+    read_fd[fd] = true;
+  return kernel_real.pread(fd, buf, len, off);
+}
+
+static double cpu_now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(void) {
+  struct ddv_tree t;
+  if (ddv_tree_init(&t, NULL) < 0 || ddv_tree_fixture(&t, "xe_bmg") < 0) {
+    fprintf(stderr, "bench_ddv: cannot build the fixture tree\n");
+    return 1;
+  }
+  struct kernel_ops k = kernel_real;
+  k.openat = count_openat;
+  k.read = count_read;
+  k.pread = count_pread;
+  struct plugin_host host;
+  plugin_host_init(&host, "bench", 1000000000ull);
+  host.kernel = &k;
+  void *inst = drm_device_ops.instance_new("bench");
+  struct cfg_value v = {.type = CFG_STRING, .string = t.sys};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  if (inst == NULL || drm_device_ops.configure(inst, &item) < 0 ||
+      drm_device_ops.init(inst, &host) < 0) {
+    fprintf(stderr, "bench_ddv: init failed\n");
+    return 1;
+  }
+  struct metric_sink *sink = bench_discard_sink();
+  drm_device_ops.read(inst, sink); /* the first read opens every attribute */
+  memset(read_fd, 0, sizeof(read_fd));
+  long opened = opens;
+  const long n = 2000;
+  double best = 1e9;
+  long allocs = 0;
+  reads = 0;
+  for (int run = 0; run < 5; run++) {
+    allocations = 0;
+    double t0 = cpu_now_s();
+    for (long i = 0; i < n; i++)
+      drm_device_ops.read(inst, sink);
+    double us = (cpu_now_s() - t0) / (double)n * 1e6;
+    if (us < best)
+      best = us;
+    allocs += allocations;
+  }
+  long attrs = 0;
+  for (size_t i = 0; i < sizeof(read_fd); i++)
+    attrs += read_fd[i];
+  double per_attr = (double)reads / (double)(attrs * 5 * n);
+  printf("one device read (xe, 2 GTs, hwmon: %ld attributes): %.1f us CPU "
+         "(best of 5 x %ld)\n",
+         attrs, best, n);
+  printf("read() calls per attribute and read: %.2f; files opened after the "
+         "first read: %ld\n",
+         per_attr, opens - opened);
+  printf("allocations during %ld reads after the first: %ld\n", 5 * n, allocs);
+  drm_device_ops.instance_free(inst);
+  ddv_tree_fini(&t);
+  return best <= 50.0 && per_attr <= 1.0 && allocs == 0 ? 0 : 1;
+}

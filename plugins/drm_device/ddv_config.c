@@ -1,0 +1,169 @@
+/*
+ * ddv_config.c: the drm_device options.
+ */
+#include "plugins/drm_device/ddv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const struct cfg_option ddv_options[] = {
+    {"Device", "all",
+     "only this device (PCI address, platform name or card/accel node); "
+     "repeatable"},
+    {"Driver", "all", "only devices bound to this driver; repeatable"},
+    {"Report", "all",
+     "groups: runtime freq idle throttle memory busy power temperature fan "
+     "voltage"},
+    {"SysfsRoot", "/sys", "where sysfs is"},
+    {NULL, NULL, NULL}};
+
+const struct ddv_group_info ddv_groups[DDV_G_COUNT] = {
+    [DDV_G_RUNTIME] = {"runtime", "drm_device", NULL},
+    [DDV_G_FREQ] = {"freq", "drm_device_freq", "domain"},
+    [DDV_G_IDLE] = {"idle", "drm_device_idle", "domain"},
+    [DDV_G_THROTTLE] = {"throttle", "drm_device_throttle", "domain"},
+    [DDV_G_MEMORY] = {"memory", "drm_device_memory", "region"},
+    [DDV_G_BUSY] = {"busy", "drm_device_busy", "unit"},
+    [DDV_G_POWER] = {"power", "drm_device_power", "sensor"},
+    [DDV_G_TEMPERATURE] = {"temperature", "drm_device_temperature", "sensor"},
+    [DDV_G_FAN] = {"fan", "drm_device_fan", "sensor"},
+    [DDV_G_VOLTAGE] = {"voltage", "drm_device_voltage", "sensor"},
+};
+
+void ddv_config_defaults(struct ddv_config *cfg) {
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->sysfs_root = "/sys";
+  for (size_t g = 0; g < DDV_G_COUNT; g++)
+    cfg->report[g] = true;
+}
+
+void ddv_config_free(struct ddv_config *cfg) {
+  for (size_t i = 0; i < cfg->n_owned; i++)
+    free(cfg->owned[i]);
+  cfg->n_owned = 0;
+}
+
+/* Keep a copy of `s` for the instance's life. */
+static const char *ddv_config_keep(struct ddv_config *cfg, const char *s) {
+  if (cfg->n_owned == sizeof(cfg->owned) / sizeof(cfg->owned[0]))
+    return NULL;
+  char *copy = strdup(s);
+  if (copy != NULL)
+    cfg->owned[cfg->n_owned++] = copy;
+  return copy;
+}
+
+static int ddv_config_strings(struct ddv_config *cfg,
+                              const struct cfg_item *item, const char **list,
+                              size_t *n) {
+  if (item->n_values == 0) {
+    log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
+            "expected one or more names");
+    return -EINVAL;
+  }
+  for (size_t i = 0; i < item->n_values; i++) {
+    const struct cfg_value *v = &item->values[i];
+    if (v->type != CFG_STRING || v->string[0] == '\0') {
+      log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
+              "expected a name");
+      return -EINVAL;
+    }
+    if (*n == DDV_MAX_FILTERS) {
+      log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
+              "at most %d names", DDV_MAX_FILTERS);
+      return -EINVAL;
+    }
+    const char *kept = ddv_config_keep(cfg, v->string);
+    if (kept == NULL) {
+      log_errno(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key, ENOMEM, NULL);
+      return -ENOMEM;
+    }
+    list[(*n)++] = kept;
+  }
+  return 0;
+}
+
+static int ddv_config_report(struct ddv_config *cfg,
+                             const struct cfg_item *item) {
+  if (item->n_values == 0) {
+    log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
+            "expected one or more of runtime freq idle throttle memory busy "
+            "power temperature fan voltage");
+    return -EINVAL;
+  }
+  if (!cfg->report_set) {
+    for (size_t g = 0; g < DDV_G_COUNT; g++)
+      cfg->report[g] = false;
+    cfg->report_set = true;
+  }
+  for (size_t i = 0; i < item->n_values; i++) {
+    const struct cfg_value *v = &item->values[i];
+    size_t g = 0;
+    while (v->type == CFG_STRING && g < DDV_G_COUNT &&
+           strcasecmp(v->string, ddv_groups[g].word) != 0)
+      g++;
+    if (v->type != CFG_STRING || g == DDV_G_COUNT) {
+      log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
+              "unknown group \"%s\"; expected runtime, freq, idle, throttle, "
+              "memory, busy, power, temperature, fan or voltage",
+              v->type == CFG_STRING ? v->string : "(not a string)");
+      return -EINVAL;
+    }
+    cfg->report[g] = true;
+  }
+  return 0;
+}
+
+static int ddv_config_root(struct ddv_config *cfg, const struct cfg_item *item,
+                           const char **out) {
+  const char *s;
+  int rc = cfg_get_string(DDV_PLUGIN, item, &s);
+  if (rc < 0)
+    return rc;
+  if (s[0] == '\0') {
+    log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
+            "expected a directory");
+    return -EINVAL;
+  }
+  const char *kept = ddv_config_keep(cfg, s);
+  if (kept == NULL) {
+    log_errno(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key, ENOMEM, NULL);
+    return -ENOMEM;
+  }
+  *out = kept;
+  return 0;
+}
+
+int ddv_config_item(struct ddv_config *cfg, const struct cfg_item *item) {
+  if (cfg_key_is(item, "Device"))
+    return ddv_config_strings(cfg, item, cfg->devices, &cfg->n_devices);
+  if (cfg_key_is(item, "Driver"))
+    return ddv_config_strings(cfg, item, cfg->drivers, &cfg->n_drivers);
+  if (cfg_key_is(item, "Report"))
+    return ddv_config_report(cfg, item);
+  if (cfg_key_is(item, "SysfsRoot"))
+    return ddv_config_root(cfg, item, &cfg->sysfs_root);
+  return cfg_unknown(DDV_PLUGIN, item);
+}
+
+bool ddv_config_device_ok(const struct ddv_config *cfg, const char *name,
+                          const char *node) {
+  if (cfg->n_devices == 0)
+    return true;
+  for (size_t i = 0; i < cfg->n_devices; i++)
+    if (strcmp(cfg->devices[i], name) == 0 ||
+        strcmp(cfg->devices[i], node) == 0)
+      return true;
+  return false;
+}
+
+bool ddv_config_driver_ok(const struct ddv_config *cfg, const char *driver) {
+  if (cfg->n_drivers == 0)
+    return true;
+  for (size_t i = 0; i < cfg->n_drivers; i++)
+    if (strcmp(cfg->drivers[i], driver) == 0)
+      return true;
+  return false;
+}

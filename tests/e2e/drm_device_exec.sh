@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# build/drm_device (the Telegraf exec/execd executable) on fixture trees:
+# Influx and JSON with exact records, the table, execd with a counter that
+# moves between batches, filters, exit statuses, and the real /sys.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+source tests/lib/lineproto.sh
+B=${BUILD:-build}
+BIN=$B/drm_device
+T=$(mktemp -d "${TMPDIR:-/tmp}/ddv-exec.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+# The real /sys: whatever it holds, exit 0 and nothing but records.
+"$BIN" --once --window=0 --format=influx >"$T/real" 2>"$T/err"
+tap_is 0 $? "real /sys: exit status"
+tap_is "" "$(grep -v '^drm_device' "$T/real")" "real /sys: only drm_device records"
+
+"$BIN" --once --window=0 --Report=planets >/dev/null 2>"$T/err"
+tap_is 2 $? "unknown Report group: exit 2"
+tap_check "unknown Report group: said" grep -q 'drm_device: config: Report: unknown group "planets"' "$T/err"
+"$BIN" --once --window=0 --Bogus=1 >/dev/null 2>&1
+tap_is 2 $? "unknown key: exit 2"
+
+"$B/tests/ddv_tree" "$T" xe_bmg panfrost
+R=(--SysfsRoot="$T/sys")
+out=$("$BIN" --once --window=0 --format=influx "${R[@]}" 2>"$T/err")
+tap_is 0 $? "influx: exit status"
+tap_is "" "$(cat "$T/err")" "influx: nothing on stderr"
+u=$(lp_untime <<<"$out")
+tap_check "influx: xe gt1 frequencies" grep -qxF \
+  'drm_device_freq,driver=xe,device=0000:03:00.0,domain=gt1 actual_hz=1200000000i,requested_hz=2000000000i,min_hz=400000000i,max_hz=2850000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,rpn_hz=400000000i T' <<<"$u"
+tap_check "influx: xe pkg temperature" grep -qxF \
+  'drm_device_temperature,driver=xe,device=0000:03:00.0,sensor=pkg celsius=45.0 T' <<<"$u"
+tap_check "influx: panfrost devfreq" grep -qxF \
+  'drm_device_freq,driver=panfrost,device=fde60000.gpu,domain=devfreq actual_hz=400000000i,min_hz=200000000i,max_hz=800000000i T' <<<"$u"
+tap_is 1 "$(lp_get runtime_suspended --measurement drm_device --where driver=xe <<<"$out" | wc -l)" \
+  "influx: one runtime record for xe"
+
+out=$("$BIN" --once --window=0 --format=json --Driver=panfrost "${R[@]}" 2>/dev/null)
+line=$(sed 's/"time":[0-9]*/"time":T/; s/^\[//; s/[],]$//' <<<"$out" | grep drm_device_freq)
+tap_is '{"name":"drm_device_freq","time":T,"driver":"panfrost","device":"fde60000.gpu","domain":"devfreq","actual_hz":400000000,"min_hz":200000000,"max_hz":800000000}' \
+  "$line" "json: the panfrost devfreq record"
+tap_is 0 "$(grep -c '"driver":"xe"' <<<"$out")" "json: Driver filter leaves xe out"
+
+out=$("$BIN" --once --window=0 --format=table "${R[@]}" 2>/dev/null)
+tap_check "table: names the xe device" grep -q '0000:03:00.0' <<<"$out"
+
+# execd: the card's energy moves by 3 J between two batches
+coproc DD { "$BIN" --execd --format=influx --Report=power "${R[@]}" 2>"$T/execd.err"; }
+echo >&"${DD[1]}"
+read -r -t 10 l1 <&"${DD[0]}"
+read -r -t 10 l2 <&"${DD[0]}"
+"$B/tests/ddv_tree" "$T" --write card1 device/hwmon/hwmon2/energy1_input $'8000000\n'
+echo >&"${DD[1]}"
+batch=
+for _ in 1 2; do
+  read -r -t 10 l <&"${DD[0]}" && batch+="$l"$'\n'
+done
+exec {DD[1]}>&-
+wait "$DD_PID"
+tap_is 0 $? "execd: exit 0 on EOF"
+tap_is 8.0 "$(lp_get energy_joules --measurement drm_device_power --where sensor=card <<<"$batch")" \
+  "execd: energy_joules after the move"
+w=$(lp_get power_watts --measurement drm_device_power --where sensor=card <<<"$batch")
+tap_check "execd: power_watts is positive ($w)" python3 -c "import sys; sys.exit(not float('$w') > 0)"
+tap_done

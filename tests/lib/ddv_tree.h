@@ -1,0 +1,60 @@
+/*
+ * ddv_tree.h: synthetic sysfs trees of DRM devices for drm_device tests,
+ * laid out as the kernel lays them out (the paths and units are those of
+ * the kernel functions cited in plugins/drm_device/ddv_devices.c):
+ *
+ *   sys/class/drm/card<N> -> ../../devices/<bus path>/<dev>/drm/card<N>
+ *   sys/devices/<bus path>/<dev>/drm/card<N>/device -> ../../../<dev>
+ *   sys/devices/<bus path>/<dev>/driver -> ../../../bus/<bus>/drivers/<drv>
+ *   sys/class/accel/accel<N> likewise under <dev>/accel/accel<N>
+ *
+ * Everything lives under one mkdtemp() directory; no root needed.
+ */
+#ifndef TESTS_LIB_DDV_TREE_H
+#define TESTS_LIB_DDV_TREE_H
+
+#include <stdbool.h>
+
+struct ddv_tree {
+  char root[256];
+  char sys[300];
+};
+
+/* An empty tree under a new temporary directory (or under `dir` when not
+ * NULL, which must exist); 0 or -errno. */
+int ddv_tree_init(struct ddv_tree *t, const char *dir);
+/* Remove the temporary directory (not a given `dir`'s contents). */
+void ddv_tree_fini(struct ddv_tree *t);
+
+/* A node `node` ("card0", "accel0") of class "drm" or "accel" for device
+ * `dev` (PCI slot or platform name) bound to `driver`, runtime_status
+ * "active". 0 or -errno. */
+int ddv_tree_device(struct ddv_tree *t, const char *cls, const char *node,
+                    const char *dev, const char *driver);
+/* Write `text` to sys/class/drm/<node>/<rel> (card nodes) or
+ * sys/class/accel/<node>/<rel> (accel nodes), making directories. */
+int ddv_tree_write(struct ddv_tree *t, const char *node, const char *rel,
+                   const char *text);
+/* Remove that file. */
+int ddv_tree_remove(struct ddv_tree *t, const char *node, const char *rel);
+
+/*
+ * Whole devices with the values the tests expect (each adds its node):
+ *   i915_igpu   card0 0000:00:02.0 i915, no gt/ directory (card-level files)
+ *   i915_mtl    card0 0000:00:02.0 i915, gt/gt0 and gt/gt1
+ *   i915_dgpu   card1 0000:03:00.0 i915, gt/gt0, hwmon energy/power
+ *   xe_bmg      card1 0000:03:00.0 xe, tile0/gt0 and tile0/gt1, hwmon
+ *   amdgpu_dgpu card1 0000:0b:00.0 amdgpu, pp_dpm, mem_info, hwmon
+ *   amdgpu_apu  card0 0000:c1:00.0 amdgpu, pp_dpm, mem_info, busy
+ *   panfrost    card0 fde60000.gpu panfrost, devfreq
+ *   ivpu        accel0 0000:00:0b.0 intel_vpu, runtime PM only
+ * Returns 0 or -errno; -EINVAL for an unknown name.
+ */
+int ddv_tree_fixture(struct ddv_tree *t, const char *name);
+
+/* Set runtime_status (and the two times, in ms) of a node's device. */
+int ddv_tree_runtime(struct ddv_tree *t, const char *node, const char *status,
+                     unsigned long long active_ms,
+                     unsigned long long suspended_ms);
+
+#endif

@@ -1,0 +1,640 @@
+/*
+ * test_drm_device.c: the drm_device core on fixture trees laid out as the
+ * kernel lays them out (tests/lib/ddv_tree), with a scripted clock and a
+ * kernel seam that records every file opened and can fail chosen ones:
+ * exact records per driver, the never-wake rule (what a suspended device
+ * has opened), wraps, energy to watts, hostile files said once, filters,
+ * devices that come and go. The seam notes every attribute read (read or
+ * pread, by the path its fd was opened as).
+ */
+#include "plugins/drm_device/drm_device.h"
+
+#include "common/core/log.h"
+#include "common/core/metric_unit.h"
+#include "tests/lib/capture_sink.h"
+#include "tests/lib/ddv_tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define SEC 1000000000ull
+#define T0 1700000000ull
+
+/* ---- the recording seam ---- */
+
+static char opened[512][160]; /* attributes read (read or pread), in order */
+static size_t n_opened;
+static char fd_path[1024][160]; /* what each fd was opened as */
+static const char *fail_path;   /* reads of a path ending so fail */
+static int fail_errno;          /* with this (EIO when 0) */
+
+static int rec_openat(int dirfd, const char *path, int flags, mode_t mode) {
+  int fd = kernel_real.openat(dirfd, path, flags, mode);
+  if (fd >= 0 && fd < 1024)
+    snprintf(fd_path[fd], sizeof(fd_path[0]), "%s",
+             (flags & O_DIRECTORY) ? "" : path);
+  return fd;
+}
+
+/* Note the read; true when it must fail with EIO. */
+static bool rec_note(int fd) {
+  if (fd < 0 || fd >= 1024 || fd_path[fd][0] == '\0')
+    return false;
+  if (n_opened < 512)
+    snprintf(opened[n_opened++], sizeof(opened[0]), "%s", fd_path[fd]);
+  if (fail_path == NULL)
+    return false;
+  size_t lp = strlen(fd_path[fd]), lf = strlen(fail_path);
+  return lp >= lf && strcmp(fd_path[fd] + lp - lf, fail_path) == 0;
+}
+
+static ssize_t rec_read(int fd, void *buf, size_t len) {
+  if (rec_note(fd)) {
+    errno = fail_errno ? fail_errno : EIO;
+    return -1;
+  }
+  return kernel_real.read(fd, buf, len);
+}
+
+static ssize_t rec_pread(int fd, void *buf, size_t len, off_t off) {
+  if (rec_note(fd)) {
+    errno = fail_errno ? fail_errno : EIO;
+    return -1;
+  }
+  return kernel_real.pread(fd, buf, len, off);
+}
+
+static int rec_close(int fd) {
+  if (fd >= 0 && fd < 1024)
+    fd_path[fd][0] = '\0';
+  return kernel_real.close(fd);
+}
+
+static struct kernel_ops rec_kernel;
+
+/* ---- logs ---- */
+
+static char logs[64][512];
+static size_t n_logs;
+
+static void log_capture(enum log_level level, const char *message) {
+  (void)level;
+  if (n_logs < 64)
+    snprintf(logs[n_logs++], sizeof(logs[0]), "%s", message);
+}
+
+static size_t logs_with(const char *needle) {
+  size_t n = 0;
+  for (size_t i = 0; i < n_logs; i++)
+    n += strstr(logs[i], needle) != NULL;
+  return n;
+}
+
+/* ---- the fixture ---- */
+
+struct fixture {
+  struct ddv_tree tree;
+  struct plugin_host host;
+  struct capture_sink sink;
+  void *inst;
+  uint64_t mono;
+};
+
+static uint64_t clock_mono(void *ctx) { return ((struct fixture *)ctx)->mono; }
+static uint64_t clock_real(void *ctx) {
+  return T0 * SEC + ((struct fixture *)ctx)->mono;
+}
+
+static int setup(void **state) {
+  struct fixture *f = calloc(1, sizeof(*f));
+  assert_non_null(f);
+  assert_int_equal(ddv_tree_init(&f->tree, NULL), 0);
+  capture_sink_init(&f->sink);
+  n_opened = n_logs = 0;
+  fail_path = NULL;
+  fail_errno = 0;
+  memset(fd_path, 0, sizeof(fd_path));
+  log_set_sink(log_capture, LOG_LEVEL_DEBUG);
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  struct fixture *f = *state;
+  if (f->inst != NULL)
+    drm_device_ops.instance_free(f->inst);
+  capture_sink_fini(&f->sink);
+  ddv_tree_fini(&f->tree);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  free(f);
+  return 0;
+}
+
+static int configure(struct fixture *f, const char *key, const char *value) {
+  struct cfg_value v = {.type = CFG_STRING, .string = value};
+  struct cfg_item item = {.key = key, .values = &v, .n_values = 1};
+  return drm_device_ops.configure(f->inst, &item);
+}
+
+static void start(struct fixture *f, ...) {
+  f->inst = drm_device_ops.instance_new("test");
+  assert_non_null(f->inst);
+  assert_int_equal(configure(f, "SysfsRoot", f->tree.sys), 0);
+  va_list ap;
+  va_start(ap, f);
+  const char *key;
+  while ((key = va_arg(ap, const char *)) != NULL)
+    assert_int_equal(configure(f, key, va_arg(ap, const char *)), 0);
+  va_end(ap);
+  plugin_host_init(&f->host, "test", SEC);
+  rec_kernel = kernel_real;
+  rec_kernel.openat = rec_openat;
+  rec_kernel.read = rec_read;
+  rec_kernel.pread = rec_pread;
+  rec_kernel.close = rec_close;
+  f->host.kernel = &rec_kernel;
+  f->host.clock = (struct plugin_clock){clock_mono, clock_real, f};
+  assert_int_equal(drm_device_ops.init(f->inst, &f->host), 0);
+}
+
+/* Every field's type has a row in the unit table (so a collectd type). */
+struct check_sink {
+  struct metric_sink base;
+  struct capture_sink *inner;
+};
+
+static int check_write(struct metric_sink *sink, const struct metric *m) {
+  struct check_sink *c = (struct check_sink *)sink;
+  for (size_t i = 0; i < m->n_fields; i++)
+    if (metric_unit_find(m->fields[i].ctype) == NULL)
+      fail_msg("%s %s: type %s has no row", m->measurement, m->fields[i].key,
+               m->fields[i].ctype);
+  return c->inner->base.write(&c->inner->base, m);
+}
+
+static void read_at(struct fixture *f, uint64_t sec) {
+  f->mono = sec * SEC;
+  capture_sink_clear(&f->sink);
+  n_opened = 0;
+  struct check_sink c = {{NULL, check_write, NULL}, &f->sink};
+  assert_int_equal(drm_device_ops.read(f->inst, &c.base), 0);
+}
+
+/* Exactly this line (without its timestamp) exists at the current time. */
+static void expect_line(struct fixture *f, const char *line) {
+  char want[1024];
+  snprintf(want, sizeof(want), "%s %llu\n", line,
+           (unsigned long long)(T0 * SEC + f->mono));
+  for (size_t i = 0; i < f->sink.n_lines; i++)
+    if (strcmp(f->sink.lines[i], want) == 0)
+      return;
+  for (size_t i = 0; i < f->sink.n_lines; i++)
+    fprintf(stderr, "# got: %s", f->sink.lines[i]);
+  fail_msg("missing line: %s", line);
+}
+
+static void expect_no_line(struct fixture *f, const char *prefix) {
+  const char *got = capture_sink_find(&f->sink, prefix);
+  if (got != NULL)
+    fail_msg("unexpected line: %s", got);
+}
+
+static void put(struct fixture *f, const char *node, const char *rel,
+                const char *text) {
+  assert_int_equal(ddv_tree_write(&f->tree, node, rel, text), 0);
+}
+
+/* ---- tests ---- */
+
+#define AMD "driver=amdgpu,device=0000:0b:00.0"
+
+static void amdgpu_dgpu__exact_records(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device," AMD " runtime_suspended=0i,"
+                 "runtime_active_ns=1000000000i,runtime_suspended_ns=0i");
+  expect_line(f, "drm_device_freq," AMD ",domain=sclk "
+                 "requested_hz=1850000000i,actual_hz=1850000000i");
+  expect_line(f, "drm_device_freq," AMD ",domain=mclk "
+                 "requested_hz=1000000000i,actual_hz=1000000000i");
+  expect_line(f, "drm_device_memory," AMD ",region=vram "
+                 "total_bytes=17163091968i,used_bytes=1073741824i");
+  expect_line(f, "drm_device_memory," AMD ",region=vis_vram "
+                 "total_bytes=17163091968i,used_bytes=536870912i");
+  expect_line(f, "drm_device_memory," AMD ",region=gtt "
+                 "total_bytes=33554432000i,used_bytes=20971520i");
+  expect_line(f, "drm_device_busy," AMD ",unit=gpu percent=37.0");
+  expect_line(f, "drm_device_busy," AMD ",unit=memory percent=12.0");
+  expect_line(f, "drm_device_temperature," AMD ",sensor=edge celsius=51.0");
+  expect_line(f, "drm_device_temperature," AMD ",sensor=junction celsius=63.0");
+  expect_line(f, "drm_device_temperature," AMD ",sensor=mem celsius=70.0");
+  expect_line(f, "drm_device_power," AMD ",sensor=PPT "
+                 "power_watts=123.0,power_cap_watts=272.0");
+  expect_line(f, "drm_device_fan," AMD ",sensor=fan1 rpm=1450.0");
+  expect_line(f, "drm_device_voltage," AMD ",sensor=vddgfx volts=0.987");
+  assert_int_equal(f->sink.n_lines, 14);
+  assert_int_equal(n_logs, 1); /* the INFO line of discovery */
+}
+
+static void amdgpu_apu__records(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_apu"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_freq,driver=amdgpu,device=0000:c1:00.0,"
+                 "domain=sclk requested_hz=800000000i");
+  expect_line(f, "drm_device_memory,driver=amdgpu,device=0000:c1:00.0,"
+                 "region=vram total_bytes=536870912i,used_bytes=268435456i");
+  expect_line(f, "drm_device_busy,driver=amdgpu,device=0000:c1:00.0,"
+                 "unit=gpu percent=3.0");
+}
+
+#define XE "driver=xe,device=0000:03:00.0"
+
+static void xe_two_gts__freq_idle_throttle_energy(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
+                 "requested_hz=2000000000i,min_hz=400000000i,"
+                 "max_hz=2850000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,"
+                 "rpn_hz=400000000i");
+  expect_line(f, "drm_device_freq," XE ",domain=gt1 actual_hz=1200000000i,"
+                 "requested_hz=2000000000i,min_hz=400000000i,"
+                 "max_hz=2850000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,"
+                 "rpn_hz=400000000i");
+  /* the first reading: no interval yet */
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 residency_ns=1000000000i");
+  expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=5.0,"
+                 "power_cap_watts=250.0");
+  expect_line(f, "drm_device_throttle," XE ",domain=gt1 throttled=1i,"
+                 "reason_pl1=0i,reason_pl2=0i,reason_pl4=0i,reason_prochot=0i,"
+                 "reason_ratl=0i,reason_thermal=1i,reason_vr_tdc=0i,"
+                 "reason_vr_thermalert=0i");
+  expect_line(f, "drm_device_temperature," XE ",sensor=vram celsius=52.5");
+  /* 2 s later: gt0 idle 1.5 s of 2, card 14 J in 2 s */
+  put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "2500\n");
+  put(f, "card1", "device/hwmon/hwmon2/energy1_input", "19000000\n");
+  read_at(f, 3);
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 "
+                 "residency_ns=2500000000i,idle_percent=75.0");
+  expect_line(f, "drm_device_idle," XE ",domain=gt1 "
+                 "residency_ns=2000000000i,idle_percent=0.0");
+  expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=19.0,"
+                 "power_watts=7.0,power_cap_watts=250.0");
+  expect_line(f, "drm_device_power," XE ",sensor=pkg energy_joules=3.0,"
+                 "power_watts=0.0,power_cap_watts=150.0");
+}
+
+static void energy__wraps_at_32_bits_and_64(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  put(f, "card1", "device/hwmon/hwmon2/energy1_input", "4294000000\n");
+  put(f, "card1", "device/hwmon/hwmon2/energy2_input",
+      "18446744073709000000\n");
+  start(f, "Report", "power", NULL);
+  read_at(f, 1);
+  /* 32-bit counter: 4294000000 -> 32704 is 1000000 µJ on */
+  put(f, "card1", "device/hwmon/hwmon2/energy1_input", "32704\n");
+  /* 64-bit counter: 18446744073709000000 -> 448384 is 1000000 µJ on */
+  put(f, "card1", "device/hwmon/hwmon2/energy2_input", "448384\n");
+  read_at(f, 2);
+  expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=4295.0,"
+                 "power_watts=1.0,power_cap_watts=250.0");
+  expect_line(f, "drm_device_power," XE ",sensor=pkg "
+                 "energy_joules=18446744073710.0,power_watts=1.0,"
+                 "power_cap_watts=150.0");
+  expect_no_line(f, "drm_device_freq");
+  expect_no_line(f, "drm_device,");
+}
+
+#define I915 "driver=i915,device=0000:00:02.0"
+
+static void i915_igpu__card_level_rc6_wraps(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "i915_igpu"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_freq," I915 ",domain=gt0 actual_hz=350000000i,"
+                 "requested_hz=350000000i,min_hz=100000000i,"
+                 "max_hz=1150000000i,boost_hz=1150000000i,rp0_hz=1150000000i,"
+                 "rpe_hz=350000000i,rpn_hz=100000000i");
+  expect_line(f, "drm_device_idle," I915 ",domain=gt0 "
+                 "residency_ns=4294967000000000i");
+  /* "%u" ms wrapped: 4294967000 -> 200 is 496 ms in 1 s */
+  put(f, "card0", "power/rc6_residency_ms", "200\n");
+  read_at(f, 2);
+  expect_line(f, "drm_device_idle," I915 ",domain=gt0 "
+                 "residency_ns=4294967496000000i,idle_percent=49.6");
+}
+
+static void i915_mtl__per_gt(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "i915_mtl"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_freq," I915 ",domain=gt1 actual_hz=1000000000i,"
+                 "requested_hz=1300000000i,min_hz=300000000i,"
+                 "max_hz=2250000000i,boost_hz=2250000000i,rp0_hz=2250000000i,"
+                 "rpe_hz=700000000i,rpn_hz=300000000i");
+  expect_line(f, "drm_device_idle," I915 ",domain=gt1 "
+                 "residency_ns=9000000000i");
+  expect_line(f, "drm_device_throttle," I915 ",domain=gt0 throttled=1i,"
+                 "reason_pl1=1i,reason_pl2=0i,reason_pl4=0i,reason_thermal=0i,"
+                 "reason_prochot=0i,reason_ratl=0i,reason_vr_thermalert=0i,"
+                 "reason_vr_tdc=0i");
+  /* the card-level files are not read when gt/ exists */
+  for (size_t i = 0; i < n_opened; i++)
+    assert_true(strncmp(opened[i], "gt_", 3) != 0 &&
+                strcmp(opened[i], "power/rc6_residency_ms") != 0);
+}
+
+static void i915_dgpu__hwmon(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "i915_dgpu"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_power,driver=i915,device=0000:03:00.0,"
+                 "sensor=power1 energy_joules=1.0,power_cap_watts=190.0");
+  expect_line(f, "drm_device_voltage,driver=i915,device=0000:03:00.0,"
+                 "sensor=in0 volts=1.05");
+}
+
+static void panfrost_devfreq_and_npu(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "ivpu"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_freq,driver=panfrost,device=fde60000.gpu,"
+                 "domain=devfreq actual_hz=400000000i,min_hz=200000000i,"
+                 "max_hz=800000000i");
+  expect_line(f, "drm_device,driver=intel_vpu,device=0000:00:0b.0 "
+                 "runtime_suspended=0i,runtime_active_ns=1000000000i,"
+                 "runtime_suspended_ns=0i");
+  assert_int_equal(f->sink.n_lines, 3);
+}
+
+/* The never-wake rule: a suspended device has only the attributes read
+ * whose kernel code does not resume it (opening a sysfs file runs no
+ * show function; reading it does). */
+static void suspended__opens_only_safe_attributes(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "i915_igpu"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  size_t awake = n_opened;
+  assert_true(awake > 50);
+  assert_int_equal(
+      ddv_tree_runtime(&f->tree, "card1", "suspended", 1000, 60000), 0);
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card0", "suspended", 1000, 5000),
+                   0);
+  read_at(f, 2);
+  static const char *const allowed[] = {"device/power/runtime_status",
+                                        "device/power/runtime_active_time",
+                                        "device/power/runtime_suspended_time",
+                                        "gt_min_freq_mhz",
+                                        "gt_max_freq_mhz",
+                                        "gt_boost_freq_mhz",
+                                        "gt_RP0_freq_mhz",
+                                        "gt_RP1_freq_mhz",
+                                        "gt_RPn_freq_mhz"};
+  for (size_t i = 0; i < n_opened; i++) {
+    bool ok = false;
+    for (size_t k = 0; k < sizeof(allowed) / sizeof(allowed[0]); k++)
+      ok |= strcmp(opened[i], allowed[k]) == 0;
+    if (!ok)
+      fail_msg("read %s of a suspended device", opened[i]);
+  }
+  expect_line(f, "drm_device," XE " runtime_suspended=1i,"
+                 "runtime_active_ns=1000000000i,"
+                 "runtime_suspended_ns=60000000000i");
+  expect_no_line(f, "drm_device_freq," XE);
+  expect_no_line(f, "drm_device_idle," XE);
+  expect_no_line(f, "drm_device_power," XE);
+  expect_no_line(f, "drm_device_temperature," XE);
+  /* resumed: read again, the rate spans the time asleep */
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "active", 2000, 60000),
+                   0);
+  put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "3000\n");
+  read_at(f, 3);
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 "
+                 "residency_ns=3000000000i,idle_percent=100.0");
+}
+
+static void suspended__amdgpu_memory_only(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_apu"), 0);
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card0", "suspended", 1000, 5000),
+                   0);
+  start(f, NULL);
+  read_at(f, 1);
+  /* the memory managers' counts (amdgpu_vram_mgr.c, amdgpu_gtt_mgr.c) */
+  static const char *const want[] = {"device/power/runtime_status",
+                                     "device/power/runtime_active_time",
+                                     "device/power/runtime_suspended_time",
+                                     "device/mem_info_vram_total",
+                                     "device/mem_info_vram_used",
+                                     "device/mem_info_gtt_total",
+                                     "device/mem_info_gtt_used"};
+  assert_int_equal(n_opened, 7);
+  for (size_t i = 0; i < 7; i++)
+    assert_string_equal(opened[i], want[i]);
+  expect_line(f, "drm_device_memory,driver=amdgpu,device=0000:c1:00.0,"
+                 "region=gtt total_bytes=16777216000i,used_bytes=104857600i");
+  expect_no_line(f, "drm_device_freq");
+  expect_no_line(f, "drm_device_busy");
+}
+
+/* Suspended from the start: not even the hwmon labels are opened; the
+ * channels are found, labelled, at the first active read. */
+static int open_count;
+static int count_openat(int dirfd, const char *path, int flags, mode_t mode) {
+  if (!(flags & O_DIRECTORY) && strstr(path, "hwmon") != NULL)
+    open_count++;
+  return rec_openat(dirfd, path, flags, mode);
+}
+
+static void suspended_at_start__hwmon_found_when_active(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "suspended", 1000, 5000),
+                   0);
+  open_count = 0;
+  f->inst = drm_device_ops.instance_new("test");
+  assert_int_equal(configure(f, "SysfsRoot", f->tree.sys), 0);
+  plugin_host_init(&f->host, "test", SEC);
+  rec_kernel = kernel_real;
+  rec_kernel.openat = count_openat;
+  rec_kernel.read = rec_read;
+  rec_kernel.pread = rec_pread;
+  rec_kernel.close = rec_close;
+  f->host.kernel = &rec_kernel;
+  f->host.clock = (struct plugin_clock){clock_mono, clock_real, f};
+  assert_int_equal(drm_device_ops.init(f->inst, &f->host), 0);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(open_count, 0);
+  expect_no_line(f, "drm_device_temperature");
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "active", 1500, 5000),
+                   0);
+  read_at(f, 3);
+  assert_true(open_count > 0);
+  expect_line(f, "drm_device_temperature," XE ",sensor=vram celsius=52.5");
+  expect_line(f, "drm_device_power," XE ",sensor=pkg energy_joules=3.0,"
+                 "power_cap_watts=150.0");
+}
+
+static void suspended__unreadable_status_counts_as_asleep(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  start(f, NULL);
+  put(f, "card1", "device/power/runtime_status", "error\n");
+  read_at(f, 1);
+  for (size_t i = 0; i < n_opened; i++)
+    assert_true(strncmp(opened[i], "device/power/", 13) == 0);
+  assert_int_equal(logs_with("device/power/runtime_status: read: not a value"),
+                   1);
+}
+
+static void hostile_files__said_once_no_value(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  char big[4097];
+  memset(big, '7', 4096);
+  big[4096] = '\0';
+  put(f, "card1", "device/gpu_busy_percent", "N/A\n");
+  put(f, "card1", "device/mem_busy_percent", "");
+  put(f, "card1", "device/mem_info_vram_used", big);
+  put(f, "card1", "device/hwmon/hwmon4/temp1_input", "nan\n");
+  put(f, "card1", "device/pp_dpm_sclk", "0: 500Mhz \n1: 1850Mhz \n");
+  fail_path = "temp2_input";
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(logs_with("device/gpu_busy_percent: read: not a value the "
+                             "kernel prints here: \"N/A\" (4 bytes)"),
+                   1);
+  assert_int_equal(logs_with("device/mem_busy_percent: read: not a value"), 1);
+  assert_int_equal(
+      logs_with("device/mem_info_vram_used: read: not a value the kernel "
+                "prints here: \"77777777777777777777777777777777...\" "
+                "(4096 bytes)"),
+      1);
+  assert_int_equal(logs_with("temp1_input: read: not a value"), 1);
+  assert_int_equal(logs_with("device/pp_dpm_sclk: read: not a value"), 1);
+  assert_int_equal(
+      logs_with("drm_device: 0000:0b:00.0: device/hwmon/hwmon4/temp2_input: "
+                "read: Input/output error"),
+      1);
+  expect_no_line(f, "drm_device_busy");
+  expect_line(f, "drm_device_memory," AMD ",region=vram "
+                 "total_bytes=17163091968i");
+  expect_no_line(f, "drm_device_temperature," AMD ",sensor=edge");
+  expect_no_line(f, "drm_device_temperature," AMD ",sensor=junction");
+  expect_line(f, "drm_device_freq," AMD ",domain=sclk actual_hz=1850000000i");
+  /* fixed: read again, said once at INFO */
+  fail_path = NULL;
+  put(f, "card1", "device/gpu_busy_percent", "40\n");
+  read_at(f, 3);
+  expect_line(f, "drm_device_busy," AMD ",unit=gpu percent=40.0");
+  assert_int_equal(logs_with("device/gpu_busy_percent: readable again"), 1);
+}
+
+static void filters_and_report_groups(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_apu"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  start(f, "Driver", "xe", "Report", "temperature", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_temperature," XE ",sensor=pkg celsius=45.0");
+  assert_int_equal(f->sink.n_lines, 2);
+  drm_device_ops.instance_free(f->inst);
+  start(f, "Device", "card0", NULL);
+  read_at(f, 1);
+  expect_no_line(f, "drm_device," XE);
+  expect_line(f, "drm_device,driver=amdgpu,device=0000:c1:00.0 "
+                 "runtime_suspended=0i,runtime_active_ns=1000000000i,"
+                 "runtime_suspended_ns=0i");
+  struct cfg_value v = {.type = CFG_STRING, .string = "nope"};
+  struct cfg_item item = {.key = "Report", .values = &v, .n_values = 1};
+  drm_device_ops.instance_free(f->inst);
+  f->inst = drm_device_ops.instance_new("test");
+  assert_int_equal(drm_device_ops.configure(f->inst, &item), -EINVAL);
+  assert_int_equal(logs_with("drm_device: config: Report: unknown group "
+                             "\"nope\""),
+                   1);
+}
+
+static void devices_come_and_go(void **state) {
+  struct fixture *f = *state;
+  start(f, NULL);
+  read_at(f, 1);
+  assert_int_equal(f->sink.n_lines, 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
+  read_at(f, 5); /* before the rescan */
+  assert_int_equal(f->sink.n_lines, 0);
+  read_at(f, 12);
+  expect_line(f, "drm_device_freq,driver=panfrost,device=fde60000.gpu,"
+                 "domain=devfreq actual_hz=400000000i,min_hz=200000000i,"
+                 "max_hz=800000000i");
+  /* unplugged: the attributes say ENODEV (kernfs_fop_read_iter on a
+   * removed node), the next read rescans and finds the node gone */
+  char path[600];
+  snprintf(path, sizeof(path), "%s/class/drm/card0", f->tree.sys);
+  assert_int_equal(unlink(path), 0);
+  fail_path = "cur_freq";
+  fail_errno = ENODEV;
+  read_at(f, 13);
+  expect_line(f, "drm_device_freq,driver=panfrost,device=fde60000.gpu,"
+                 "domain=devfreq min_hz=200000000i,max_hz=800000000i");
+  read_at(f, 14);
+  assert_int_equal(f->sink.n_lines, 0);
+  assert_int_equal(logs_with("ENODEV"), 0); /* not a warning */
+  assert_int_equal(logs_with("card0 is gone"), 1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(amdgpu_dgpu__exact_records, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(amdgpu_apu__records, setup, teardown),
+      cmocka_unit_test_setup_teardown(xe_two_gts__freq_idle_throttle_energy,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(energy__wraps_at_32_bits_and_64, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(i915_igpu__card_level_rc6_wraps, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(i915_mtl__per_gt, setup, teardown),
+      cmocka_unit_test_setup_teardown(i915_dgpu__hwmon, setup, teardown),
+      cmocka_unit_test_setup_teardown(panfrost_devfreq_and_npu, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(suspended__opens_only_safe_attributes,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(suspended__amdgpu_memory_only, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(
+          suspended_at_start__hwmon_found_when_active, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          suspended__unreadable_status_counts_as_asleep, setup, teardown),
+      cmocka_unit_test_setup_teardown(hostile_files__said_once_no_value, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(filters_and_report_groups, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(devices_come_and_go, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
