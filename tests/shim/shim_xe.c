@@ -1,0 +1,521 @@
+/*
+ * shim_xe.c: the xe DRM device of the shim (shim_xe.h), following
+ * drivers/gpu/drm/xe/xe_query.c (xe_query_ioctl and query_*),
+ * xe_observation.c (xe_observation_ioctl) and xe_oa.c
+ * (xe_oa_stream_open_ioctl, xe_oa_user_extensions, the stream fops).
+ * Where it knowingly differs: one OAG unit serving the render and compute
+ * engines (no OAM units), no exec-queue, sync or buffer-size properties
+ * (refused as unknown), no ADD/REMOVE_CONFIG (the metric ids are given by
+ * the scenario), reports are queued by the test instead of written by a
+ * timer, and poll is ready exactly when something is queued.
+ */
+#include "tests/shim/shim_xe.h"
+
+#include "common/i915/oa_format.h"
+#include "common/xe/xe_oa.h"
+#include "common/xe/xe_uapi.h"
+#include "tests/shim/shim.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+struct shim_xe_stream {
+  bool enabled;
+  size_t report_size;
+};
+
+static pthread_mutex_t xe_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shim_xe_scenario xe_s;
+static char xe_path[256];
+static bool xe_present;
+static struct shim_xe_open xe_stats;
+static struct shim_file *xe_stream_file; /* the open stream, or NULL */
+static uint8_t *xe_queue;
+static size_t xe_queue_len, xe_queue_off;
+static uint64_t xe_status; /* DRM_XE_OASTATUS_* pending */
+
+static int fail(int err) {
+  errno = err;
+  return -1;
+}
+
+void shim_xe_scenario_mtl(struct shim_xe_scenario *s) {
+  memset(s, 0, sizeof *s);
+  s->devid = 0x7D55;
+  s->revid = 4;
+  s->ip_major = 12;
+  s->ip_minor = 70;
+  s->reference_clock = 19200000;
+  s->oa_timestamp_hz = 19200000;
+  s->has_oa = true;
+  s->paranoid = true;
+  s->perfmon = true;
+  s->metrics[0] = 1;
+}
+
+void shim_xe_scenario_bmg(struct shim_xe_scenario *s) {
+  shim_xe_scenario_mtl(s);
+  s->devid = 0xE20B;
+  s->revid = 0;
+  s->ip_major = 20;
+  s->ip_minor = 1;
+  s->xe2 = true;
+}
+
+/* ---- queries (xe_query.c) ---- */
+
+/* The size protocol of every query_* function: size 0 asks, any other
+ * size but the exact one is EINVAL. 1 when answered with the size. */
+static int size_probe(struct drm_xe_device_query *q, size_t size) {
+  if (q->size == 0) {
+    q->size = (uint32_t)size;
+    return 1;
+  }
+  return q->size != size ? fail(EINVAL) : 0;
+}
+
+static int query_config(struct drm_xe_device_query *q) {
+  /* xe_query.c: query_config, five info[] entries */
+  size_t size = sizeof(struct drm_xe_query_config) + 5 * sizeof(uint64_t);
+  int rc = size_probe(q, size);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
+  struct drm_xe_query_config *c = (void *)(uintptr_t)q->data;
+  memset(c, 0, size);
+  c->num_params = 5;
+  c->info[DRM_XE_QUERY_CONFIG_REV_AND_DEVICE_ID] =
+      (uint64_t)xe_s.revid << 16 | xe_s.devid;
+  return 0;
+}
+
+static int query_gt_list(struct drm_xe_device_query *q) {
+  /* xe_query.c: query_gt_list, one main GT */
+  size_t size = sizeof(struct drm_xe_query_gt_list) + sizeof(struct drm_xe_gt);
+  int rc = size_probe(q, size);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
+  struct drm_xe_query_gt_list *l = (void *)(uintptr_t)q->data;
+  memset(l, 0, size);
+  l->num_gt = 1;
+  l->gt_list[0].type = DRM_XE_QUERY_GT_TYPE_MAIN;
+  l->gt_list[0].reference_clock = xe_s.reference_clock;
+  l->gt_list[0].ip_ver_major = xe_s.ip_major;
+  l->gt_list[0].ip_ver_minor = xe_s.ip_minor;
+  return 0;
+}
+
+static int query_engines(struct drm_xe_device_query *q) {
+  size_t size =
+      sizeof(struct drm_xe_query_engines) + 2 * sizeof(struct drm_xe_engine);
+  int rc = size_probe(q, size);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
+  struct drm_xe_query_engines *e = (void *)(uintptr_t)q->data;
+  memset(e, 0, size);
+  e->num_engines = 2;
+  e->engines[0].instance.engine_class = DRM_XE_ENGINE_CLASS_RENDER;
+  e->engines[1].instance.engine_class = DRM_XE_ENGINE_CLASS_COMPUTE;
+  return 0;
+}
+
+static int query_oa_units(struct drm_xe_device_query *q) {
+  /* xe_query.c: query_oa_units: no units when OA is not initialised */
+  unsigned n = xe_s.has_oa ? 1 : 0;
+  size_t size = sizeof(struct drm_xe_query_oa_units) +
+                n * (sizeof(struct drm_xe_oa_unit) +
+                     2 * sizeof(struct drm_xe_engine_class_instance));
+  int rc = size_probe(q, size);
+  if (rc != 0)
+    return rc < 0 ? rc : 0;
+  uint8_t *p = (void *)(uintptr_t)q->data;
+  memset(p, 0, size);
+  struct drm_xe_query_oa_units *h = (void *)p;
+  h->num_oa_units = n;
+  if (n) {
+    struct drm_xe_oa_unit *u = (void *)(p + sizeof *h);
+    u->oa_unit_id = 0;
+    u->oa_unit_type = DRM_XE_OA_UNIT_TYPE_OAG;
+    u->capabilities = DRM_XE_OA_CAPS_BASE;
+    u->oa_timestamp_freq = xe_s.oa_timestamp_hz;
+    u->num_engines = 2;
+    u->eci[0].engine_class = DRM_XE_ENGINE_CLASS_RENDER;
+    u->eci[1].engine_class = DRM_XE_ENGINE_CLASS_COMPUTE;
+  }
+  return 0;
+}
+
+static int ioc_query(void *arg) {
+  struct drm_xe_device_query *q = arg;
+  /* xe_query.c: xe_query_ioctl */
+  if (q->extensions || q->reserved[0] || q->reserved[1])
+    return fail(EINVAL);
+  if (q->size != 0 && q->data == 0)
+    return fail(EFAULT);
+  switch (q->query) {
+  case DRM_XE_DEVICE_QUERY_ENGINES:
+    return query_engines(q);
+  case DRM_XE_DEVICE_QUERY_CONFIG:
+    return query_config(q);
+  case DRM_XE_DEVICE_QUERY_GT_LIST:
+    return query_gt_list(q);
+  case DRM_XE_DEVICE_QUERY_OA_UNITS:
+    return query_oa_units(q);
+  default:
+    return fail(EINVAL);
+  }
+}
+
+/* ---- the stream fd (xe_oa.c: xe_oa_fops) ---- */
+
+static ssize_t stream_read(struct shim_file *f, void *buf, size_t len) {
+  struct shim_xe_stream *st = f->data;
+  /* xe_oa.c: xe_oa_read: a disabled stream is EINVAL */
+  if (!st->enabled)
+    return fail(EINVAL);
+  pthread_mutex_lock(&xe_lock);
+  ssize_t rc;
+  if (xe_status) { /* __xe_oa_read: a pending status is EIO */
+    rc = fail(EIO);
+  } else if (xe_queue_off == xe_queue_len) {
+    rc = fail(EAGAIN);
+  } else if (len < st->report_size) { /* xe_oa_append_reports */
+    rc = fail(ENOSPC);
+  } else {
+    size_t left = xe_queue_len - xe_queue_off;
+    size_t n = len - len % st->report_size;
+    n = n < left ? n : left;
+    memcpy(buf, xe_queue + xe_queue_off, n);
+    xe_queue_off += n;
+    rc = (ssize_t)n;
+  }
+  bool ready = xe_status != 0 || xe_queue_off < xe_queue_len;
+  pthread_mutex_unlock(&xe_lock);
+  shim_file_set_ready(f, ready);
+  return rc;
+}
+
+static short stream_poll(struct shim_file *f) {
+  pthread_mutex_lock(&xe_lock);
+  bool ready = xe_status != 0 || xe_queue_off < xe_queue_len;
+  pthread_mutex_unlock(&xe_lock);
+  shim_file_set_ready(f, ready);
+  return POLLIN;
+}
+
+static int stream_ioctl(struct shim_file *f, unsigned long request, void *arg) {
+  struct shim_xe_stream *st = f->data;
+  switch (request) {
+  case DRM_XE_OBSERVATION_IOCTL_ENABLE:
+    st->enabled = true;
+    pthread_mutex_lock(&xe_lock);
+    xe_stats.enables++;
+    pthread_mutex_unlock(&xe_lock);
+    return 0;
+  case DRM_XE_OBSERVATION_IOCTL_DISABLE:
+    st->enabled = false;
+    return 0;
+  case DRM_XE_OBSERVATION_IOCTL_STATUS: {
+    /* xe_oa.c: xe_oa_status_locked: report and clear */
+    if (arg == NULL)
+      return fail(EFAULT);
+    struct drm_xe_oa_stream_status s = {0};
+    pthread_mutex_lock(&xe_lock);
+    s.oa_status = xe_status;
+    xe_status = 0;
+    xe_stats.status_ioctls++;
+    pthread_mutex_unlock(&xe_lock);
+    memcpy(arg, &s, sizeof s);
+    return 0;
+  }
+  case DRM_XE_OBSERVATION_IOCTL_INFO: {
+    if (arg == NULL)
+      return fail(EFAULT);
+    struct drm_xe_oa_stream_info i = {.oa_buf_size = 16u << 20};
+    memcpy(arg, &i, sizeof i);
+    return 0;
+  }
+  default:
+    return fail(EINVAL);
+  }
+}
+
+static void stream_release(struct shim_file *f) {
+  pthread_mutex_lock(&xe_lock);
+  if (xe_stream_file == f)
+    xe_stream_file = NULL;
+  pthread_mutex_unlock(&xe_lock);
+  free(f->data);
+  f->data = NULL;
+}
+
+static const struct shim_file_ops xe_stream_ops = {
+    .name = "xe-oa-stream",
+    .read = stream_read,
+    .ioctl = stream_ioctl,
+    .poll = stream_poll,
+    .release = stream_release,
+};
+
+/* ---- OBSERVATION (xe_observation.c, xe_oa.c) ---- */
+
+struct open_param {
+  bool sample;
+  uint64_t unit, metric_set, format;
+  int64_t exponent; /* -1: not given */
+  int64_t engine_instance;
+};
+
+/* The format of property value `v` among those the platform has
+ * (xe_oa.c: decode_oa_format against oa_formats and the format mask of
+ * xe_oa_init_supported_formats): its report size, or 0. */
+static size_t format_size(uint64_t v) {
+  static const uint32_t xe2[] = {OA_FORMAT_XE_PEC64u64};
+  static const uint32_t hpg[] = {I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8,
+                                 I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8};
+  const uint32_t *ids = xe_s.xe2 ? xe2 : hpg;
+  size_t n = xe_s.xe2 ? 1 : 2;
+  for (size_t i = 0; i < n; i++)
+    if (v != 0 && xe_oa_format_property(ids[i]) == v)
+      return oa_format_get(ids[i])->size;
+  return 0;
+}
+
+static int ioc_observation(void *arg) {
+  const struct drm_xe_observation_param *p = arg;
+  /* xe_observation.c: xe_observation_ioctl */
+  if (p->extensions)
+    return fail(EINVAL);
+  if (p->observation_type != DRM_XE_OBSERVATION_TYPE_OA)
+    return fail(EINVAL);
+  if (p->observation_op != DRM_XE_OBSERVATION_OP_STREAM_OPEN)
+    return fail(EINVAL); /* ADD/REMOVE_CONFIG: not emulated */
+  pthread_mutex_lock(&xe_lock);
+  struct shim_xe_scenario s = xe_s;
+  xe_stats.n_props = 0;
+  pthread_mutex_unlock(&xe_lock);
+  /* xe_oa.c: xe_oa_stream_open_ioctl: no OA at all is ENODEV first */
+  if (!s.has_oa)
+    return fail(ENODEV);
+  /* xe_oa_user_extensions: at most 16, each a SET_PROPERTY with pad 0
+   * and a known property, validated as it is set */
+  struct open_param op = {.exponent = -1, .engine_instance = 0};
+  uint64_t next = p->param;
+  for (unsigned n = 0; next != 0; n++) {
+    if (n >= 16)
+      return fail(E2BIG);
+    struct drm_xe_ext_set_property e;
+    memcpy(&e, (const void *)(uintptr_t)next, sizeof e);
+    if (e.base.name != DRM_XE_OA_EXTENSION_SET_PROPERTY)
+      return fail(EINVAL);
+    if (e.property == 0 || e.property > DRM_XE_OA_PROPERTY_OA_ENGINE_INSTANCE ||
+        e.property == DRM_XE_OA_PROPERTY_EXEC_QUEUE_ID || e.pad)
+      return fail(EINVAL);
+    pthread_mutex_lock(&xe_lock);
+    if (n < 16) {
+      xe_stats.props[n][0] = e.property;
+      xe_stats.props[n][1] = e.value;
+      xe_stats.n_props = n + 1;
+    }
+    pthread_mutex_unlock(&xe_lock);
+    switch (e.property) {
+    case DRM_XE_OA_PROPERTY_OA_UNIT_ID: /* xe_oa_set_prop_oa_unit_id */
+      if (e.value >= 1)
+        return fail(EINVAL);
+      op.unit = e.value;
+      break;
+    case DRM_XE_OA_PROPERTY_SAMPLE_OA:
+      op.sample = e.value != 0;
+      break;
+    case DRM_XE_OA_PROPERTY_OA_METRIC_SET:
+      op.metric_set = e.value;
+      break;
+    case DRM_XE_OA_PROPERTY_OA_FORMAT: /* xe_oa_set_prop_oa_format */
+      if (format_size(e.value) == 0)
+        return fail(EINVAL);
+      op.format = e.value;
+      break;
+    case DRM_XE_OA_PROPERTY_OA_PERIOD_EXPONENT: /* OA_EXPONENT_MAX */
+      if (e.value > XE_UAPI_OA_EXPONENT_MAX)
+        return fail(EINVAL);
+      op.exponent = (int64_t)e.value;
+      break;
+    case DRM_XE_OA_PROPERTY_OA_ENGINE_INSTANCE:
+      op.engine_instance = (int64_t)e.value;
+      break;
+    default: /* OA_DISABLED */
+      break;
+    }
+    next = e.base.next_extension;
+  }
+  if (!op.sample) /* "Only OA report sampling supported" */
+    return fail(EINVAL);
+  if (op.engine_instance != 0) /* xe_oa_assign_hwe: no such engine */
+    return fail(EINVAL);
+  if (op.format == 0)
+    return fail(EINVAL);
+  /* "Requesting samples from OAG buffer is a privileged operation" */
+  if (op.exponent >= 0 && s.paranoid && !s.perfmon)
+    return fail(EACCES);
+  bool known = false;
+  for (size_t i = 0; i < SHIM_XE_MAX_METRICS; i++)
+    known |= op.metric_set != 0 && s.metrics[i] == op.metric_set;
+  if (!known) /* xe_oa_stream_init: "Invalid OA config id" */
+    return fail(EINVAL);
+  pthread_mutex_lock(&xe_lock);
+  bool busy = xe_stream_file != NULL;
+  pthread_mutex_unlock(&xe_lock);
+  if (busy) /* xe_oa_stream_open_ioctl_locked: exclusive_stream */
+    return fail(EBUSY);
+  struct shim_xe_stream *st = calloc(1, sizeof *st);
+  if (st == NULL)
+    return fail(ENOMEM);
+  st->report_size = format_size(op.format);
+  int fd = shim_file_new(&xe_stream_ops, st, 0);
+  if (fd < 0) {
+    free(st);
+    return -1;
+  }
+  pthread_mutex_lock(&xe_lock);
+  xe_stream_file = shim_file_get(fd);
+  if (xe_stream_file)
+    shim_file_put(xe_stream_file); /* borrowed: release clears it */
+  xe_stats.opens++;
+  pthread_mutex_unlock(&xe_lock);
+  return fd;
+}
+
+/* ---- the device ---- */
+
+static int ioc_version(void *arg) {
+  struct drm_version *v = arg;
+  static const char name[] = "xe";
+  size_t len = sizeof name - 1;
+  if (v->name != NULL && v->name_len > 0)
+    memcpy(v->name, name, len < v->name_len ? len : v->name_len);
+  v->name_len = len;
+  v->version_major = 1;
+  v->version_minor = 1;
+  return 0;
+}
+
+static int dev_ioctl(struct shim_file *f, unsigned long request, void *arg) {
+  (void)f;
+  if (arg == NULL && _IOC_SIZE(request) != 0)
+    return fail(EFAULT);
+  int rc;
+  switch (request) {
+  case DRM_IOCTL_VERSION:
+    return ioc_version(arg);
+  case DRM_IOCTL_XE_DEVICE_QUERY:
+    pthread_mutex_lock(&xe_lock);
+    rc = ioc_query(arg);
+    pthread_mutex_unlock(&xe_lock);
+    return rc;
+  case DRM_IOCTL_XE_OBSERVATION:
+    rc = ioc_observation(arg);
+    if (rc < 0) {
+      pthread_mutex_lock(&xe_lock);
+      xe_stats.refusals++;
+      pthread_mutex_unlock(&xe_lock);
+    }
+    return rc;
+  default:
+    shim_log_unhandled("xe", request);
+    return fail(ENOTTY);
+  }
+}
+
+static int dev_open(struct shim_file *f, void *ctx, int flags) {
+  (void)flags;
+  f->data = ctx;
+  return 0;
+}
+
+static const struct shim_file_ops xe_dev_ops = {
+    .name = "xe",
+    .open = dev_open,
+    .ioctl = dev_ioctl,
+};
+
+int shim_xe_add(const char *path, const struct shim_xe_scenario *s) {
+  if (strlen(path) >= sizeof xe_path)
+    return fail(ENAMETOOLONG);
+  pthread_mutex_lock(&xe_lock);
+  if (xe_present) {
+    pthread_mutex_unlock(&xe_lock);
+    return fail(EEXIST);
+  }
+  xe_s = *s;
+  strcpy(xe_path, path);
+  memset(&xe_stats, 0, sizeof xe_stats);
+  free(xe_queue);
+  xe_queue = NULL;
+  xe_queue_len = xe_queue_off = 0;
+  xe_status = 0;
+  xe_present = true;
+  pthread_mutex_unlock(&xe_lock);
+  if (shim_device_add(path, makedev(226, 128), &xe_dev_ops, NULL) < 0) {
+    pthread_mutex_lock(&xe_lock);
+    xe_present = false;
+    pthread_mutex_unlock(&xe_lock);
+    return -1;
+  }
+  return 0;
+}
+
+void shim_xe_remove(void) {
+  pthread_mutex_lock(&xe_lock);
+  bool was = xe_present;
+  xe_present = false;
+  pthread_mutex_unlock(&xe_lock);
+  if (was)
+    shim_device_remove(xe_path);
+}
+
+int shim_xe_queue_reports(const uint8_t *buf, size_t len) {
+  pthread_mutex_lock(&xe_lock);
+  struct shim_file *f = xe_stream_file;
+  if (f == NULL) {
+    pthread_mutex_unlock(&xe_lock);
+    return fail(ENOENT);
+  }
+  size_t left = xe_queue_len - xe_queue_off;
+  uint8_t *q = malloc(left + len);
+  if (q == NULL) {
+    pthread_mutex_unlock(&xe_lock);
+    return fail(ENOMEM);
+  }
+  if (left)
+    memcpy(q, xe_queue + xe_queue_off, left);
+  memcpy(q + left, buf, len);
+  free(xe_queue);
+  xe_queue = q;
+  xe_queue_len = left + len;
+  xe_queue_off = 0;
+  pthread_mutex_unlock(&xe_lock);
+  shim_file_set_ready(f, true);
+  return 0;
+}
+
+int shim_xe_queue_status(uint64_t bits) {
+  pthread_mutex_lock(&xe_lock);
+  struct shim_file *f = xe_stream_file;
+  if (f == NULL) {
+    pthread_mutex_unlock(&xe_lock);
+    return fail(ENOENT);
+  }
+  xe_status |= bits;
+  pthread_mutex_unlock(&xe_lock);
+  shim_file_set_ready(f, true);
+  return 0;
+}
+
+void shim_xe_stats(struct shim_xe_open *out) {
+  pthread_mutex_lock(&xe_lock);
+  *out = xe_stats;
+  pthread_mutex_unlock(&xe_lock);
+}
