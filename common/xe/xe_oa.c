@@ -278,13 +278,13 @@ void xe_oa_accum_reports(struct oa_accum *a, struct xe_oa_stream_counts *c,
   c->partial_bytes += len - off;
 }
 
-int64_t xe_oa_drain(const struct kernel_ops *k, int fd, uint8_t *buf,
-                    size_t cap, struct oa_accum *a,
-                    struct xe_oa_stream_counts *c) {
-  size_t size = a->fmt->size;
-  if (cap < size)
+int64_t xe_oa_drain_fd(const struct kernel_ops *k, int fd, uint8_t *buf,
+                       size_t cap, size_t report_size,
+                       const struct xe_oa_drain_ops *ops, void *ctx,
+                       struct xe_oa_stream_counts *c) {
+  if (report_size == 0 || cap < report_size)
     return -ENOSPC;
-  size_t want = cap - cap % size; /* whole reports only */
+  size_t want = cap - cap % report_size; /* whole reports only */
   uint64_t total = 0;
   unsigned statuses = 0;
   while (total < XE_OA_DRAIN_MAX) {
@@ -302,12 +302,10 @@ int64_t xe_oa_drain(const struct kernel_ops *k, int fd, uint8_t *buf,
       c->reads++;
       c->bytes += (uint64_t)n;
       total += (uint64_t)n;
-      xe_oa_accum_reports(a, c, buf, (size_t)n);
+      ops->reports(ctx, buf, (size_t)n);
       continue;
     }
-    if (n == 0)
-      break;
-    if (errno == EAGAIN)
+    if (n == 0 || errno == EAGAIN)
       break;
     if (errno != EIO)
       return -errno;
@@ -321,7 +319,30 @@ int64_t xe_oa_drain(const struct kernel_ops *k, int fd, uint8_t *buf,
     if (kernel_ioctl_retry(k, fd, DRM_XE_OBSERVATION_IOCTL_STATUS, &st) < 0)
       return -errno;
     c->status_reads++;
-    xe_oa_accum_status(a, c, st.oa_status);
+    ops->status(ctx, st.oa_status);
   }
   return (int64_t)total;
+}
+
+struct accum_ctx {
+  struct oa_accum *a;
+  struct xe_oa_stream_counts *c;
+};
+
+static void accum_reports(void *ctx, const uint8_t *buf, size_t len) {
+  struct accum_ctx *x = ctx;
+  xe_oa_accum_reports(x->a, x->c, buf, len);
+}
+
+static void accum_status(void *ctx, uint64_t oa_status) {
+  struct accum_ctx *x = ctx;
+  xe_oa_accum_status(x->a, x->c, oa_status);
+}
+
+int64_t xe_oa_drain(const struct kernel_ops *k, int fd, uint8_t *buf,
+                    size_t cap, struct oa_accum *a,
+                    struct xe_oa_stream_counts *c) {
+  static const struct xe_oa_drain_ops ops = {accum_reports, accum_status};
+  struct accum_ctx x = {a, c};
+  return xe_oa_drain_fd(k, fd, buf, cap, a->fmt->size, &ops, &x, c);
 }

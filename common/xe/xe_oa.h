@@ -140,11 +140,26 @@ void xe_oa_accum_reports(struct oa_accum *a, struct xe_oa_stream_counts *c,
 /* The most a drain reads before it returns. */
 #define XE_OA_DRAIN_MAX (32u << 20)
 
+/* What a drain hands on: each read's whole reports, and each status. */
+struct xe_oa_drain_ops {
+  void (*reports)(void *ctx, const uint8_t *buf, size_t len);
+  void (*status)(void *ctx, uint64_t oa_status); /* DRM_XE_OASTATUS_* */
+};
+
 /* Read stream `fd` while poll says it is readable (never blocking) into
- * `buf` (`cap` bytes, at least one report) and accumulate: EIO is
- * answered with DRM_XE_OBSERVATION_IOCTL_STATUS (xe_oa_accum_status) and
- * reading goes on. The bytes read, or -errno of a read, poll or STATUS
- * that failed (EINVAL: the stream is disabled). */
+ * `buf` (`cap` bytes; whole reports of `report_size` are asked for), each
+ * read passed to ops->reports: EIO is answered with
+ * DRM_XE_OBSERVATION_IOCTL_STATUS (ops->status) and reading goes on.
+ * `c` counts reads, bytes and STATUS calls. The bytes read, or -errno of
+ * a read, poll or STATUS that failed (EINVAL: the stream is disabled;
+ * -ENOSPC: `cap` below one report). */
+int64_t xe_oa_drain_fd(const struct kernel_ops *k, int fd, uint8_t *buf,
+                       size_t cap, size_t report_size,
+                       const struct xe_oa_drain_ops *ops, void *ctx,
+                       struct xe_oa_stream_counts *c);
+
+/* xe_oa_drain_fd into accumulator `a` (xe_oa_accum_reports,
+ * xe_oa_accum_status). */
 int64_t xe_oa_drain(const struct kernel_ops *k, int fd, uint8_t *buf,
                     size_t cap, struct oa_accum *a,
                     struct xe_oa_stream_counts *c);
