@@ -245,8 +245,7 @@ const char *xe_oa_open_hint(int err) {
     return "system-wide OA needs dev.xe.observation_paranoid=0 or "
            "CAP_PERFMON (xe_oa.c: xe_oa_stream_open_ioctl)";
   case ENODEV:
-    return "the device has no OA (an SR-IOV VF or no GuC), or the metric "
-           "set is unknown";
+    return "the device has no OA (an SR-IOV VF, or no GuC)";
   case EBUSY:
     return "another OA stream holds the unit";
   case EINVAL:

@@ -11,21 +11,47 @@
  */
 #include "tests/shim/shim_xe.h"
 
-#include "common/i915/oa_format.h"
-#include "common/xe/xe_oa.h"
 #include "common/xe/xe_uapi.h"
 #include "tests/shim/shim.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
+/* The formats emulated, as xe_oa.c: oa_formats lists them ({counter
+ * select, size, type, header, counter size, BC report}), with the
+ * counter layout igt's lib/xe/xe_oa.c reads: A24u40_A14u32_B8_C8 and
+ * OAR's A32u40_A4u32_B8_C8 before Xe2 (xe_oa_init_supported_formats:
+ * graphics 12.55+), PEC64u64 on Xe2. */
+enum { FMT_A24U40, FMT_OAR_A32U40, FMT_PEC64U64, FMT_N };
+
+struct xe_fmt {
+  uint8_t type, sel, counter_size, bc;
+  uint16_t size;
+  bool header64, xe2;
+};
+
+static const struct xe_fmt xe_fmts[FMT_N] = {
+    [FMT_A24U40] = {DRM_XE_OA_FMT_TYPE_OAG, 5, 0, 0, 256, false, false},
+    [FMT_OAR_A32U40] = {DRM_XE_OA_FMT_TYPE_OAR, 5, 0, 0, 256, false, false},
+    [FMT_PEC64U64] = {DRM_XE_OA_FMT_TYPE_PEC, 1, 1, 0, 576, true, true},
+};
+
+static uint64_t fmt_value(const struct xe_fmt *f) {
+  return (uint64_t)f->type | (uint64_t)f->sel << 8 |
+         (uint64_t)f->counter_size << 16 | (uint64_t)f->bc << 24;
+}
+
 struct shim_xe_stream {
   bool enabled;
   size_t report_size;
+  int format; /* FMT_* */
+  bool armed; /* the next poll or read writes a batch */
+  uint64_t next_report, batches;
 };
 
 static pthread_mutex_t xe_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -55,6 +81,10 @@ void shim_xe_scenario_mtl(struct shim_xe_scenario *s) {
   s->paranoid = true;
   s->perfmon = true;
   s->metrics[0] = 1;
+  s->batch = 0;
+  s->ts_step = 19200;
+  s->clk_step = 1000000;
+  s->ctr_step = 1000;
 }
 
 void shim_xe_scenario_bmg(struct shim_xe_scenario *s) {
@@ -171,6 +201,78 @@ static int ioc_query(void *arg) {
 
 /* ---- the stream fd (xe_oa.c: xe_oa_fops) ---- */
 
+static uint64_t wrap(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : v & ((UINT64_C(1) << bits) - 1);
+}
+
+static void le(uint8_t *p, uint64_t v, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Counter `n` (0-based in the report's own order: A0.., then B0-7,
+ * C0-7; PEC0-63) moves by (n + 1) * ctr_step per report. */
+static uint64_t ctr(uint64_t r, unsigned n, unsigned bits) {
+  return wrap(r * xe_s.ctr_step * (n + 1), bits);
+}
+
+/* One A24u40_A14u32_B8_C8 (and OAR A32u40_A4u32_B8_C8) report's counters
+ * (igt lib/xe/xe_oa.c: the A..u40 layouts: low dwords from byte 16, high
+ * bytes from 160, B from 192, C from 224). */
+static void fill_oag(uint8_t *rep, int fmt, uint64_t r) {
+  for (unsigned a = 0; a < 38; a++) {
+    bool wide =
+        fmt == FMT_A24U40 ? (a >= 4 && a < 24) || (a >= 28 && a < 32) : a < 32;
+    if (fmt == FMT_OAR_A32U40 && a >= 36)
+      break;
+    unsigned low = a < 37 ? 16 + 4 * a : 184;
+    uint64_t v = ctr(r, a, wide ? 40 : 32);
+    le(rep + low, v, 4);
+    if (wide)
+      rep[160 + a] = (uint8_t)(v >> 32);
+  }
+  unsigned n_a = fmt == FMT_A24U40 ? 38 : 36;
+  for (unsigned b = 0; b < 16; b++)
+    le(rep + 192 + 4 * b, ctr(r, n_a + b, 32), 4);
+}
+
+/* Queue one batch of the device's own reports (xe_lock held). */
+static void write_batch(struct shim_xe_stream *st) {
+  const struct xe_fmt *f = &xe_fmts[st->format];
+  size_t n = xe_s.batch, size = f->size;
+  st->batches++;
+  if (xe_s.status_at != 0 && st->batches == xe_s.status_at)
+    xe_status |= xe_s.status;
+  size_t left = xe_queue_len - xe_queue_off;
+  uint8_t *q = malloc(left + n * size);
+  if (q == NULL)
+    return;
+  if (left)
+    memcpy(q, xe_queue + xe_queue_off, left);
+  for (size_t k = 0; k < n; k++) {
+    uint8_t *rep = q + left + k * size;
+    /* near_wrap: report 0 sits two steps before every field's wrap */
+    uint64_t r = st->next_report++ - (xe_s.near_wrap ? 2 : 0);
+    memset(rep, 0, size);
+    if (f->header64) {               /* igt: 56-bit timestamp, 64-bit ticks */
+      le(rep, UINT64_C(1) << 19, 8); /* reason: timer */
+      le(rep + 8, wrap(r * xe_s.ts_step, 56), 8);
+      le(rep + 24, r * xe_s.clk_step, 8);
+      for (unsigned c = 0; c < 64; c++) /* PEC0-63 at 32 + 8c */
+        le(rep + 32 + 8 * c, ctr(r, c, 64), 8);
+    } else {
+      le(rep, UINT32_C(1) << 19, 4);
+      le(rep + 4, wrap(r * xe_s.ts_step, 32), 4);
+      le(rep + 12, wrap(r * xe_s.clk_step, 32), 4);
+      fill_oag(rep, st->format, r);
+    }
+  }
+  free(xe_queue);
+  xe_queue = q;
+  xe_queue_len = left + n * size;
+  xe_queue_off = 0;
+}
+
 static ssize_t stream_read(struct shim_file *f, void *buf, size_t len) {
   struct shim_xe_stream *st = f->data;
   /* xe_oa.c: xe_oa_read: a disabled stream is EINVAL */
@@ -178,6 +280,10 @@ static ssize_t stream_read(struct shim_file *f, void *buf, size_t len) {
     return fail(EINVAL);
   pthread_mutex_lock(&xe_lock);
   ssize_t rc;
+  if (st->armed && xe_queue_off == xe_queue_len && xe_status == 0) {
+    st->armed = false;
+    write_batch(st);
+  }
   if (xe_status) { /* __xe_oa_read: a pending status is EIO */
     rc = fail(EIO);
   } else if (xe_queue_off == xe_queue_len) {
@@ -199,8 +305,16 @@ static ssize_t stream_read(struct shim_file *f, void *buf, size_t len) {
 }
 
 static short stream_poll(struct shim_file *f) {
+  struct shim_xe_stream *st = f->data;
   pthread_mutex_lock(&xe_lock);
   bool ready = xe_status != 0 || xe_queue_off < xe_queue_len;
+  if (xe_s.batch > 0 && st->enabled) {
+    /* a poll that finds nothing ends a drain and arms the next batch */
+    if (!ready && !st->armed)
+      st->armed = true;
+    else if (st->armed)
+      ready = true;
+  }
   pthread_mutex_unlock(&xe_lock);
   shim_file_set_ready(f, ready);
   return POLLIN;
@@ -269,19 +383,14 @@ struct open_param {
   int64_t engine_instance;
 };
 
-/* The format of property value `v` among those the platform has
- * (xe_oa.c: decode_oa_format against oa_formats and the format mask of
- * xe_oa_init_supported_formats): its report size, or 0. */
-static size_t format_size(uint64_t v) {
-  static const uint32_t xe2[] = {OA_FORMAT_XE_PEC64u64};
-  static const uint32_t hpg[] = {I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8,
-                                 I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8};
-  const uint32_t *ids = xe_s.xe2 ? xe2 : hpg;
-  size_t n = xe_s.xe2 ? 1 : 2;
-  for (size_t i = 0; i < n; i++)
-    if (v != 0 && xe_oa_format_property(ids[i]) == v)
-      return oa_format_get(ids[i])->size;
-  return 0;
+/* The format of OA_FORMAT value `v` among those the platform has
+ * (xe_oa.c: decode_oa_format matches the fields against oa_formats and
+ * the platform's format mask): FMT_*, or -1. */
+static int format_find(uint64_t v) {
+  for (int i = 0; i < FMT_N; i++)
+    if (xe_fmts[i].xe2 == xe_s.xe2 && fmt_value(&xe_fmts[i]) == v)
+      return i;
+  return -1;
 }
 
 static int ioc_observation(void *arg) {
@@ -334,7 +443,7 @@ static int ioc_observation(void *arg) {
       op.metric_set = e.value;
       break;
     case DRM_XE_OA_PROPERTY_OA_FORMAT: /* xe_oa_set_prop_oa_format */
-      if (format_size(e.value) == 0)
+      if (format_find(e.value) < 0)
         return fail(EINVAL);
       op.format = e.value;
       break;
@@ -373,7 +482,9 @@ static int ioc_observation(void *arg) {
   struct shim_xe_stream *st = calloc(1, sizeof *st);
   if (st == NULL)
     return fail(ENOMEM);
-  st->report_size = format_size(op.format);
+  st->format = format_find(op.format);
+  st->report_size = xe_fmts[st->format].size;
+  st->armed = true;
   int fd = shim_file_new(&xe_stream_ops, st, 0);
   if (fd < 0) {
     free(st);
@@ -518,4 +629,75 @@ void shim_xe_stats(struct shim_xe_open *out) {
   pthread_mutex_lock(&xe_lock);
   *out = xe_stats;
   pthread_mutex_unlock(&xe_lock);
+}
+
+/* ---- the preloaded shim's environment ---- */
+
+void shim_xe_load_env(void) {
+  const char *path = getenv("SHIM_XE_PATH");
+  if (path == NULL || path[0] == '\0')
+    path = "/dev/dri/renderD128";
+  struct shim_xe_scenario s;
+  shim_xe_scenario_mtl(&s);
+  s.batch = 4;
+  const char *env = getenv("SHIM_XE_SCENARIO");
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", env ? env : "");
+  size_t n_metrics = 0;
+  for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv != NULL;
+       kv = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(kv, '=');
+    if (eq == NULL) {
+      fprintf(stderr, "shim: xe: SHIM_XE_SCENARIO: %s: not key=value\n", kv);
+      continue;
+    }
+    *eq = '\0';
+    const char *v = eq + 1;
+    if (strcmp(kv, "platform") == 0) {
+      struct shim_xe_scenario p;
+      if (strcmp(v, "bmg") == 0)
+        shim_xe_scenario_bmg(&p);
+      else
+        shim_xe_scenario_mtl(&p);
+      s.devid = p.devid;
+      s.revid = p.revid;
+      s.ip_major = p.ip_major;
+      s.ip_minor = p.ip_minor;
+      s.xe2 = p.xe2;
+      continue;
+    }
+    char *end;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (end == v || *end != '\0') {
+      fprintf(stderr, "shim: xe: SHIM_XE_SCENARIO: %s=%s: not a number\n", kv,
+              v);
+      continue;
+    }
+    if (strcmp(kv, "paranoid") == 0)
+      s.paranoid = x != 0;
+    else if (strcmp(kv, "perfmon") == 0)
+      s.perfmon = x != 0;
+    else if (strcmp(kv, "has_oa") == 0)
+      s.has_oa = x != 0;
+    else if (strcmp(kv, "batch") == 0)
+      s.batch = (unsigned)x;
+    else if (strcmp(kv, "ts_step") == 0)
+      s.ts_step = x;
+    else if (strcmp(kv, "clk_step") == 0)
+      s.clk_step = x;
+    else if (strcmp(kv, "ctr_step") == 0)
+      s.ctr_step = x;
+    else if (strcmp(kv, "near_wrap") == 0)
+      s.near_wrap = x != 0;
+    else if (strcmp(kv, "status_at") == 0)
+      s.status_at = (unsigned)x;
+    else if (strcmp(kv, "status") == 0)
+      s.status = x;
+    else if (strcmp(kv, "metric") == 0 && n_metrics < SHIM_XE_MAX_METRICS)
+      s.metrics[n_metrics++] = x;
+    else
+      fprintf(stderr, "shim: xe: SHIM_XE_SCENARIO: %s: unknown key\n", kv);
+  }
+  if (shim_xe_add(path, &s) < 0)
+    fprintf(stderr, "shim: xe: %s: %s\n", path, strerror(errno));
 }

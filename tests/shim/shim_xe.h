@@ -8,7 +8,15 @@
  *
  * The stream is scripted, not timed: a test queues report bytes and OA
  * status bits (shim_xe_queue_reports, shim_xe_queue_status); a read
- * returns the status first as EIO, then whole queued reports.
+ * returns the status first as EIO, then whole queued reports. With
+ * `batch` > 0 the device also writes reports itself, one batch per
+ * drain (a poll that finds nothing arms the next batch): report r has
+ * timestamp r * ts_step, GPU ticks r * clk_step and counter i (in the
+ * format's order, oa_format.h) (i + 1) * ctr_step * r, each modulo its
+ * width (32-bit timestamp and ticks with the 32-bit header; 56-bit
+ * timestamp, 64-bit ticks with the 64-bit header), starting two reports
+ * before every wrap with `near_wrap`; batch `status_at` (1-based) is
+ * preceded by `status` bits.
  */
 #ifndef TESTS_SHIM_SHIM_XE_H
 #define TESTS_SHIM_SHIM_XE_H
@@ -30,6 +38,12 @@ struct shim_xe_scenario {
   bool paranoid;               /* dev.xe.observation_paranoid */
   bool perfmon;                /* the caller has CAP_PERFMON */
   uint64_t metrics[SHIM_XE_MAX_METRICS]; /* known config ids (0: none) */
+  /* the device's own reports (0: only what a test queues) */
+  unsigned batch;
+  uint64_t ts_step, clk_step, ctr_step;
+  bool near_wrap;
+  unsigned status_at;
+  uint64_t status;
 };
 
 /* The last STREAM_OPEN as the kernel saw it (after validation). */
@@ -55,6 +69,14 @@ void shim_xe_remove(void);
 int shim_xe_queue_reports(const uint8_t *buf, size_t len);
 /* Raise DRM_XE_OASTATUS_* bits: the next read fails with EIO. */
 int shim_xe_queue_status(uint64_t bits);
+/* For the preloaded shim: SHIM_XE_PATH (default /dev/dri/renderD128) and
+ * SHIM_XE_SCENARIO, comma-separated key=value: platform=mtl|bmg,
+ * paranoid, perfmon, has_oa, batch, ts_step, clk_step, ctr_step,
+ * near_wrap, status_at, status, metric=<id> (up to 8). Defaults: mtl,
+ * batch 4, ts_step 19200 (1 ms), clk_step 1000000, ctr_step 1000,
+ * metric 1. What it does not take is said on stderr. */
+void shim_xe_load_env(void);
+
 /* What the device saw. */
 void shim_xe_stats(struct shim_xe_open *out);
 
