@@ -163,14 +163,12 @@ static int metric_id(const struct kernel_ops *k, struct i915_device *dev,
     *what = "MetricSet";
     return -EINVAL;
   }
-  if (dev->xe) { /* OP_ADD_CONFIG is not used on xe yet */
-    *what = "FlexEvent";
-    return -EOPNOTSUPP;
-  }
-  *what = "DRM_IOCTL_I915_PERF_ADD_CONFIG";
+  *what = dev->xe ? "OBSERVATION ADD_CONFIG" : "DRM_IOCTL_I915_PERF_ADD_CONFIG";
   i915_flex_uuid(p->flex, p->n_flex, dev->flex_uuid);
-  int rc = i915_flex_add_config(k, dev->fd, dev->flex_uuid, p->flex, p->n_flex,
-                                &dev->metric_id);
+  int rc = dev->xe ? xe_oa_add_config(k, dev->fd, dev->flex_uuid, p->flex,
+                                      p->n_flex, &dev->metric_id)
+                   : i915_flex_add_config(k, dev->fd, dev->flex_uuid, p->flex,
+                                          p->n_flex, &dev->metric_id);
   if (rc == 0) {
     dev->config_added = true;
     return 0;
@@ -346,11 +344,14 @@ void i915_device_stop(const struct kernel_ops *k, struct i915_device *dev,
   i915_stream_close(k, &dev->stream);
   if (dev->config_added) {
     int fd = dev->fd >= 0 ? dev->fd : k->open(dev->node.path, O_RDWR, 0);
-    int rc = fd >= 0 ? i915_flex_remove_config(k, fd, dev->metric_id) : -errno;
+    int rc = fd < 0    ? -errno
+             : dev->xe ? xe_oa_remove_config(k, fd, dev->metric_id)
+                       : i915_flex_remove_config(k, fd, dev->metric_id);
     if (rc < 0 && rc != -ENOENT)
       log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object,
-              "DRM_IOCTL_I915_PERF_REMOVE_CONFIG", "%s",
-              i915_perf_open_strerror(-rc));
+              dev->xe ? "OBSERVATION REMOVE_CONFIG"
+                      : "DRM_IOCTL_I915_PERF_REMOVE_CONFIG",
+              "%s", i915_perf_open_strerror(-rc));
     if (fd >= 0 && fd != dev->fd)
       k->close(fd);
     dev->config_added = false;

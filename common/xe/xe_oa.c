@@ -239,6 +239,39 @@ int xe_oa_stream_open(const struct kernel_ops *k, int fd,
   return sfd;
 }
 
+int xe_oa_add_config(const struct kernel_ops *k, int fd, const char *uuid,
+                     const uint32_t *pairs, size_t n, uint64_t *id) {
+  if (n == 0 || n > UINT32_MAX)
+    return -EINVAL;
+  struct drm_xe_oa_config c;
+  memset(&c, 0, sizeof c);
+  memcpy(c.uuid, uuid, sizeof c.uuid);
+  c.n_regs = (uint32_t)n;
+  c.regs_ptr = (uintptr_t)pairs;
+  struct drm_xe_observation_param p = {
+      .observation_type = DRM_XE_OBSERVATION_TYPE_OA,
+      .observation_op = DRM_XE_OBSERVATION_OP_ADD_CONFIG,
+      .param = (uintptr_t)&c,
+  };
+  int rc = kernel_ioctl_retry(k, fd, DRM_IOCTL_XE_OBSERVATION, &p);
+  if (rc < 0)
+    return -errno;
+  if (rc < 1)
+    return -EPROTO; /* idr_alloc from 1 */
+  *id = (uint64_t)rc;
+  return 0;
+}
+
+int xe_oa_remove_config(const struct kernel_ops *k, int fd, uint64_t id) {
+  struct drm_xe_observation_param p = {
+      .observation_type = DRM_XE_OBSERVATION_TYPE_OA,
+      .observation_op = DRM_XE_OBSERVATION_OP_REMOVE_CONFIG,
+      .param = (uintptr_t)&id,
+  };
+  return kernel_ioctl_retry(k, fd, DRM_IOCTL_XE_OBSERVATION, &p) < 0 ? -errno
+                                                                     : 0;
+}
+
 const char *xe_oa_open_hint(int err) {
   switch (err) {
   case EACCES:
@@ -248,6 +281,8 @@ const char *xe_oa_open_hint(int err) {
     return "the device has no OA (an SR-IOV VF, or no GuC)";
   case EBUSY:
     return "another OA stream holds the unit";
+  case EADDRINUSE:
+    return "a config with this uuid is registered already";
   case EINVAL:
     return "the kernel refused a property (format, exponent, engine)";
   case ENOTTY:

@@ -109,6 +109,18 @@ size_t xe_oa_open_props(const struct xe_oa_open_args *a,
 int xe_oa_stream_open(const struct kernel_ops *k, int fd,
                       const struct xe_oa_open_args *a, const char **what);
 
+/* OP_ADD_CONFIG of `n` (address, value) register pairs under `uuid` (36
+ * characters, no terminator needed): 0 with *id (xe_oa.c:
+ * xe_oa_add_config_ioctl: ids from 1, no built-in test config as on
+ * i915), or -errno (EADDRINUSE: that uuid is registered already; its id
+ * is in sysfs). */
+int xe_oa_add_config(const struct kernel_ops *k, int fd, const char *uuid,
+                     const uint32_t *pairs, size_t n, uint64_t *id);
+
+/* OP_REMOVE_CONFIG of config `id` (xe_oa.c: xe_oa_remove_config_ioctl
+ * reads it through the param pointer): 0 or -errno (ENOENT: unknown). */
+int xe_oa_remove_config(const struct kernel_ops *k, int fd, uint64_t id);
+
 /* What an open's errno means on xe (static text, never NULL): EACCES
  * names dev.xe.observation_paranoid and CAP_PERFMON, ENODEV a device
  * without OA (an SR-IOV VF, no GuC), ... */

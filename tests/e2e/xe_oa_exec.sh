@@ -91,6 +91,13 @@ tap_is 1 "$(get mmio_trigger_queue_full i915_oa_stream <<<"$out")" "status: mmio
 tap_is 0 "$(get reopens i915_oa_stream <<<"$out")" "status: not reopened"
 tap_is 6000000 "$(get gpu_core_clocks i915_oa <<<"$out")" "status: 6 differences counted"
 
+# FlexEvent: OP_ADD_CONFIG (ids from 1), A7 read by name, removed at exit
+out=$(run "platform=mtl,card_dir=$T/sys/class/drm/card0" --Device="$NODE" --FlexEvent="eu_active 4" --once --window=0 --format=influx 2>"$T/err")
+tap_is 0 $? "flex: exit 0"
+tap_is "" "$(cat "$T/err")" "flex: nothing on stderr"
+tap_is 56000 "$(get eu_active i915_oa <<<"$out")" "flex: eu_active (A7) by name"
+tap_is "$UUID" "$(ls "$T/sys/class/drm/card0/metrics")" "flex: only the MetricSet's entry is left (ours removed at exit)"
+
 # refusals in words, naming the device
 run platform=mtl,perfmon=0 --Device="$NODE" --MetricSet=1 --once --window=0 >/dev/null 2>"$T/err"
 tap_check "paranoid: EACCES names the sysctl, CAP_PERFMON and the device" \

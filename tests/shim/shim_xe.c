@@ -5,9 +5,10 @@
  * (xe_oa_stream_open_ioctl, xe_oa_user_extensions, the stream fops).
  * Where it knowingly differs: one OAG unit serving the render and compute
  * engines (no OAM units), no exec-queue, sync or buffer-size properties
- * (refused as unknown), no ADD/REMOVE_CONFIG (the metric ids are given by
- * the scenario), reports are queued by the test instead of written by a
- * timer, and poll is ready exactly when something is queued.
+ * (refused as unknown), ADD_CONFIG takes the seven flex registers only
+ * (xe_oa_is_valid_config_reg_addr also takes the NOA mux and B/C counter
+ * ranges), reports are queued by the test or written per drain instead
+ * of by a timer, and poll is ready exactly when something is queued.
  */
 #include "tests/shim/shim_xe.h"
 
@@ -20,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 /* The formats emulated, as xe_oa.c: oa_formats lists them ({counter
  * select, size, type, header, counter size, BC report}), with the
@@ -63,6 +66,10 @@ static struct shim_file *xe_stream_file; /* the open stream, or NULL */
 static uint8_t *xe_queue;
 static size_t xe_queue_len, xe_queue_off;
 static uint64_t xe_status; /* DRM_XE_OASTATUS_* pending */
+/* configs added with OP_ADD_CONFIG: id (0 free) and uuid */
+#define SHIM_XE_CONFIGS 16
+static uint64_t xe_cfg_id[SHIM_XE_CONFIGS];
+static char xe_cfg_uuid[SHIM_XE_CONFIGS][37];
 
 static int fail(int err) {
   errno = err;
@@ -393,6 +400,108 @@ static int format_find(uint64_t v) {
   return -1;
 }
 
+static bool id_used(uint64_t id) {
+  for (size_t i = 0; i < SHIM_XE_MAX_METRICS; i++)
+    if (xe_s.metrics[i] == id)
+      return true;
+  for (size_t i = 0; i < SHIM_XE_CONFIGS; i++)
+    if (xe_cfg_id[i] == id)
+      return true;
+  return false;
+}
+
+static bool uuid_valid(const char *u) {
+  for (int i = 0; i < 36; i++) {
+    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    char c = u[i];
+    bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+               (c >= 'A' && c <= 'F');
+    if (dash ? c != '-' : !hex)
+      return false;
+  }
+  return true;
+}
+
+static void sysfs_config(const char *uuid, uint64_t id, bool add) {
+  if (xe_s.card_dir[0] == '\0')
+    return;
+  char path[512];
+  snprintf(path, sizeof path, "%s/metrics", xe_s.card_dir);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/metrics/%s", xe_s.card_dir, uuid);
+  if (!add) {
+    char idp[600];
+    snprintf(idp, sizeof idp, "%s/id", path);
+    unlink(idp);
+    rmdir(path);
+    return;
+  }
+  mkdir(path, 0755);
+  char idp[600];
+  snprintf(idp, sizeof idp, "%s/id", path);
+  FILE *f = fopen(idp, "w");
+  if (f != NULL) {
+    fprintf(f, "%llu\n", (unsigned long long)id); /* show_dynamic_id */
+    fclose(f);
+  }
+}
+
+/* xe_oa.c: xe_oa_add_config_ioctl (xe_lock held) */
+static int add_config(const struct drm_xe_oa_config *c) {
+  static const uint32_t flex[7] = {0xE458, 0xE558, 0xE658, 0xE758,
+                                   0xE45C, 0xE55C, 0xE65C};
+  if (!xe_s.has_oa)
+    return fail(ENODEV);
+  if (xe_s.paranoid && !xe_s.perfmon)
+    return fail(EACCES);
+  if (c->extensions || !c->regs_ptr || !c->n_regs)
+    return fail(EINVAL);
+  if (!uuid_valid(c->uuid))
+    return fail(EINVAL);
+  const uint32_t *regs = (const void *)(uintptr_t)c->regs_ptr;
+  for (uint32_t i = 0; i < c->n_regs; i++) {
+    bool ok = false;
+    for (int f = 0; f < 7; f++)
+      ok |= regs[2 * i] == flex[f];
+    if (!ok) /* xe_oa_alloc_regs: an address no list takes */
+      return fail(EINVAL);
+  }
+  size_t slot = SHIM_XE_CONFIGS;
+  for (size_t i = 0; i < SHIM_XE_CONFIGS; i++) {
+    if (xe_cfg_id[i] != 0 && memcmp(xe_cfg_uuid[i], c->uuid, 36) == 0)
+      return fail(EADDRINUSE);
+    if (xe_cfg_id[i] == 0 && slot == SHIM_XE_CONFIGS)
+      slot = i;
+  }
+  if (slot == SHIM_XE_CONFIGS)
+    return fail(ENOSPC);
+  uint64_t id = 1; /* idr_alloc(&oa->metrics_idr, oa_config, 1, 0) */
+  while (id_used(id))
+    id++;
+  xe_cfg_id[slot] = id;
+  memcpy(xe_cfg_uuid[slot], c->uuid, 36);
+  xe_cfg_uuid[slot][36] = '\0';
+  sysfs_config(xe_cfg_uuid[slot], id, true);
+  return (int)id;
+}
+
+/* xe_oa.c: xe_oa_remove_config_ioctl (xe_lock held) */
+static int remove_config(const uint64_t *idp) {
+  if (!xe_s.has_oa)
+    return fail(ENODEV);
+  if (xe_s.paranoid && !xe_s.perfmon)
+    return fail(EACCES);
+  if (idp == NULL)
+    return fail(EFAULT);
+  for (size_t i = 0; i < SHIM_XE_CONFIGS; i++)
+    if (xe_cfg_id[i] != 0 && xe_cfg_id[i] == *idp) {
+      sysfs_config(xe_cfg_uuid[i], 0, false);
+      xe_cfg_id[i] = 0;
+      return 0;
+    }
+  return fail(ENOENT);
+}
+
 static int ioc_observation(void *arg) {
   const struct drm_xe_observation_param *p = arg;
   /* xe_observation.c: xe_observation_ioctl */
@@ -400,8 +509,21 @@ static int ioc_observation(void *arg) {
     return fail(EINVAL);
   if (p->observation_type != DRM_XE_OBSERVATION_TYPE_OA)
     return fail(EINVAL);
+  if (p->observation_op == DRM_XE_OBSERVATION_OP_ADD_CONFIG ||
+      p->observation_op == DRM_XE_OBSERVATION_OP_REMOVE_CONFIG) {
+    bool add = p->observation_op == DRM_XE_OBSERVATION_OP_ADD_CONFIG;
+    pthread_mutex_lock(&xe_lock);
+    int rc = add ? add_config((const void *)(uintptr_t)p->param)
+                 : remove_config((const void *)(uintptr_t)p->param);
+    if (add)
+      rc < 0 ? xe_stats.add_refusals++ : xe_stats.adds++;
+    else
+      rc < 0 ? xe_stats.remove_refusals++ : xe_stats.removes++;
+    pthread_mutex_unlock(&xe_lock);
+    return rc;
+  }
   if (p->observation_op != DRM_XE_OBSERVATION_OP_STREAM_OPEN)
-    return fail(EINVAL); /* ADD/REMOVE_CONFIG: not emulated */
+    return fail(EINVAL);
   pthread_mutex_lock(&xe_lock);
   struct shim_xe_scenario s = xe_s;
   xe_stats.n_props = 0;
@@ -469,9 +591,9 @@ static int ioc_observation(void *arg) {
   /* "Requesting samples from OAG buffer is a privileged operation" */
   if (op.exponent >= 0 && s.paranoid && !s.perfmon)
     return fail(EACCES);
-  bool known = false;
-  for (size_t i = 0; i < SHIM_XE_MAX_METRICS; i++)
-    known |= op.metric_set != 0 && s.metrics[i] == op.metric_set;
+  pthread_mutex_lock(&xe_lock);
+  bool known = op.metric_set != 0 && id_used(op.metric_set);
+  pthread_mutex_unlock(&xe_lock);
   if (!known) /* xe_oa_stream_init: "Invalid OA config id" */
     return fail(EINVAL);
   pthread_mutex_lock(&xe_lock);
@@ -567,6 +689,7 @@ int shim_xe_add(const char *path, const struct shim_xe_scenario *s) {
   xe_queue = NULL;
   xe_queue_len = xe_queue_off = 0;
   xe_status = 0;
+  memset(xe_cfg_id, 0, sizeof xe_cfg_id);
   xe_present = true;
   pthread_mutex_unlock(&xe_lock);
   if (shim_device_add(path, makedev(226, 128), &xe_dev_ops, NULL) < 0) {
@@ -653,6 +776,10 @@ void shim_xe_load_env(void) {
     }
     *eq = '\0';
     const char *v = eq + 1;
+    if (strcmp(kv, "card_dir") == 0) {
+      snprintf(s.card_dir, sizeof s.card_dir, "%s", v);
+      continue;
+    }
     if (strcmp(kv, "platform") == 0) {
       struct shim_xe_scenario p;
       if (strcmp(v, "bmg") == 0)

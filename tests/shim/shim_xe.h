@@ -38,6 +38,10 @@ struct shim_xe_scenario {
   bool paranoid;               /* dev.xe.observation_paranoid */
   bool perfmon;                /* the caller has CAP_PERFMON */
   uint64_t metrics[SHIM_XE_MAX_METRICS]; /* known config ids (0: none) */
+  /* the card's sysfs directory: OP_ADD_CONFIG writes metrics/<uuid>/id
+   * there and OP_REMOVE_CONFIG removes it (xe_oa.c:
+   * create_dynamic_oa_sysfs_entry); "" none */
+  char card_dir[256];
   /* the device's own reports (0: only what a test queues) */
   unsigned batch;
   uint64_t ts_step, clk_step, ctr_step;
@@ -52,6 +56,7 @@ struct shim_xe_open {
   uint32_t n_props;
   uint64_t props[16][2]; /* (property, value) in chain order */
   uint64_t enables, status_ioctls;
+  unsigned adds, add_refusals, removes, remove_refusals;
 };
 
 /* A pre-Xe2 device on xe (MTL: 0x7D55, 12.70, 19.2 MHz OA clock). */
@@ -71,7 +76,7 @@ int shim_xe_queue_reports(const uint8_t *buf, size_t len);
 int shim_xe_queue_status(uint64_t bits);
 /* For the preloaded shim: SHIM_XE_PATH (default /dev/dri/renderD128) and
  * SHIM_XE_SCENARIO, comma-separated key=value: platform=mtl|bmg,
- * paranoid, perfmon, has_oa, batch, ts_step, clk_step, ctr_step,
+ * card_dir, paranoid, perfmon, has_oa, batch, ts_step, clk_step, ctr_step,
  * near_wrap, status_at, status, metric=<id> (up to 8). Defaults: mtl,
  * batch 4, ts_step 19200 (1 ms), clk_step 1000000, ctr_step 1000,
  * metric 1. What it does not take is said on stderr. */

@@ -279,6 +279,73 @@ static void no_oa_said_once_and_left_alone(void **state) {
   i915_oa_ops.instance_free(p);
 }
 
+/* FlexEvent on xe: OP_ADD_CONFIG (ids from 1: the scenario's set holds 1,
+ * so ours is 2), the stream opened with it, OP_REMOVE_CONFIG of ours only
+ * at exit; a second instance meets EADDRINUSE, takes the id from sysfs
+ * and leaves the config alone. */
+static void flex_add_reuse_remove(void **state) {
+  (void)state;
+  struct shim_xe_scenario s;
+  shim_xe_scenario_mtl(&s);
+  snprintf(s.card_dir, sizeof s.card_dir, "%s/class/drm/card0", sysfs);
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", s.card_dir);
+  assert_int_equal(system(cmd), 0);
+  assert_int_equal(shim_xe_add(node, &s), 0);
+  void *flex[2];
+  for (int i = 0; i < 2; i++) {
+    flex[i] = i915_oa_ops.instance_new("t");
+    assert_int_equal(conf(flex[i], "Device", node), 0);
+    assert_int_equal(conf(flex[i], "SysfsRoot", sysfs), 0);
+    assert_int_equal(conf(flex[i], "FlexEvent", "eu_active 4"), 0);
+  }
+  assert_int_equal(i915_oa_ops.init(flex[0], &host), 0);
+  struct shim_xe_open st;
+  shim_xe_stats(&st);
+  assert_int_equal(st.adds, 1);
+  assert_int_equal(st.opens, 1);
+  assert_int_equal(st.props[2][0], DRM_XE_OA_PROPERTY_OA_METRIC_SET);
+  assert_int_equal(st.props[2][1], 2);
+  /* the second instance: EADDRINUSE, the id from sysfs; the unit is
+   * busy with the first's stream, so its open is retried later */
+  assert_int_equal(i915_oa_ops.init(flex[1], &host), 0);
+  shim_xe_stats(&st);
+  assert_int_equal(st.adds, 1);
+  assert_int_equal(st.add_refusals, 1);
+  assert_int_equal(st.props[2][1], 2);
+  i915_oa_ops.instance_free(flex[1]);
+  shim_xe_stats(&st);
+  assert_int_equal(st.removes, 0); /* not ours to remove */
+  i915_oa_ops.instance_free(flex[0]);
+  shim_xe_stats(&st);
+  assert_int_equal(st.removes, 1);
+  assert_int_equal(st.remove_refusals, 0);
+  char idp[320];
+  snprintf(idp, sizeof idp, "%s/metrics", s.card_dir);
+  snprintf(cmd, sizeof cmd, "test -z \"$(ls '%s')\"", idp);
+  assert_int_equal(system(cmd), 0); /* the sysfs entry went with it */
+}
+
+static void flex_paranoid(void **state) {
+  (void)state;
+  struct shim_xe_scenario s;
+  shim_xe_scenario_mtl(&s);
+  s.perfmon = false;
+  assert_int_equal(shim_xe_add(node, &s), 0);
+  void *p = i915_oa_ops.instance_new("t");
+  assert_int_equal(conf(p, "Device", node), 0);
+  assert_int_equal(conf(p, "SysfsRoot", sysfs), 0);
+  assert_int_equal(conf(p, "FlexEvent", "eu_stall 5"), 0);
+  assert_int_equal(i915_oa_ops.init(p, &host), 0);
+  char want[256];
+  snprintf(want, sizeof want,
+           "i915_oa: %s: OBSERVATION ADD_CONFIG: Permission denied; hint: "
+           "system-wide OA needs dev.xe.observation_paranoid=0 or CAP_PERFMON",
+           node);
+  assert_int_equal(logged(want), 1);
+  i915_oa_ops.instance_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(mtl_on_xe_exact_totals_and_statuses,
@@ -289,6 +356,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(no_oa_said_once_and_left_alone, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(flex_add_reuse_remove, setup, teardown),
+      cmocka_unit_test_setup_teardown(flex_paranoid, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
