@@ -108,4 +108,17 @@ run platform=mtl --Device="$NODE" --MetricSet=7 --once --window=0 >/dev/null 2>"
 tap_check "an unknown metric set id: EINVAL from STREAM_OPEN" \
   grep -q "$NODE: OBSERVATION STREAM_OPEN: Invalid argument" "$T/err"
 
+# valgrind: no error, no leak, on both platforms with statuses and flex
+if command -v valgrind >/dev/null && [[ ${SANITIZE:-} != 1 ]]; then
+  for pl in mtl bmg; do
+    tap_check "valgrind clean: $pl, statuses, FlexEvent" \
+      env SHIM_DRIVERS=xe SHIM_XE_PATH="$NODE" \
+      SHIM_XE_SCENARIO="platform=$pl,card_dir=$T/sys/class/drm/card0,status_at=2,status=15" \
+      LD_PRELOAD="$SHIM" valgrind -q --error-exitcode=9 --leak-check=full \
+      "$BIN" --Device="$NODE" --FlexEvent="eu_active 4" --Period=0.001 \
+      --DevRoot="$T/dev/dri" --SysfsRoot="$T/sys" --once --window=0 --format=json
+  done
+else
+  tap_skip "valgrind clean" "no valgrind, or a sanitizer build"
+fi
 tap_done
