@@ -5,6 +5,7 @@
 #include "common/i915/oa_platform.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,13 @@ int xe_oa_stream_open(const struct kernel_ops *k, int fd,
   int sfd = kernel_ioctl_retry(k, fd, DRM_IOCTL_XE_OBSERVATION, &p);
   if (sfd < 0)
     return -errno;
+  /* The uAPI has no O_NONBLOCK property, but xe_oa_read honours the
+   * file's flag: set it (the drain also polls first, so a kernel or an
+   * emulation that ignored it still never blocks a read). fcntl on the fd
+   * just opened is not part of the seam: an emulated fd is a real one. */
+  int fl = fcntl(sfd, F_GETFL);
+  if (fl >= 0)
+    (void)fcntl(sfd, F_SETFL, fl | O_NONBLOCK);
   *what = "OBSERVATION_IOCTL_ENABLE";
   if (kernel_ioctl_retry(k, sfd, DRM_XE_OBSERVATION_IOCTL_ENABLE, NULL) < 0) {
     int err = errno;

@@ -9,8 +9,9 @@
  * with EIO (xe_oa.c: __xe_oa_read); DRM_XE_OBSERVATION_IOCTL_STATUS then
  * returns and clears it (xe_oa_status_locked), and reading goes on. The
  * fd is blocking (xe_oa_stream_open_ioctl makes it with flags 0 and the
- * uAPI has no property for O_NONBLOCK): every read here follows a poll
- * with a timeout of 0, so a drain never waits.
+ * uAPI has no property for O_NONBLOCK): xe_oa_stream_open sets
+ * O_NONBLOCK with fcntl (xe_oa_read honours it), and every read here
+ * follows a poll with a timeout of 0, so a drain never waits.
  */
 #ifndef COMMON_XE_XE_OA_H
 #define COMMON_XE_XE_OA_H

@@ -183,6 +183,11 @@ static void open_sends_what_xe_oa_accepts(void **state) {
   const char *what;
   int sfd = xe_oa_stream_open(&shim_kernel, fd, &mtl_args, &what);
   assert_true(sfd >= 0);
+  /* non-blocking: an empty stream answers EAGAIN, never waits */
+  assert_true(fcntl(sfd, F_GETFL) & O_NONBLOCK);
+  uint8_t one[256];
+  assert_int_equal(shim_kernel.read(sfd, one, sizeof one), -1);
+  assert_int_equal(errno, EAGAIN);
   struct shim_xe_open st;
   shim_xe_stats(&st);
   assert_int_equal(st.opens, 1);
