@@ -134,6 +134,10 @@ static int failed(struct i915_device *dev, const struct i915_device_params *p,
 static int xe_identity(const struct kernel_ops *k, struct i915_device *dev,
                        const struct i915_device_params *p, const char **what) {
   int rc = xe_identity_read(k, dev->fd, &dev->xe_id, what);
+  /* xe_query.c: xe_query_ioctl answers an unknown query id with EINVAL: a
+   * kernel older than the OA_UNITS query has no xe OA at all */
+  if (rc == -EINVAL && strcmp(*what, "DEVICE_QUERY OA_UNITS") == 0)
+    return -ENODEV;
   if (rc < 0)
     return rc;
   int cls = p->engine_class >= 0 ? p->engine_class : DRM_XE_ENGINE_CLASS_RENDER;

@@ -122,6 +122,7 @@ int xe_identity_read(const struct kernel_ops *k, int fd, struct xe_identity *id,
   rc = xe_query(k, fd, DRM_XE_DEVICE_QUERY_OA_UNITS, &blob, &size);
   if (rc < 0)
     return rc;
+  *what = "OA_UNITS answer"; /* a malformed blob, not a missing query */
   rc = xe_oa_units_parse(blob, size, id->units, XE_OA_MAX_UNITS);
   free(blob);
   if (rc < 0)
@@ -286,7 +287,8 @@ const char *xe_oa_open_hint(int err) {
     return "system-wide OA needs dev.xe.observation_paranoid=0 or "
            "CAP_PERFMON (xe_oa.c: xe_oa_stream_open_ioctl)";
   case ENODEV:
-    return "the device has no OA (an SR-IOV VF, or no GuC)";
+    return "the device has no OA (an SR-IOV VF, no GuC, or a kernel "
+           "without xe OA)";
   case EBUSY:
     return "another OA stream holds the unit";
   case EADDRINUSE:

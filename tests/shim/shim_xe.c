@@ -200,6 +200,8 @@ static int ioc_query(void *arg) {
   case DRM_XE_DEVICE_QUERY_GT_LIST:
     return query_gt_list(q);
   case DRM_XE_DEVICE_QUERY_OA_UNITS:
+    if (xe_s.old_kernel) /* before the query existed: an unknown id */
+      return fail(EINVAL);
     return query_oa_units(q);
   default:
     return fail(EINVAL);
@@ -649,6 +651,10 @@ static int dev_ioctl(struct shim_file *f, unsigned long request, void *arg) {
     pthread_mutex_unlock(&xe_lock);
     return rc;
   case DRM_IOCTL_XE_OBSERVATION:
+    if (xe_s.old_kernel) { /* drm_ioctl: a number the driver lacks */
+      errno = ENOTTY;
+      return -1;
+    }
     rc = ioc_observation(arg);
     if (rc < 0) {
       pthread_mutex_lock(&xe_lock);

@@ -35,8 +35,9 @@ struct shim_xe_scenario {
   uint64_t oa_timestamp_hz;    /* OA_UNITS, the OAG unit's */
   bool xe2;                    /* PEC formats (graphics 20+) */
   bool has_oa;                 /* false: OBSERVATION fails ENODEV */
-  bool paranoid;               /* dev.xe.observation_paranoid */
-  bool perfmon;                /* the caller has CAP_PERFMON */
+  bool old_kernel; /* no OA_UNITS query (EINVAL), no OBSERVATION (ENOTTY) */
+  bool paranoid;   /* dev.xe.observation_paranoid */
+  bool perfmon;    /* the caller has CAP_PERFMON */
   uint64_t metrics[SHIM_XE_MAX_METRICS]; /* known config ids (0: none) */
   /* the card's sysfs directory: OP_ADD_CONFIG writes metrics/<uuid>/id
    * there and OP_REMOVE_CONFIG removes it (xe_oa.c:

@@ -279,6 +279,28 @@ static void no_oa_said_once_and_left_alone(void **state) {
   i915_oa_ops.instance_free(p);
 }
 
+/* A kernel whose xe has no OA_UNITS query (EINVAL for the id): no OA,
+ * said once, left alone. */
+static void old_kernel_without_oa(void **state) {
+  (void)state;
+  struct shim_xe_scenario s;
+  shim_xe_scenario_mtl(&s);
+  s.old_kernel = true;
+  assert_int_equal(shim_xe_add(node, &s), 0);
+  void *p = instance(true);
+  assert_int_equal(i915_oa_ops.init(p, &host), 0);
+  for (int i = 0; i < 3; i++) {
+    now_ns += 600 * S;
+    struct capture_sink c;
+    capture_sink_init(&c);
+    i915_oa_ops.read(p, &c.base);
+    capture_sink_fini(&c);
+  }
+  assert_int_equal(logged("DEVICE_QUERY OA_UNITS: No such device"), 1);
+  assert_int_equal(logged("a kernel without xe OA"), 1);
+  i915_oa_ops.instance_free(p);
+}
+
 /* FlexEvent on xe: OP_ADD_CONFIG (ids from 1: the scenario's set holds 1,
  * so ours is 2), the stream opened with it, OP_REMOVE_CONFIG of ours only
  * at exit; a second instance meets EADDRINUSE, takes the id from sysfs
@@ -357,6 +379,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(no_oa_said_once_and_left_alone, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(flex_add_reuse_remove, setup, teardown),
+      cmocka_unit_test_setup_teardown(old_kernel_without_oa, setup, teardown),
       cmocka_unit_test_setup_teardown(flex_paranoid, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
