@@ -13,7 +13,8 @@
 #    writes are shown, refreshed every second.
 # 4. The same machine through the Telegraf executable's table view.
 # 5. panthor_perf and i915_oa through the kernel emulation (tests/shim):
-#    an emulated Mali-G720 and an emulated Intel TGL GPU, table views.
+#    an emulated Mali-G720, an emulated Intel TGL GPU (i915) and an
+#    emulated Intel Battlemage GPU (xe), table views.
 # 5. panthor_perf through the shim's emulated Mali-G720 (table view).
 # Everything started here is stopped by PID and removed on exit.
 # Needs root: the simulated device nodes are made with mknod.
@@ -206,3 +207,21 @@ oa_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-i915.XXXXXX")
     --FlexEvent="eu_active 4" --FlexEvent="eu_stall 5"
 ) || echo "demo: $BUILD/i915_oa failed" >&2
 rm -rf "$oa_dir"
+
+# i915_oa on xe: an Intel Battlemage (Xe2) GPU's OA stream through the
+# shim's xe device: PEC64u64 reports, the same records as on i915.
+echo
+echo "i915_oa against an emulated Intel Battlemage GPU on xe (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=xe):"
+echo "  $BUILD/i915_oa --format=table --window=1 --MetricSet=1"
+echo
+xe_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-xe.XXXXXX")
+(
+  mkdir -p "$xe_dir/dev/dri" "$xe_dir/sys"
+  : >"$xe_dir/dev/dri/renderD128"
+  SHIM_DRIVERS=xe SHIM_XE_PATH="$xe_dir/dev/dri/renderD128" \
+    SHIM_XE_SCENARIO=platform=bmg,batch=50 \
+    LD_PRELOAD="$PWD/$BUILD/tests/shim.so" "$BUILD/i915_oa" --format=table \
+    --window=1 --DevRoot="$xe_dir/dev/dri" --SysfsRoot="$xe_dir/sys" \
+    --MetricSet=1
+) || echo "demo: $BUILD/i915_oa (xe) failed" >&2
+rm -rf "$xe_dir"

@@ -8,6 +8,7 @@
 #include "common/i915/i915_perf_open.h"
 #include "common/i915/i915_sysfs.h"
 #include "common/i915/i915_uapi.h"
+#include "common/i915/oa_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,11 @@ int i915_device_find(const struct kernel_ops *k, const char *dev_root,
                           NULL, NULL);
     if (n_all < 0)
       return n_all;
+    /* xe (xe_device.c: xe_driver.name) after i915: the same OA path */
+    int n_xe = drm_node_find(k, dev_root, sysfs_root, "xe", all + n_all,
+                             DRM_NODE_MAX - (size_t)n_all, NULL, NULL);
+    if (n_xe > 0)
+      n_all += n_xe;
   }
   size_t n = 0;
   if (n_wanted == 0) {
@@ -50,7 +56,8 @@ int i915_device_find(const struct kernel_ops *k, const char *dev_root,
     int err = -ENOENT;
     if (wanted[w][0] == '/') {
       err = drm_node_describe(k, wanted[w], sysfs_root, &node);
-      if (err == 0 && strcmp(node.driver, "i915") != 0)
+      if (err == 0 && strcmp(node.driver, "i915") != 0 &&
+          strcmp(node.driver, "xe") != 0)
         err = -ENODEV;
     } else {
       for (int i = 0; i < n_all && err != 0; i++)
@@ -76,6 +83,7 @@ void i915_device_init(struct i915_device *dev, const struct drm_node *node) {
   snprintf(dev->object, sizeof dev->object, "%s",
            node->pci[0] != '\0' ? node->pci : node->path);
   dev->fd = -1;
+  dev->xe = strcmp(node->driver, "xe") == 0;
   i915_stream_init(&dev->stream, 0);
   devsession_init(&dev->session, NULL, dev->object);
 }
@@ -92,7 +100,9 @@ static void close_all(const struct kernel_ops *k, struct i915_device *dev) {
  * backoff. Returns -err. */
 static int failed(struct i915_device *dev, const struct i915_device_params *p,
                   const char *what, int err, uint64_t now_ns) {
-  const char *hint = i915_perf_open_hint(err);
+  const char *hint = dev->xe ? xe_oa_open_hint(err) : i915_perf_open_hint(err);
+  if (hint != NULL && hint[0] == '\0')
+    hint = NULL;
   dev->session.plugin = p->plugin;
   /* a uuid's id file read, but not a number: name the file, the kernel's
    * hints do not apply (i915_perf.c: show_dynamic_id writes "%d
@@ -119,6 +129,31 @@ static int failed(struct i915_device *dev, const struct i915_device_params *p,
   return -err;
 }
 
+/* xe: the identity from DEVICE_QUERY, completed into dev->id (the OA
+ * timestamp frequency is the OA unit's: xe_query.c: query_oa_units). */
+static int xe_identity(const struct kernel_ops *k, struct i915_device *dev,
+                       const struct i915_device_params *p, const char **what) {
+  int rc = xe_identity_read(k, dev->fd, &dev->xe_id, what);
+  /* xe_query.c: xe_query_ioctl answers an unknown query id with EINVAL: a
+   * kernel older than the OA_UNITS query has no xe OA at all */
+  if (rc == -EINVAL && strcmp(*what, "DEVICE_QUERY OA_UNITS") == 0)
+    return -ENODEV;
+  if (rc < 0)
+    return rc;
+  int cls = p->engine_class >= 0 ? p->engine_class : DRM_XE_ENGINE_CLASS_RENDER;
+  dev->xe_unit = xe_oa_unit_for(&dev->xe_id, cls, p->engine_instance);
+  memset(&dev->id, 0, sizeof dev->id);
+  dev->id.devid = dev->xe_id.devid;
+  if (dev->xe_unit == NULL) {
+    /* xe_query.c: query_oa_units lists none when OA is not initialised
+     * (xe_oa.c: xe_oa_init: no GuC, or an SR-IOV VF) */
+    *what = "DEVICE_QUERY OA_UNITS";
+    return dev->xe_id.n_units == 0 ? -ENODEV : -EINVAL;
+  }
+  dev->id.oa_timestamp_hz = dev->xe_unit->timestamp_hz;
+  return 0;
+}
+
 /* The metric-set id: MetricSet through sysfs, else the flex config
  * (ADD_CONFIG; EADDRINUSE: the id of the registered one from sysfs). */
 static int metric_id(const struct kernel_ops *k, struct i915_device *dev,
@@ -132,10 +167,12 @@ static int metric_id(const struct kernel_ops *k, struct i915_device *dev,
     *what = "MetricSet";
     return -EINVAL;
   }
-  *what = "DRM_IOCTL_I915_PERF_ADD_CONFIG";
+  *what = dev->xe ? "OBSERVATION ADD_CONFIG" : "DRM_IOCTL_I915_PERF_ADD_CONFIG";
   i915_flex_uuid(p->flex, p->n_flex, dev->flex_uuid);
-  int rc = i915_flex_add_config(k, dev->fd, dev->flex_uuid, p->flex, p->n_flex,
-                                &dev->metric_id);
+  int rc = dev->xe ? xe_oa_add_config(k, dev->fd, dev->flex_uuid, p->flex,
+                                      p->n_flex, &dev->metric_id)
+                   : i915_flex_add_config(k, dev->fd, dev->flex_uuid, p->flex,
+                                          p->n_flex, &dev->metric_id);
   if (rc == 0) {
     dev->config_added = true;
     return 0;
@@ -160,11 +197,12 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
       rc = -errno;
       goto fail;
     }
-    rc = i915_getparam_identity(k, dev->fd, &dev->id);
-    if (rc < 0) {
+    if (dev->xe)
+      rc = xe_identity(k, dev, p, &what);
+    else if ((rc = i915_getparam_identity(k, dev->fd, &dev->id)) < 0)
       what = "DRM_IOCTL_I915_GETPARAM";
+    if (rc < 0)
       goto fail;
-    }
     if (dev->card[0] == '\0' &&
         i915_sysfs_card(p->sysfs_root, dev->node.name, dev->card,
                         sizeof dev->card) < 0)
@@ -178,6 +216,21 @@ int i915_device_open(const struct kernel_ops *k, struct i915_device *dev,
   }
   if (dev->metric_id == 0 && (rc = metric_id(k, dev, p, &what)) < 0)
     goto fail;
+  if (dev->stream.fd < 0 && dev->xe) {
+    struct xe_oa_open_args a = {
+        .oa_unit_id = dev->xe_unit->id,
+        .metric_set = dev->metric_id,
+        .format = p->format,
+        .exponent = p->exponent,
+        .engine_instance = p->engine_instance,
+    };
+    rc = xe_oa_stream_open(k, dev->fd, &a, &what);
+    if (rc < 0)
+      goto fail;
+    what = "stream buffer";
+    if ((rc = i915_stream_attach(k, &dev->stream, rc)) < 0)
+      goto fail;
+  }
   if (dev->stream.fd < 0) {
     struct i915_perf_open_args a = {
         .perf_revision = dev->id.perf_revision,
@@ -203,13 +256,57 @@ fail:
   /* the next attempt starts from the device open: a half-open device
    * (identity unknown) is never used */
   close_all(k, dev);
+  if (dev->xe && rc == -ENODEV && strcmp(what, "MetricSet") != 0) {
+    /* no OA on this xe device (xe_oa.c: xe_oa_stream_open_ioctl answers
+     * ENODEV before anything else): said once, never tried again */
+    dev->no_oa = true;
+    log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object, what,
+            "%s; hint: %s; this device is left alone", strerror(ENODEV),
+            xe_oa_open_hint(ENODEV));
+    return rc;
+  }
   return failed(dev, p, what, -rc, now_ns);
+}
+
+struct xe_drain_ctx {
+  i915_stream_fn fn;
+  void *ctx;
+  const struct i915_device_params *p;
+};
+
+static void xe_reports(void *ctx, const uint8_t *buf, size_t len) {
+  struct xe_drain_ctx *x = ctx;
+  x->fn(x->ctx, buf, len);
+}
+
+static void xe_status(void *ctx, uint64_t oa_status) {
+  struct xe_drain_ctx *x = ctx;
+  if (x->p->on_xe_status != NULL)
+    x->p->on_xe_status(x->p->ctx, oa_status);
+}
+
+static int64_t xe_drain(const struct kernel_ops *k, struct i915_device *dev,
+                        const struct i915_device_params *p, i915_stream_fn fn,
+                        void *ctx) {
+  static const struct xe_oa_drain_ops ops = {xe_reports, xe_status};
+  struct xe_drain_ctx x = {fn, ctx, p};
+  const struct oa_format *f = oa_format_get(p->format);
+  if (f == NULL)
+    return -EINVAL;
+  int64_t n =
+      xe_oa_drain_fd(k, dev->stream.fd, dev->stream.buf, dev->stream.cap,
+                     f->size, &ops, &x, &dev->xe_counts);
+  if (n > 0) {
+    dev->stream.reads = dev->xe_counts.reads;
+    dev->stream.bytes = dev->xe_counts.bytes;
+  }
+  return n;
 }
 
 int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
                           struct i915_device_params *p, uint64_t now_ns,
                           i915_stream_fn fn, void *ctx) {
-  if (dev->paused)
+  if (dev->paused || dev->no_oa)
     return 0;
   if (dev->stream.fd < 0) {
     if (!devsession_due(&dev->session, now_ns))
@@ -218,7 +315,8 @@ int64_t i915_device_drain(const struct kernel_ops *k, struct i915_device *dev,
     if (rc < 0)
       return rc;
   }
-  int64_t n = i915_stream_drain(k, &dev->stream, fn, ctx);
+  int64_t n = dev->xe ? xe_drain(k, dev, p, fn, ctx)
+                      : i915_stream_drain(k, &dev->stream, fn, ctx);
   if (n >= 0) {
     devsession_healthy(&dev->session, "stream", "open again");
     return n;
@@ -250,11 +348,14 @@ void i915_device_stop(const struct kernel_ops *k, struct i915_device *dev,
   i915_stream_close(k, &dev->stream);
   if (dev->config_added) {
     int fd = dev->fd >= 0 ? dev->fd : k->open(dev->node.path, O_RDWR, 0);
-    int rc = fd >= 0 ? i915_flex_remove_config(k, fd, dev->metric_id) : -errno;
+    int rc = fd < 0    ? -errno
+             : dev->xe ? xe_oa_remove_config(k, fd, dev->metric_id)
+                       : i915_flex_remove_config(k, fd, dev->metric_id);
     if (rc < 0 && rc != -ENOENT)
       log_msg(LOG_LEVEL_WARNING, p->plugin, dev->object,
-              "DRM_IOCTL_I915_PERF_REMOVE_CONFIG", "%s",
-              i915_perf_open_strerror(-rc));
+              dev->xe ? "OBSERVATION REMOVE_CONFIG"
+                      : "DRM_IOCTL_I915_PERF_REMOVE_CONFIG",
+              "%s", i915_perf_open_strerror(-rc));
     if (fd >= 0 && fd != dev->fd)
       k->close(fd);
     dev->config_added = false;

@@ -18,6 +18,7 @@
 #include "common/i915/i915_flex.h"
 #include "common/i915/i915_getparam.h"
 #include "common/i915/i915_stream.h"
+#include "common/xe/xe_oa.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,6 +43,10 @@ struct i915_device_params {
   int (*on_identity)(void *ctx, const struct i915_device *dev,
                      struct i915_device_params *p);
   void *ctx;
+  /* xe devices: the drain hands whole reports (no record headers) to the
+   * drain's `fn`, and each OA status the kernel reports after an EIO
+   * (DRM_XE_OASTATUS_* bits) here (may be NULL). */
+  void (*on_xe_status)(void *ctx, uint64_t oa_status);
 };
 
 struct i915_device {
@@ -59,17 +64,28 @@ struct i915_device {
   bool config_added; /* ADD_CONFIG by us: REMOVE_CONFIG at stop */
   bool started;      /* the stream was open once */
   bool paused;       /* closed on purpose (i915_device_pause) */
+  /* xe devices (the node's driver is "xe"): the identity from
+   * DEVICE_QUERY (dev->id gets its devid and the OA unit's timestamp
+   * frequency), the OA unit of the stream, the stream's counts, and
+   * `no_oa`: the kernel answered ENODEV (an SR-IOV VF, no GuC), said once
+   * and the device left alone. */
+  bool xe;
+  struct xe_identity xe_id;
+  const struct xe_oa_unit_info *xe_unit;
+  struct xe_oa_stream_counts xe_counts;
+  bool no_oa;
 };
 
-/* The i915 render nodes the `Device` options name: each entry of
- * `wanted` (n_wanted; none: every i915 node under `dev_root`) is a node
+/* The i915 and xe render nodes the `Device` options name: each entry of
+ * `wanted` (n_wanted; none: every i915 node, then every xe node, under
+ * `dev_root`) is a node
  * path ("/dev/dri/renderD128", described through the seam) or a PCI
  * address ("0000:00:02.0", matched against the i915 nodes found). Fills
  * up to `max` nodes, without duplicates, and returns how many; an entry
- * that names no i915 node is passed to `on_missing` (may be NULL) with a
- * negative errno (-ENODEV: another driver; -ENOENT: no such node/address;
- * or the error of opening it). -errno when `dev_root` cannot be listed
- * and a PCI address or no Device was given. */
+ * that names no i915 or xe node is passed to `on_missing` (may be NULL)
+ * with a negative errno (-ENODEV: another driver; -ENOENT: no such
+ * node/address; or the error of opening it). -errno when `dev_root` cannot be
+ * listed and a PCI address or no Device was given. */
 int i915_device_find(const struct kernel_ops *k, const char *dev_root,
                      const char *sysfs_root, const char *const *wanted,
                      size_t n_wanted, struct drm_node *nodes, size_t max,

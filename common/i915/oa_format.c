@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <strings.h>
 
-static struct oa_format formats[I915_UAPI_OA_FORMAT_LAST + 1];
+/* i915 ids at their value, then the xe-only ids */
+static struct oa_format
+    formats[I915_UAPI_OA_FORMAT_LAST + 1 + OA_FORMAT_XE_COUNT];
 static pthread_once_t formats_once = PTHREAD_ONCE_INIT;
 
 static void add(struct oa_format *f, uint8_t kind, unsigned index,
@@ -35,6 +37,8 @@ static void add(struct oa_format *f, uint8_t kind, unsigned index,
   }
   if (kind == OA_MPEC)
     snprintf(c->name, sizeof c->name, "mpec%u", index);
+  else if (kind == OA_PEC)
+    snprintf(c->name, sizeof c->name, "pec%u", index);
   else
     snprintf(c->name, sizeof c->name, "%c%u", kind, index);
 }
@@ -58,9 +62,15 @@ static void b8_c8(struct oa_format *f, unsigned at) {
   add32(f, OA_C, 0, 8, at + 32);
 }
 
+static struct oa_format *slot(uint32_t id) {
+  return id >= OA_FORMAT_XE_BASE
+             ? &formats[I915_UAPI_OA_FORMAT_LAST + 1 + (id - OA_FORMAT_XE_BASE)]
+             : &formats[id];
+}
+
 static struct oa_format *define(uint32_t id, const char *name, unsigned size,
                                 bool header64, bool has_clock) {
-  struct oa_format *f = &formats[id];
+  struct oa_format *f = slot(id);
   f->id = id;
   f->name = name;
   f->size = (uint16_t)size;
@@ -123,22 +133,34 @@ static void build(void) {
              true, true);
   add32(f, OA_MPEC, 0, 8, 32);
   b8_c8(f, 64);
+  /* Xe2 PEC64u64 (xe_oa.c: oa_formats, 576 bytes, 64-bit header): 64
+   * PEC counters of 64 bits from byte 32 (igt lib/xe/xe_oa.c:
+   * intel_xe_perf_accumulate_reports reads them as u64 words 4..67) */
+  f = define(OA_FORMAT_XE_PEC64u64, "PEC64u64", 576, true, true);
+  for (unsigned i = 0; i < 64; i++)
+    add(f, OA_PEC, i, 64, 32 + 8 * i, 0);
 }
 
 const struct oa_format *oa_format_get(uint32_t id) {
-  if (id == 0 || id > I915_UAPI_OA_FORMAT_LAST)
+  if (id == 0 || (id > I915_UAPI_OA_FORMAT_LAST && id < OA_FORMAT_XE_BASE) ||
+      id >= OA_FORMAT_XE_BASE + OA_FORMAT_XE_COUNT)
     return NULL;
   pthread_once(&formats_once, build);
-  return &formats[id];
+  return slot(id);
 }
 
 const struct oa_format *oa_format_parse(const char *name) {
   char *end;
   unsigned long id = strtoul(name, &end, 10);
   if (end != name && *end == '\0')
-    return id <= I915_UAPI_OA_FORMAT_LAST ? oa_format_get((uint32_t)id) : NULL;
+    return id <= UINT32_MAX ? oa_format_get((uint32_t)id) : NULL;
   for (uint32_t i = 1; i <= I915_UAPI_OA_FORMAT_LAST; i++) {
     const struct oa_format *f = oa_format_get(i);
+    if (strcasecmp(f->name, name) == 0)
+      return f;
+  }
+  for (uint32_t i = 0; i < OA_FORMAT_XE_COUNT; i++) {
+    const struct oa_format *f = oa_format_get(OA_FORMAT_XE_BASE + i);
     if (strcasecmp(f->name, name) == 0)
       return f;
   }

@@ -20,10 +20,22 @@
 #include <stdint.h>
 
 #define OA_MAX_COUNTERS 64 /* A45_B8_C8 has 61 */
-#define OA_REPORT_MAX 256
+#define OA_REPORT_MAX 576  /* xe's PEC64u64 */
+/* Formats only the xe driver has (no drm_i915_oa_format value): project
+ * ids from 256, so they never meet an i915 value; xe is told the format
+ * by its fields (common/xe/xe_oa_format.h), never by this id. */
+#define OA_FORMAT_XE_BASE 256u
+#define OA_FORMAT_XE_PEC64u64 256u /* Xe2: 64 PEC counters of 64 bits */
+#define OA_FORMAT_XE_COUNT 1u
 #define OA_REASONS 7
 
-enum oa_counter_kind { OA_A = 'a', OA_B = 'b', OA_C = 'c', OA_MPEC = 'm' };
+enum oa_counter_kind {
+  OA_A = 'a',
+  OA_B = 'b',
+  OA_C = 'c',
+  OA_MPEC = 'm',
+  OA_PEC = 'p' /* xe PEC formats: "pec0" .. "pec63" */
+};
 
 struct oa_counter {
   uint8_t kind;  /* enum oa_counter_kind */
@@ -57,12 +69,14 @@ struct oa_format {
   struct oa_run runs[OA_MAX_RUNS];
 };
 
-/* The format with drm_i915_oa_format value `id` (1..14), or NULL. The
+/* The format with drm_i915_oa_format value `id` (1..14) or xe-only id
+ * (OA_FORMAT_XE_*), or NULL. The
  * table is built on first use (thread-safe) and never changes. */
 const struct oa_format *oa_format_get(uint32_t id);
 
 /* The format named `name` (case-insensitive, e.g. "A24u40_A14u32_B8_C8"
- * or "OAM_MPEC8u64_B8_C8") or given as its decimal value, or NULL. */
+ * "OAM_MPEC8u64_B8_C8" or "PEC64u64") or given as its decimal value, or NULL.
+ */
 const struct oa_format *oa_format_parse(const char *name);
 
 /* Field names of the report reasons, by bit from i915_perf.c:

@@ -57,7 +57,15 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   struct oa_instance *inst = d->inst;
   d->platform = oa_platform_lookup(dev->id.devid);
   bool media = inst->cfg.engine_class == 2 || inst->cfg.engine_class == 3;
-  if (media && d->platform->media_format == 0) {
+  if (dev->xe && media) {
+    /* xe's media OA units are OAM/OAM_SAG with formats of their own: only
+     * the OAG unit (render and compute engines) is read here */
+    if (log_complaint_raise(&d->identity_complaint))
+      log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
+              "the xe media OA units (OAM) are not read; use Engine render");
+    return -EINVAL;
+  }
+  if (!dev->xe && media && d->platform->media_format == 0) {
     /* i915_perf.c: __oa_engine_group gives the media classes an OA unit
      * (OAM) from graphics 12.70 on only */
     if (log_complaint_raise(&d->identity_complaint))
@@ -71,8 +79,10 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
    * read_properties_unlocked, engine_supports_oa_format): OAG formats for
    * render, OAM formats for the media engines */
   uint32_t format = inst->cfg.format ? inst->cfg.format
-                    : media          ? d->platform->media_format
-                                     : d->platform->default_format;
+                    : dev->xe
+                        ? xe_oa_default_format(xe_identity_gfx_ver(&dev->xe_id))
+                    : media ? d->platform->media_format
+                            : d->platform->default_format;
   if (format == 0) {
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "identity",
             "device id 0x%04x is not in the platform table; set Format",
@@ -131,8 +141,17 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
   }
   p->format = format;
   p->exponent = e;
+  if (fmt == NULL || (dev->xe && xe_oa_format_property(format) == 0) ||
+      (!dev->xe && format >= OA_FORMAT_XE_BASE)) {
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Format",
+            "format %u is not one the %s driver has", (unsigned)format,
+            dev->xe ? "xe" : "i915");
+    return -EINVAL;
+  }
+  /* xe runs Gen12+ only (xe_oa.c: xe_oa_init): the 7-bit reason field */
+  int gen12 = dev->xe ? 1 : d->platform->gen12;
   if (!d->acc_ready || d->acc.fmt != fmt) {
-    oa_accum_init(&d->acc, fmt, d->platform->gen12);
+    oa_accum_init(&d->acc, fmt, gen12);
     d->acc.rebase_on_buffer_lost = true;
     d->fmt = fmt;
     d->acc_ready = true;
@@ -148,7 +167,7 @@ static void oa_on_missing(void *ctx, const char *entry, int err) {
   (void)ctx;
   if (err == -ENODEV)
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, entry, "Device",
-            "not an i915 device (another DRM driver)");
+            "not an i915 or xe device (another DRM driver)");
   else if (err == -ENOTTY)
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, entry, "Device",
             "not a DRM device (DRM_IOCTL_VERSION: %s)", strerror(ENOTTY));
@@ -168,6 +187,12 @@ static int oa_flex_setup(struct oa_instance *inst) {
                            "of EU_PERF_CNTL0..6"
                          : "a selector does not fit 12 bits");
   return rc < 0 ? -EINVAL : 0;
+}
+
+/* An xe stream's OA status after an EIO (xe_oa.c: xe_oa_status_locked). */
+static void oa_on_xe_status(void *ctx, uint64_t oa_status) {
+  struct oa_dev *d = ctx;
+  xe_oa_accum_status(&d->acc, &d->xe_counts, oa_status);
 }
 
 static void oa_dev_setup(struct oa_instance *inst, struct oa_dev *d,
@@ -191,6 +216,7 @@ static void oa_dev_setup(struct oa_instance *inst, struct oa_dev *d,
       .engine_instance = cfg->engine_instance,
       .on_identity = oa_on_identity,
       .ctx = d,
+      .on_xe_status = oa_on_xe_status,
   };
   if (cfg->metric_set != NULL)
     snprintf(d->metric_set_tag, sizeof(d->metric_set_tag), "%s",
@@ -273,7 +299,8 @@ static int oa_init(void *p, const struct plugin_host *host) {
                            DEVSESSION_RELOOK_MAX_NS);
     devsession_failf(&inst->discovery, plugin_host_monotonic_ns(host), ENOENT,
                      LOG_LEVEL_INFO, "devices",
-                     "no i915 render node (renderD*) found; looking again, "
+                     "no i915 or xe render node (renderD*) found; looking "
+                     "again, "
                      "1 s doubling to 1 min (give Device to name one)");
     inst->relook = true;
     return 0;
@@ -284,7 +311,7 @@ static int oa_init(void *p, const struct plugin_host *host) {
   }
   if (n == 0) { /* each named Device was said above */
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "Device",
-            "none of the %zu named devices is an i915 render node",
+            "none of the %zu named devices is an i915 or xe render node",
             cfg->n_devices);
     return -ENODEV;
   }
@@ -309,7 +336,7 @@ static void oa_relook(struct oa_instance *inst, uint64_t now) {
   inst->relook = false;
   devsession_opened(&inst->discovery);
   devsession_healthy(&inst->discovery, "devices",
-                     "%d i915 render node(s) appeared", n);
+                     "%d i915 or xe render node(s) appeared", n);
   oa_devices_add(inst, nodes, (size_t)n);
 }
 
@@ -352,6 +379,10 @@ static void oa_duty_cycle(struct oa_instance *inst) {
 
 static void oa_on_chunk(void *ctx, const uint8_t *data, size_t len) {
   struct oa_dev *d = ctx;
+  if (d->dev.xe) { /* whole reports, no record headers */
+    xe_oa_accum_reports(&d->acc, &d->xe_counts, data, len);
+    return;
+  }
   struct oa_walk_result res;
   oa_accum_records(&d->acc, data, len, &res);
   if (res.error == NULL)

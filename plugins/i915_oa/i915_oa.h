@@ -57,7 +57,10 @@ struct oa_dev {
   bool have_prev;
   char device_tag[DRM_NODE_PCI_MAX + 16];
   char metric_set_tag[48];
-  uint64_t malformed;    /* buffers with a malformed record */
+  uint64_t malformed; /* buffers with a malformed record */
+  /* xe: COUNTER_OVERFLOW and MMIO trigger queue full statuses (the lost
+   * reports are in acc), bytes after the last whole report of a read */
+  struct xe_oa_stream_counts xe_counts;
   uint64_t max_clock_hz; /* RP0 from sysfs, 0 unknown */
   uint64_t window_ns;    /* DutyCycle: time the stream was open in windows */
   uint64_t window_start; /* monotonic ns the open window began; 0 none */

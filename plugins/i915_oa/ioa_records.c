@@ -109,6 +109,14 @@ static int report_stream(struct oa_dev *d, uint64_t time_ns,
   first_error(
       &rc, metric_add_int(&m, "reopens", "gpu_events", d->dev.session.reopens));
   first_error(&rc, metric_add_int(&m, "malformed", "gpu_events", d->malformed));
+  if (d->dev.xe) {
+    /* xe's other OA statuses (DRM_XE_OASTATUS_COUNTER_OVERFLOW,
+     * DRM_XE_OASTATUS_MMIO_TRG_Q_FULL): the lost reports are above */
+    first_error(&rc, metric_add_int(&m, "counter_overflow", "gpu_events",
+                                    d->xe_counts.counter_overflow));
+    first_error(&rc, metric_add_int(&m, "mmio_trigger_queue_full", "gpu_events",
+                                    d->xe_counts.mmio_trigger_queue_full));
+  }
   if (d->inst->cfg.duty_cycle > 1 && d->inst->cfg.replay == NULL) {
     /* DutyCycle: the stream's open time, the open window included, and
      * its share of the time since init */

@@ -19,13 +19,14 @@
 
 /* Every key oa_config_apply() takes, with oa_config_defaults()' values. */
 const struct cfg_option oa_options[] = {
-    {"Device", "every i915 node",
+    {"Device", "every i915, then xe, node",
      "render node path or PCI address; repeatable"},
     {"MetricSet", "none", "metric set uuid or id (or FlexEvent)"},
     {"FlexEvent", "none",
      "\"NAME EVENT [SHADER [ROW]]\" or \"NAME raw:VALUE\""},
     {"EuMetrics", "false", "true when MetricSet is Render Basic"},
-    {"Format", "the platform's", "OA report format name or number (1..14)"},
+    {"Format", "the platform's",
+     "OA report format name or number (1..14; xe PEC64u64: 256)"},
     {"Period", "0.01", "seconds between OA reports"},
     {"Engine", "render:0",
      "CLASS[:INSTANCE]: render (video, video-enhance on MTL)"},

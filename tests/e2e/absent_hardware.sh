@@ -35,12 +35,12 @@ else
 $(shipped panthor_perf)
 $(shipped tegra410_uncore)"
   tap_check "i915_oa: one info line naming what it looked for" \
-    collectd_wait_log '^\[info\] i915_oa: /dev/dri: devices: no i915 render node \(renderD\*\) found; looking again' 20
+    collectd_wait_log '^\[info\] i915_oa: /dev/dri: devices: no i915 or xe render node \(renderD\*\) found; looking again' 20
   tap_check "panthor_perf: the same" \
     collectd_wait_log '^\[info\] panthor_perf: /dev/dri: devices: no panthor render node \(renderD\*\) found; looking again' 20
   # three re-looks (1 s, 2 s) pass without a word
   sleep 4
-  tap_is 1 "$(grep -c 'no i915 render node' "$CD_LOG")" "i915_oa: said once"
+  tap_is 1 "$(grep -c 'no i915 or xe render node' "$CD_LOG")" "i915_oa: said once"
   tap_is 1 "$(grep -c 'no panthor render node' "$CD_LOG")" "panthor_perf: said once"
   tap_check "every plugin started its instance" \
     bash -c "[[ \$(grep -cE '^\[info\] (i915_oa|panthor_perf|tegra410_uncore): init: 1 instance\(s\) started, 0 dropped' '$CD_LOG') == 3 ]]"
@@ -70,7 +70,7 @@ export SHIM_PANTHOR_SCENARIO=teardown_fixed
 mkdir -p "$T/mali/dev"
 collectd_start "$(shipped i915_oa | sed "s|<Instance \"gpu\">|<Instance \"gpu\">\n    DevRoot \"$T/i915/dev/dri\"\n    SysfsRoot \"$T/i915/sys\"|")
 $(shipped panthor_perf | sed "s|<Instance \"gpu\">|<Instance \"gpu\">\n    DevRoot \"$T/mali/dev\"|")"
-tap_check "before: i915_oa looks" collectd_wait_log 'i915_oa: .*no i915 render node' 20
+tap_check "before: i915_oa looks" collectd_wait_log 'i915_oa: .*no i915 or xe render node' 20
 tap_check "before: panthor_perf looks" collectd_wait_log 'panthor_perf: .*no panthor render node' 20
 sleep 2
 mv "$T/i915/dev/dri.later" "$T/i915/dev/dri"
@@ -78,7 +78,7 @@ mkdir -p "$T/mali/dev/dri"
 : >"$T/mali/dev/dri/renderD129"
 # re-looks at 1, 3, 7, 15 s after init: found by the one at 7 s at most
 tap_check "i915_oa: the device that appeared is found" \
-  collectd_wait_log '^\[info\] i915_oa: .*: devices: 1 i915 render node\(s\) appeared' 20
+  collectd_wait_log '^\[info\] i915_oa: .*: devices: 1 i915 or xe render node\(s\) appeared' 20
 tap_check "panthor_perf: the node that appeared is found" \
   collectd_wait_log '^\[info\] panthor_perf: .*: devices: 1 panthor render node\(s\) appeared' 20
 tap_check "i915_oa: its values arrive" \

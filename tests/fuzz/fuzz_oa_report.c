@@ -1,9 +1,9 @@
 /*
  * fuzz_oa_report.c: libFuzzer target for OA report decoding. The first
- * byte picks the format; two reports of that size follow. Invariants:
- * decoding stays inside the report (ASan), every value fits its
- * counter's width, and the accumulated difference of two reports is the
- * modular difference of their values.
+ * byte picks the format (the 14 i915 ones and xe's PEC64u64); two reports of
+ * that size follow. Invariants: decoding stays inside the report (ASan), every
+ * value fits its counter's width, and the accumulated difference of two reports
+ * is the modular difference of their values.
  */
 #include "common/i915/oa_accum.h"
 #include "common/i915/oa_report.h"
@@ -15,7 +15,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   if (size < 1)
     return 0;
-  const struct oa_format *fmt = oa_format_get(1 + data[0] % 14);
+  unsigned pick = data[0] % 15;
+  const struct oa_format *fmt =
+      oa_format_get(pick < 14 ? 1 + pick : OA_FORMAT_XE_PEC64u64);
   if (size < 1 + 2 * (size_t)fmt->size)
     return 0;
   const uint8_t *r0 = data + 1, *r1 = data + 1 + fmt->size;

@@ -1,7 +1,7 @@
 /*
  * shim_preload.c: the libc interposers of $(BUILD)/tests/shim.so, the only
  * symbols it exports (-fvisibility=hidden), and the loader of the drivers
- * SHIM_DRIVERS names (comma-separated: perf, demo, i915, panthor; default
+ * SHIM_DRIVERS names (comma-separated: perf, demo, i915, xe, panthor; default
  * "perf").
  *
  * Interposed (glibc >= 2.33 names; the 64 forms alias or wrap them):
@@ -22,6 +22,7 @@
 #include "tests/shim/shim_libc.h"
 #include "tests/shim/shim_panthor.h"
 #include "tests/shim/shim_perf.h"
+#include "tests/shim/shim_xe.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -109,6 +110,8 @@ __attribute__((constructor)) static void shim_preload_init(void) {
                 strerror(errno));
     } else if (n == 4 && strncmp(p, "i915", n) == 0) {
       shim_i915_load_env(); /* SHIM_I915_PATH, SHIM_I915_SCENARIO */
+    } else if (n == 2 && strncmp(p, "xe", n) == 0) {
+      shim_xe_load_env(); /* SHIM_XE_PATH, SHIM_XE_SCENARIO */
     } else if (n == 7 && strncmp(p, "panthor", n) == 0) {
       shim_panthor_load_env(); /* says on stderr what it did not take */
     } else if (n > 0) {

@@ -302,7 +302,7 @@ static void init__missing_devices_said_in_words(void **state) {
   snprintf(want, sizeof want, "i915_oa: %s: Device: Is a directory", dir);
   assert_true(logged(want));
   snprintf(want, sizeof want,
-           "i915_oa: %s: Device: not an i915 device (another DRM driver)",
+           "i915_oa: %s: Device: not an i915 or xe device (another DRM driver)",
            other);
   assert_true(logged(want));
   assert_false(logged("Unknown error"));

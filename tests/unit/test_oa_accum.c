@@ -135,6 +135,62 @@ static void oam_headers_are_64_bit(void **state) {
   assert_int_equal(a.reasons[0], 2);
 }
 
+/* xe's Xe2 PEC64u64 (xe_oa.c: oa_formats): 576 bytes, the 64-bit header,
+ * pec0..pec63 as u64 at 32 + 8n. Three reports: the timestamp wraps at 56
+ * bits, the GPU ticks and pec63 at 64, pec0 runs past 2^32 and 2^40. */
+static void pec64u64_totals_exact_across_wraps(void **state) {
+  (void)state;
+  const struct oa_format *f = oa_format_get(OA_FORMAT_XE_PEC64u64);
+  assert_non_null(f);
+  assert_ptr_equal(oa_format_parse("pec64U64"), f);
+  assert_ptr_equal(oa_format_parse("256"), f);
+  assert_null(oa_format_get(OA_FORMAT_XE_BASE + OA_FORMAT_XE_COUNT));
+  assert_null(oa_format_get(I915_UAPI_OA_FORMAT_LAST + 1));
+  assert_int_equal(f->size, 576);
+  assert_true(f->header64);
+  assert_int_equal(f->n_counters, 64);
+  assert_int_equal(f->n_runs, 1);
+  assert_string_equal(f->counters[0].name, "pec0");
+  assert_string_equal(f->counters[63].name, "pec63");
+  assert_int_equal(f->counters[63].low, 32 + 8 * 63);
+  assert_int_equal(f->counters[63].width, 64);
+  assert_true(f->size >= f->counters[63].low + 8 && f->size <= OA_REPORT_MAX);
+
+  struct oa_accum a;
+  oa_accum_init(&a, f, 1);
+  uint8_t r[576] = {0};
+  put64(r, (uint64_t)1 << 19);
+  put64(r + 8, UINT64_C(0x00FFFFFFFFFFFF00)); /* 2^56 - 256 */
+  put64(r + 24, UINT64_MAX - 9);
+  put64(r + 32, UINT64_C(0xFFFFFFF0));
+  put64(r + 32 + 8 * 63, UINT64_MAX - 2);
+  oa_accum_report(&a, r);
+  put64(r + 8, 0x100);                    /* +512 across 2^56 */
+  put64(r + 24, 20);                      /* +30 across 2^64 */
+  put64(r + 32, UINT64_C(0x10000000010)); /* past 2^32 and 2^40 */
+  put64(r + 32 + 8 * 63, 7);              /* +10 across 2^64 */
+  oa_accum_report(&a, r);
+  put64(r + 8, 0x300);                    /* +0x200 */
+  put64(r + 24, 25);                      /* +5 */
+  put64(r + 32, UINT64_C(0x10000000011)); /* +1 */
+  put64(r + 32 + 8 * 63, 8);              /* +1 */
+  oa_accum_report(&a, r);
+  assert_int_equal(a.reports, 3);
+  assert_int_equal(a.reasons[0], 3);
+  assert_int_equal(a.totals.ticks, 512 + 0x200);
+  assert_int_equal(a.totals.clocks, 30 + 5);
+  assert_int_equal(a.totals.counters[0],
+                   UINT64_C(0x10000000010) - UINT64_C(0xFFFFFFF0) + 1);
+  assert_int_equal(a.totals.counters[63], 10 + 1);
+  assert_int_equal(a.totals.counters[1], 0);
+
+  struct oa_report d;
+  oa_report_decode(f, 1, r, &d);
+  assert_int_equal(d.timestamp, 0x300);
+  assert_int_equal(d.clock, 25);
+  assert_int_equal(d.values[63], 8);
+}
+
 static void totals_pass_two_to_the_32(void **state) {
   (void)state;
   const struct oa_format *f = oa_format_get(10);
@@ -325,6 +381,7 @@ int main(void) {
       cmocka_unit_test(layouts_follow_the_sheet),
       cmocka_unit_test(wraps_of_every_width),
       cmocka_unit_test(oam_headers_are_64_bit),
+      cmocka_unit_test(pec64u64_totals_exact_across_wraps),
       cmocka_unit_test(totals_pass_two_to_the_32),
       cmocka_unit_test(gpu_time_is_exact),
       cmocka_unit_test(record_walk_stops_at_malformed),
