@@ -39,30 +39,25 @@ for platform in mtl bmg; do
   export SHIM_XE_SCENARIO=platform=$platform
   collectd_start "$snippet"
   tap_check "$platform: three rows of gpu_core_clocks" \
-    collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=gpu+*/derive-i915_oa_gpu_core_clocks-*" 3 30
+    collectd_wait_rows "$CD_CSV/e2e/i915_oa-gpu-*-render0-*/gpu_cycles-gpu_core_clocks-*" 3 30
   tap_check "$platform: three rows of reports" \
-    collectd_wait_rows "$CD_CSV/e2e/i915_oa-instance=gpu+*/derive-i915_oa_stream_reports-*" 3 30
+    collectd_wait_rows "$CD_CSV/e2e/i915_oa-gpu-*/gpu_events-stream-reports-*" 3 30
   collectd_stop
-  d=$(printf '%s\n' "$CD_CSV"/e2e/i915_oa-instance=gpu+*+engine=render0)
-  s=${d%+engine=render0}
+  d=$(printf '%s\n' "$CD_CSV"/e2e/i915_oa-gpu-*-render0-*)
+  s=${d/-render0-/-} # the stream's name: the same without the engine
   # the 3rd read: at least 3 batches (12 reports), reports - 1 differences
-  n=$(row "$s/derive-i915_oa_stream_reports-*" 3)
+  n=$(row "$s/gpu_events-stream-reports-*" 3)
   tap_check "$platform: at least 12 reports after 3 reads ($n)" test "$n" -ge 12
-  tap_is $(((n - 1) * 1000000)) "$(row "$d/derive-i915_oa_gpu_core_clocks-*" 3)" "$platform: gpu_core_clocks after 3 reads"
-  tap_is $(((n - 1) * 1000000)) "$(row "$d/derive-i915_oa_gpu_time_ns-*" 3)" "$platform: gpu_time_ns after 3 reads"
+  tap_is $(((n - 1) * 1000000)) "$(row "$d/gpu_cycles-gpu_core_clocks-*" 3)" "$platform: gpu_core_clocks after 3 reads"
+  tap_is $(((n - 1) * 1000000)) "$(row "$d/gpu_time-gpu_time_ns-*" 3)" "$platform: gpu_time_ns after 3 reads"
   if [[ $platform == mtl ]]; then
-    tap_is $(((n - 1) * 5000)) "$(row "$d/derive-i915_oa_a4-*" 3)" "mtl: a4 (40-bit A counter)"
+    tap_is $(((n - 1) * 5000)) "$(row "$d/gpu_events-a4-*" 3)" "mtl: a4 (40-bit A counter)"
   else
-    tap_is $(((n - 1) * 11000)) "$(row "$d/derive-i915_oa_pec10-*" 3)" "bmg: pec10 (64-bit PEC counter)"
+    tap_is $(((n - 1) * 11000)) "$(row "$d/gpu_events-pec10-*" 3)" "bmg: pec10 (64-bit PEC counter)"
   fi
   tap_check "$platform: no read failure logged" bash -c "! grep -q 'read-function of plugin' '$CD_LOG'"
-  # xe's status fields use the ctype gpu_events (counted occurrences),
-  # whose types.db row comes with the unit-typed types
-  if grep -q '^gpu_events' "$B/types.gpu.db"; then
-    tap_is 0 "$(row "$s/gpu_events-i915_oa_stream_counter_overflow-*" 3)" "$platform: counter_overflow"
-  else
-    tap_skip "$platform: counter_overflow" "no gpu_events type in $B/types.gpu.db yet"
-  fi
+  tap_is 0 "$(row "$s/gpu_events-stream-counter_overflow-*" 3)" "$platform: counter_overflow"
+  tap_is 0 "$(row "$s/gpu_events-stream-mmio_trigger_queue_full-*" 3)" "$platform: mmio_trigger_queue_full"
   rm -rf "$CD_DIR"
 done
 tap_done
