@@ -132,18 +132,18 @@ void host_exec_args_fini(struct host_exec_args *a) {
   a->n_items = 0;
 }
 
+/* `value` is one of `names` (its index in `*out`); else the error lists
+ * `expected`. */
 static int host_exec_choice(struct host_exec_args *a, const char *flag,
                             const char *value, const char *const *names,
-                            size_t n_names, int *out) {
+                            size_t n_names, const char *expected, int *out) {
   for (size_t i = 0; i < n_names; i++)
     if (strcmp(value, names[i]) == 0) {
       *out = (int)i;
       return 0;
     }
   snprintf(a->error, sizeof(a->error), "%s: expected %s, got \"%.64s\"", flag,
-           n_names == 4 ? "json, influx, table or top"
-                        : "error, warning, info or debug",
-           value);
+           expected, value);
   return -EINVAL;
 }
 
@@ -199,7 +199,8 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
         host_exec_seconds(a, "--window", value, /*zero_ok=*/true, &a->window_s);
     break;
   case 5:
-    if ((rc = host_exec_choice(a, "--format", value, formats, 4, &k)) == 0)
+    if ((rc = host_exec_choice(a, "--format", value, formats, 4,
+                               "json, influx, table or top", &k)) == 0)
       a->format = (enum host_exec_format)k;
     a->format_given = true;
     break;
@@ -220,7 +221,8 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
     a->version = true;
     break;
   default:
-    if ((rc = host_exec_choice(a, "--log-level", value, levels, 4, &k)) == 0)
+    if ((rc = host_exec_choice(a, "--log-level", value, levels, 4,
+                               "error, warning, info or debug", &k)) == 0)
       a->log_level = level_values[k];
     break;
   }

@@ -252,6 +252,10 @@ static void top_lb_cell(struct top_lb *lb, const char *s, int width,
     width = left;
   if (right) {
     int w = top_text_width(s);
+    if (w > width) {       /* a cut number would read as another number */
+      lb->used = lb->cols; /* and nothing after it: columns stay aligned */
+      return;
+    }
     for (int i = w; i < width; i++) {
       top_text_fit(lb->buf, sizeof(lb->buf), " ", 1, 0);
       lb->used++;
@@ -259,6 +263,12 @@ static void top_lb_cell(struct top_lb *lb, const char *s, int width,
     width = w < width ? w : width;
   }
   lb->used += top_text_fit(lb->buf, sizeof(lb->buf), s, width, !right);
+}
+
+/* Add `s` only when it fits whole (a header's optional parts). */
+static void top_lb_whole(struct top_lb *lb, const char *s) {
+  if (top_text_width(s) <= lb->cols - lb->used)
+    top_lb_cell(lb, s, -1, false);
 }
 
 static int top_screen_add(struct top_screen *s, const struct top_options *o,
@@ -478,17 +488,15 @@ static int top_drm_device(const struct top_model *m,
     }
   }
   if (has_res || has_tot) {
-    top_lb_cell(&lb, "  mem ", -1, false);
-    if (has_res) {
-      top_format_value(val, sizeof(val), "bytes", NULL, true, res);
-      snprintf(cell, sizeof(cell), "%s resident%s", val, has_tot ? " / " : "");
-      top_lb_cell(&lb, cell, -1, false);
-    }
-    if (has_tot) {
-      top_format_value(val, sizeof(val), "bytes", NULL, true, tot);
-      snprintf(cell, sizeof(cell), "%s total", val);
-      top_lb_cell(&lb, cell, -1, false);
-    }
+    char r_text[48] = "", t_text[48] = "";
+    if (has_res)
+      top_format_value(r_text, sizeof(r_text), "bytes", NULL, true, res);
+    if (has_tot)
+      top_format_value(t_text, sizeof(t_text), "bytes", NULL, true, tot);
+    snprintf(cell, sizeof(cell), "  mem %s%s%s%s%s", r_text,
+             has_res ? " resident" : "", has_res && has_tot ? " / " : "",
+             t_text, has_tot ? " total" : "");
+    top_lb_whole(&lb, cell);
   }
   /* any drm_device record of this device, from any plugin */
   for (size_t i = 0; i < m->n_recs; i++) {
@@ -504,7 +512,7 @@ static int top_drm_device(const struct top_model *m,
       top_format_value(val, sizeof(val), key, top_model_str(m, f->ctype),
                        f->is_int, f->f);
       snprintf(cell, sizeof(cell), "  %s %s", key, val);
-      top_lb_cell(&lb, cell, -1, false);
+      top_lb_whole(&lb, cell);
     }
   }
   if (top_screen_lb(s, o, &lb, TOP_LINE_TITLE) < 0)
@@ -768,8 +776,8 @@ static int top_render_panels(const struct top_model *m,
         top_format_value(val, sizeof(val), key, top_model_str(m, f->ctype),
                          f->is_int, f->f);
       top_lb_cell(&lb, "  ", 2, false);
-      top_lb_cell(&lb, key, 32, false);
-      top_lb_cell(&lb, val, cell_w - 24, true);
+      top_lb_cell(&lb, key, 34, false);
+      top_lb_cell(&lb, val, cell_w - 36, true);
     }
     if (rc == 0 && lb.used > 0)
       rc = top_screen_lb(s, o, &lb, TOP_LINE_TEXT);
