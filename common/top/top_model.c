@@ -248,6 +248,10 @@ static void top_lb_cell(struct top_lb *lb, const char *s, int width,
     width = top_text_width(s);
     right = false;
   }
+  if (right && width > left) { /* a column shown whole or not at all */
+    lb->used = lb->cols;
+    return;
+  }
   if (width > left)
     width = left;
   if (right) {
