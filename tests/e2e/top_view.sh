@@ -216,6 +216,7 @@ tap_check "panthor_perf: r shows the raw counters and the stream's" \
   wait_screen pp has 'gpu_active_cycles +[0-9]+' '^panthor_perf_stream device=renderD128'
 tm send-keys -t pp q
 for ((i = 0; i < 100; i++)); do tm has-session -t pp 2>/dev/null || break; sleep 0.1; done
-tap_check "panthor_perf: q ends the view" ! tm has-session -t pp 2>/dev/null
+gone() { ! tm has-session -t "$1" 2>/dev/null; }
+tap_check "panthor_perf: q ends the view" gone pp
 
 tap_done
