@@ -5,7 +5,8 @@
 # bench_pp: panthor_perf's sample walk against memcpy, and its allocations;
 # bench_oa: i915_oa's record walk and accumulation against memcpy, and the
 # allocations of its read path; bench_i915_live: its live drain through the
-# in-process shim).
+# in-process shim; bench_top: what the --format=top view adds to one
+# refresh of drm_fdinfo against the syscall floor of a full /proc walk).
 # Environment knobs are listed at the top of each bench/*.c.
 # bench/daemon_cost.sh (not run here: it takes over two minutes and needs
 # collectd) measures drm_fdinfo's share of one core in the real daemon.
