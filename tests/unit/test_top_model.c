@@ -176,16 +176,17 @@ static void top_render__drm_sorted_by_busy(void **state) {
   top_options_init(&o);
   o.cols = 100;
   static const char *const want[] = {
-      "i915 0000:00:02.0  mem 1.00 MiB resident / 3.00 MiB total  frequency "
-      "1.20 GHz  power_watts 7.25 W",
+      ("i915 0000:00:02.0  mem 1.00 MiB resident / 3.00 MiB total  frequency "
+       "1.20 GHz  power_watts 7.25 W"),
       "  render [||||||    ]  55.0%  video [|         ]   5.0%",
       "",
-      "     PID NAME             DEVICE         render    video   BUSY*   "
-      "RESIDENT     MEMORY",
-      "     200 blender          0000:00:02.0    45.0%        -   45.0%      "
-      "    -   1.00 MiB",
-      "     100 glxgears         0000:00:02.0    10.0%     5.0%   15.0%   1.00 "
-      "MiB   2.00 MiB",
+      ("     PID NAME             DEVICE         render    video   BUSY*   "
+       "RESIDENT     MEMORY"),
+      ("     200 blender          0000:00:02.0    45.0%        -   45.0%      "
+       "    -   1.00 MiB"),
+      ("     100 glxgears         0000:00:02.0    10.0%     5.0%   15.0%   "
+       "1.00 "
+       "MiB   2.00 MiB"),
   };
   expect_lines(&m, &o, want, ARRAY_SIZE(want));
   top_model_fini(&m);
@@ -301,15 +302,15 @@ static void top_render__panels_hide_raw_counters(void **state) {
   o.cols = 96;
   static const char *const derived[] = {
       "panthor_perf device=renderD128  (+1 raw counters: r)",
-      "  tiler_utilization_percent               100.0%  ext_read_bandwidth"
-      "                  3.00 KiB/s",
+      ("  tiler_utilization_percent               100.0%  ext_read_bandwidth"
+       "                  3.00 KiB/s"),
   };
   expect_lines(&m, &o, derived, ARRAY_SIZE(derived));
   o.raw = true;
   static const char *const raw[] = {
       "panthor_perf device=renderD128",
-      "  gpu_active_cycles                            8  "
-      "tiler_utilization_percent               100.0%",
+      ("  gpu_active_cycles                            8  "
+       "tiler_utilization_percent               100.0%"),
       "  ext_read_bandwidth                  3.00 KiB/s",
       "panthor_perf_stream device=renderD128",
       "  samples                                      2",
