@@ -725,15 +725,17 @@ static bool top_raw_measurement(const char *name) {
          top_ends(name, "_stream");
 }
 
+/* `drm`: the drm_fdinfo view is on screen, and shows drm_device records
+ * in its device headers; without it they are panels like any other. */
 static int top_render_panels(const struct top_model *m,
-                             const struct top_options *o,
+                             const struct top_options *o, bool drm,
                              struct top_screen *s) {
   int rc = 0;
   for (size_t i = 0; i < m->n_recs && rc == 0; i++) {
     const struct top_record *r = &m->recs[i];
     const char *name = top_rec_name(m, r);
     if (strcmp(name, "drm_engine") == 0 || strcmp(name, "drm_memory") == 0 ||
-        strcmp(name, "drm_device") == 0)
+        (drm && strcmp(name, "drm_device") == 0))
       continue;
     if (!o->raw && top_raw_measurement(name))
       continue;
@@ -813,7 +815,7 @@ int top_render(const struct top_model *m, const struct top_options *in,
   if (rc == 0 && drm && o.raw)
     rc = top_screen_add(out, &o, "", TOP_LINE_TEXT);
   if (rc == 0)
-    rc = top_render_panels(m, &o, out);
+    rc = top_render_panels(m, &o, drm, out);
   if (rc == 0 && m->failed)
     rc =
         top_screen_add(out, &o, "(out of memory: records lost)", TOP_LINE_TEXT);

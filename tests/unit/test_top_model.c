@@ -319,6 +319,31 @@ static void top_render__panels_hide_raw_counters(void **state) {
   top_model_fini(&m);
 }
 
+/* Without drm_fdinfo's records (another plugin's executable), a
+ * drm_device record is a panel of its own. */
+static void top_render__drm_device_alone_is_a_panel(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  struct metric r;
+  metric_init(&r, "drm_device", 1);
+  metric_add_tag(&r, "device", "0000:03:00.0");
+  metric_add_float(&r, "frequency", "gpu_hertz", 2.1e9);
+  metric_add_float(&r, "idle_percent", "percent", 87.5);
+  assert_int_equal(m.base.write(&m.base, &r), 0);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 100;
+  static const char *const want[] = {
+      "drm_device device=0000:03:00.0",
+      ("  frequency                             2.10 GHz  idle_percent"
+       "                             87.5%"),
+  };
+  expect_lines(&m, &o, want, ARRAY_SIZE(want));
+  top_model_fini(&m);
+}
+
 int main(void) {
   /* the view runs under the user's UTF-8 locale */
   if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {
@@ -332,6 +357,7 @@ int main(void) {
       cmocka_unit_test(top_render__drm_sort_keys_filter_and_scope),
       cmocka_unit_test(top_render__hostile_comm_stays_in_its_column),
       cmocka_unit_test(top_render__panels_hide_raw_counters),
+      cmocka_unit_test(top_render__drm_device_alone_is_a_panel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
