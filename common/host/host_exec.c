@@ -625,6 +625,14 @@ static int host_exec_run_top(const struct plugin_ops *ops, void *inst,
   struct top_options o;
   top_options_init(&o);
   o.notice = top_view_notice();
+  /* USER: the owner of <ProcRoot>/<pid>, the plugin's ProcRoot if given */
+  struct top_view_users users = {.proc_root = "/proc"};
+  for (size_t i = 0; i < args->n_items; i++)
+    if (strcasecmp(args->items[i].key, "ProcRoot") == 0 &&
+        args->items[i].n_values == 1)
+      users.proc_root = args->items[i].values[0].string;
+  o.user_name = top_view_user;
+  o.user_ctx = &users;
   if (args->mode == HOST_EXEC_ONCE) {
     int status = host_exec_run_once(ops, inst, out, args->window_s);
     if (status != 0 || host_exec_stop)

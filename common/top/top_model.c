@@ -654,6 +654,9 @@ static int top_render_drm(const struct top_model *m,
   top_lb_start(&lb, o->cols);
   if (!cgroup)
     TOP_HDR("PID", 8, true, TOP_SORT_PID);
+  bool user = !cgroup && o->user_name != NULL;
+  if (user)
+    top_lb_cell(&lb, " USER    ", 9, false);
   if (client)
     top_lb_cell(&lb, "  CLIENT", 8, true);
   top_lb_cell(&lb, " ", 1, false);
@@ -678,6 +681,8 @@ static int top_render_drm(const struct top_model *m,
     rc = top_screen_add(s, o, cell, TOP_LINE_TEXT);
   }
   for (size_t i = 0; i < d.n_rows && rc == 0; i++) {
+    if (o->rows > 0 && s->n >= (size_t)o->rows)
+      break; /* below the screen */
     if (o->max_rows > 0 && i >= (size_t)o->max_rows) {
       snprintf(cell, sizeof(cell), "  (%zu more)", d.n_rows - i);
       rc = top_screen_add(s, o, cell, TOP_LINE_TEXT);
@@ -688,6 +693,11 @@ static int top_render_drm(const struct top_model *m,
     top_lb_start(&lb, o->cols);
     if (!cgroup)
       top_lb_cell(&lb, top_str_or(row->pid, "-"), 8, true);
+    if (user) {
+      const char *u = row->pid ? o->user_name(o->user_ctx, row->pid) : NULL;
+      top_lb_cell(&lb, " ", 1, false);
+      top_lb_cell(&lb, top_str_or(u, "-"), 8, false);
+    }
     if (client) {
       snprintf(cell, sizeof(cell), "%s", top_str_or(row->client, "-"));
       top_lb_cell(&lb, cell, 8, true);

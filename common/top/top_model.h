@@ -95,6 +95,12 @@ struct top_options {
   int rows;             /* at most this many lines in all; 0: no limit */
   int max_rows;         /* at most this many drm rows; 0: no limit */
   const char *notice;   /* one line shown under the headers, or NULL */
+  /* The user owning process `pid` (a name or a number), for the USER
+   * column of process and client rows; NULL: no such column. Called only
+   * for the rows placed on the screen; the result is borrowed until the
+   * next call. */
+  const char *(*user_name)(void *ctx, const char *pid);
+  void *user_ctx;
 };
 
 /* Defaults: process scope, sort by busy, no filter, 80 columns. */

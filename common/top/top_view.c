@@ -7,10 +7,12 @@
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +25,27 @@ const char *top_view_notice(void) {
   return "not root: other users' processes are not shown (reading their "
          "/proc/<pid>/fdinfo needs ptrace access: run as root or with "
          "CAP_SYS_PTRACE)";
+}
+
+const char *top_view_user(void *ctx, const char *pid) {
+  struct top_view_users *u = ctx;
+  char path[4200];
+  struct stat st;
+  snprintf(path, sizeof(path), "%s/%s", u->proc_root, pid);
+  if (stat(path, &st) != 0)
+    return NULL;
+  for (int i = 0; i < u->n; i++)
+    if (u->uids[i] == st.st_uid)
+      return u->names[i];
+  struct passwd pw, *found = NULL;
+  char buf[1024];
+  int k = u->n < 16 ? u->n++ : (int)(st.st_uid % 16);
+  u->uids[k] = st.st_uid;
+  if (getpwuid_r(st.st_uid, &pw, buf, sizeof(buf), &found) == 0 && found)
+    snprintf(u->names[k], sizeof(u->names[k]), "%s", found->pw_name);
+  else
+    snprintf(u->names[k], sizeof(u->names[k]), "%u", (unsigned)st.st_uid);
+  return u->names[k];
 }
 
 int top_view_print(const struct top_model *m, const struct top_options *in,

@@ -37,6 +37,18 @@ struct top_view_host {
  */
 const char *top_view_notice(void);
 
+/* The USER column's lookup (top_options.user_name): the owner of
+ * <proc_root>/<pid> by stat(), named from the password database, else the
+ * number; NULL when the pid is gone. Set proc_root (borrowed) and zero the
+ * rest before use. */
+struct top_view_users {
+  const char *proc_root;
+  unsigned uids[16];
+  char names[16][32];
+  int n;
+};
+const char *top_view_user(void *users, const char *pid);
+
 /*
  * Print one screen of `m` (laid out by `o`) as plain text to `out`: no
  * escape codes. `o->cols` <= 0: the width of `out` when it is a terminal,

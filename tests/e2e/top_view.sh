@@ -98,9 +98,9 @@ tm new-session -d -s top -x 100 -y 30 \
 tap_check "the device header and both processes are drawn" \
   wait_screen top grep -q 'i915 0000:00:02.0  mem 16.0 MiB total'
 tap_check "sorted by busy: blender (45 %) above glxgears (10 %)" \
-  wait_screen top before ' 200 blender' ' 100 glxgears'
-tap_check "units: busy % and memory in MiB" \
-  wait_screen top grep -qE ' 200 blender +0000:00:02.0 +4[0-9]\.[0-9]% +4[0-9]\.[0-9]% +- +8\.00 MiB'
+  wait_screen top before ' 200 root     blender' ' 100 root     glxgears'
+tap_check "units: busy % and memory in MiB; the USER column" \
+  wait_screen top grep -qE ' 200 root     blender +0000:00:02.0 +4[0-9]\.[0-9]% +4[0-9]\.[0-9]% +- +8\.00 MiB'
 hdr0=$(screen top | line_of ' NAME  ')
 tap_check "the help line at the bottom" \
   wait_screen top sh -c 'tail -n 1 | grep -q "^q quit  s/S sort"'
@@ -108,7 +108,7 @@ tap_check "the help line at the bottom" \
 fp_process 600 newproc
 fp_fd 600 3 card0 "$(fp_i915 9 0)"
 tap_check "a process that starts appears at a refresh, sorted in" \
-  wait_screen top before ' 600 newproc' ' 100 glxgears'
+  wait_screen top before ' 600 root     newproc' ' 100 root     glxgears'
 rm -rf "$FP/proc/600"
 tap_check "a process that exits is gone at a refresh" \
   wait_screen top lacks newproc
@@ -117,19 +117,19 @@ tm send-keys -t top s s
 tap_check "s s: sorted by pid, marked PID*" \
   wait_screen top grep -q 'PID\*' 
 tap_check "s s: glxgears (100) above blender (200)" \
-  wait_screen top before ' 100 glxgears' ' 200 blender'
+  wait_screen top before ' 100 root     glxgears' ' 200 root     blender'
 tm send-keys -t top / b l e n d Enter
 tap_check "/blend: only blender is left" \
-  wait_screen top bash -c 's=$(cat); grep -q " 200 blender" <<<"$s" && ! grep -q glxgears <<<"$s"' 
+  wait_screen top bash -c 's=$(cat); grep -q " 200 root     blender" <<<"$s" && ! grep -q glxgears <<<"$s"' 
 tm send-keys -t top / Escape
 tap_check "/ Esc: the filter is cleared" \
-  wait_screen top has ' 100 glxgears' ' 200 blender' 
+  wait_screen top has ' 100 root     glxgears' ' 200 root     blender' 
 tm send-keys -t top c
 tap_check "c: one row per DRM client" \
-  wait_screen top grep -qE '^ +200 +8 blender'
+  wait_screen top grep -qE '^ +200 root +8 blender'
 tm send-keys -t top p
 tap_check "p: rows per process again" \
-  wait_screen top grep -qE '^ +200 blender'
+  wait_screen top grep -qE '^ +200 root     blender'
 
 tm resize-window -t top -x 60 -y 16
 tap_check "resize: the help line moves to the new bottom row" \
@@ -146,12 +146,13 @@ fp_process 301 $'\xe6\xb8\xb2\xe6\x9f\x93\xe5\x99\xa8\xe6\xb8\xb2\xe6\x9f\x93\xe
 fp_fd 301 3 card0 "$(fp_i915 11 0)"
 fp_process 302 "$(printf 'L%.0s' {1..200})"
 fp_fd 302 3 card0 "$(fp_i915 12 0)"
+chown 65534 "$FP/proc/302" # USER: the owner of /proc/<pid>
 tap_check "hostile names: escapes shown as '?', in their column" \
-  wait_screen top grep -qE '^ +300 \?\]0;pwned\?\?\[2Jx +0000:00:02\.0'
+  wait_screen top grep -qE '^ +300 root     \?\]0;pwned\?\?\[2Jx +0000:00:02\.0'
 tap_check "hostile names: wide characters cut whole at 16 columns" \
-  wait_screen top grep -qE '^ +301 渲染器渲染器渲染 0000:00:02\.0'
-tap_check "hostile names: 200 characters cut at 16" \
-  wait_screen top grep -qE '^ +302 L{16} 0000:00:02\.0'
+  wait_screen top grep -qE '^ +301 root     渲染器渲染器渲染 0000:00:02\.0'
+tap_check "hostile names: 200 characters cut at 16; USER from the owner" \
+  wait_screen top grep -qE '^ +302 nobody   L{16} 0000:00:02\.0'
 s=$(screen top)
 tap_is "" "$(tm display-message -p -t top '#{pane_title}' | grep pwned)" \
   "hostile names: the pane title is untouched"
@@ -187,7 +188,7 @@ tap_is 0 "$(tm display-message -p -t term '#{alternate_on}')" \
 out=$(COLUMNS=100 "$BIN" --format=top --once --window=0.3 --rows=2 $ROOTS 2>"$T/err")
 tap_is "0|" "$?|$(cat "$T/err")" "--once: exit 0, nothing on stderr"
 tap_is "" "$(grep -c $'\e' <<<"$out" | grep -v '^0$')" "--once: no escape codes"
-tap_check "--once: the busiest first (blender)" before ' 200 blender' ' 100 glxgears' <<<"$out"
+tap_check "--once: the busiest first (blender)" before ' 200 root     blender' ' 100 root     glxgears' <<<"$out"
 tap_is "  (3 more)" "$(tail -n 1 <<<"$out")" \
   "--once --rows=2: two of the five processes, the rest counted"
 tap_check "--once: no line wider than COLUMNS" test "$(LC_ALL=C.UTF-8 wc -L <<<"$out")" -le 100

@@ -319,6 +319,48 @@ static void top_render__panels_hide_raw_counters(void **state) {
   top_model_fini(&m);
 }
 
+static const char *fake_user(void *ctx, const char *pid) {
+  int *calls = ctx;
+  (*calls)++;
+  return strcmp(pid, "100") == 0 ? "alice\x1b[7m" : NULL;
+}
+
+/* USER comes from the callback, only for the rows on the screen, and is
+ * fitted like any name. */
+static void top_render__user_column(void **state) {
+  (void)state;
+  struct top_model m;
+  build_drm(&m);
+  int calls = 0;
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 66;
+  o.sort = TOP_SORT_PID;
+  o.user_name = fake_user;
+  o.user_ctx = &calls;
+  o.rows = 5;
+  static const char *const want[] = {
+      "i915 0000:00:02.0  mem 1.00 MiB resident / 3.00 MiB total",
+      "  render [||||||    ]  55.0%  video [|         ]   5.0%",
+      "",
+      "    PID* USER     NAME             DEVICE         render    video",
+      "     100 alice?[7 glxgears         0000:00:02.0    10.0%     5.0%",
+  };
+  expect_lines(&m, &o, want, ARRAY_SIZE(want));
+  assert_int_equal(calls, 1); /* pid 200 is below the screen */
+  o.rows = 0;
+  static const char *const both[] = {
+      "i915 0000:00:02.0  mem 1.00 MiB resident / 3.00 MiB total",
+      "  render [||||||    ]  55.0%  video [|         ]   5.0%",
+      "",
+      "    PID* USER     NAME             DEVICE         render    video",
+      "     100 alice?[7 glxgears         0000:00:02.0    10.0%     5.0%",
+      "     200 -        blender          0000:00:02.0    45.0%        -",
+  };
+  expect_lines(&m, &o, both, ARRAY_SIZE(both));
+  top_model_fini(&m);
+}
+
 /* Without drm_fdinfo's records (another plugin's executable), a
  * drm_device record is a panel of its own. */
 static void top_render__drm_device_alone_is_a_panel(void **state) {
@@ -358,6 +400,7 @@ int main(void) {
       cmocka_unit_test(top_render__hostile_comm_stays_in_its_column),
       cmocka_unit_test(top_render__panels_hide_raw_counters),
       cmocka_unit_test(top_render__drm_device_alone_is_a_panel),
+      cmocka_unit_test(top_render__user_column),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
