@@ -7,9 +7,10 @@
  * BENCH_FDS (30) fds each, every tenth process holding one DRM fd (200
  * clients). drm_fdinfo reports Device, Process and Client. One refresh of
  * the view is the plugin's read into the view's model plus the layout of
- * one screen (top_render, 200 columns, every row); the view's share is
- * the time spent inside the model's sink calls (timed per call) plus the
- * layout, not the plugin's own read. It is set against the floor: opendir
+ * one screen (top_render, 200 columns, every row, with the USER column's
+ * stat of each row's /proc/<pid>); the view's share is the time spent
+ * inside the model's sink calls (timed per call) plus the layout, not the
+ * plugin's own read. It is set against the floor: opendir
  * the proc root, and for every process open <pid>/fd and fstatat() each
  * entry (what any fdinfo scanner has to do at least; bench_scan.c's
  * floor). Best of BENCH_RUNS (5) rounds, CPU time of this process.
@@ -18,6 +19,7 @@
 #include "bench/bench_util.h"
 #include "common/core/log.h"
 #include "common/top/top_model.h"
+#include "common/top/top_view.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 #include "tests/lib/fakeproc.h"
 #include "tests/lib/test_host.h"
@@ -203,6 +205,9 @@ int main(void) {
   struct top_options o;
   top_options_init(&o);
   o.cols = 200;
+  struct top_view_users users = {.proc_root = fp.proc};
+  o.user_name = top_view_user; /* a stat per row on the screen */
+  o.user_ctx = &users;
   drm_fdinfo_ops.read(inst, &sink.base); /* the baseline of every client */
   double best_floor = 1e9, best_view = 1e9, best_read = 1e9;
   long procs = 0, fds = 0;
