@@ -5,7 +5,8 @@
 # is read with capture-pane after each refresh (a bounded poll on its
 # content): sort order and keys, units, a process that starts and one that
 # exits, a resize, hostile names, q (exit 0, terminal restored) and
-# SIGTERM. Then --format=top --once: plain text, no escape codes.
+# SIGTERM, Ctrl-C, SIGHUP and a crash. Then --format=top --once: plain
+# text, no escape codes.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -48,6 +49,20 @@ t0=$(date +%s%N)
   done
 ) &
 writer=$!
+
+# new_process PID COMM CLIENT_ID: a process with one DRM fd, built aside
+# and moved into proc/ whole, so no read sees it without its fd (a process
+# seen without DRM fds is walked again only at its next full scan)
+new_process() {
+  local real=$FP
+  FP=$real/stage
+  mkdir -p "$FP/proc" "$FP/dev"
+  fp_process "$1" "$2"
+  ln -sfn "$real/dev/card0" "$FP/proc/$1/fd/3"
+  fp_fdinfo "$1" 3 "$(fp_i915 "$3" 0)"
+  FP=$real
+  mv "$FP/stage/proc/$1" "$FP/proc/$1"
+}
 
 screen() { tm capture-pane -p -t "$1"; }
 # wait_screen SESSION CMD...: poll the screen (at most 10 s) until CMD,
@@ -105,8 +120,7 @@ hdr0=$(screen top | line_of ' NAME  ')
 tap_check "the help line at the bottom" \
   wait_screen top sh -c 'tail -n 1 | grep -q "^q quit  s/S sort"'
 
-fp_process 600 newproc
-fp_fd 600 3 card0 "$(fp_i915 9 0)"
+new_process 600 newproc 9
 tap_check "a process that starts appears at a refresh, sorted in" \
   wait_screen top before ' 600 root     newproc' ' 100 root     glxgears'
 rm -rf "$FP/proc/600"
@@ -140,12 +154,9 @@ tm resize-window -t top -x 100 -y 30
 
 # Hostile names: escape sequences (a title change, a screen clear), wide
 # UTF-8 and 200 characters.
-fp_process 300 $'\e]0;pwned\a\e[2Jx'
-fp_fd 300 3 card0 "$(fp_i915 10 0)"
-fp_process 301 $'\xe6\xb8\xb2\xe6\x9f\x93\xe5\x99\xa8\xe6\xb8\xb2\xe6\x9f\x93\xe5\x99\xa8\xe6\xb8\xb2\xe6\x9f\x93'
-fp_fd 301 3 card0 "$(fp_i915 11 0)"
-fp_process 302 "$(printf 'L%.0s' {1..200})"
-fp_fd 302 3 card0 "$(fp_i915 12 0)"
+new_process 300 $'\e]0;pwned\a\e[2Jx' 10
+new_process 301 $'\xe6\xb8\xb2\xe6\x9f\x93\xe5\x99\xa8\xe6\xb8\xb2\xe6\x9f\x93\xe5\x99\xa8\xe6\xb8\xb2\xe6\x9f\x93' 11
+new_process 302 "$(printf 'L%.0s' {1..200})" 12
 chown 65534 "$FP/proc/302" # USER: the owner of /proc/<pid>
 tap_check "hostile names: escapes shown as '?', in their column" \
   wait_screen top grep -qE '^ +300 root     \?\]0;pwned\?\?\[2Jx +0000:00:02\.0'
@@ -169,20 +180,34 @@ tap_is "$(cat "$T/stty.before")" "$(cat "$T/stty.after" 2>/dev/null)" \
 tap_is 0 "$(tm display-message -p -t top '#{alternate_on}')" \
   "q: the alternate screen is left"
 
-# SIGTERM (Telegraf's stop, a kill): exit 0, terminal restored.
-sed -i "s|$T/exit|$T/exit2|; s|$T/stty.after|$T/stty.after2|" "$T/run.sh"
-tm new-session -d -s term -x 80 -y 24 \
-  "env LANG=C.UTF-8 TERM=xterm-256color bash $T/run.sh"
-tap_check "SIGTERM: the view is up" wait_screen term grep -q 'q quit'
-shell=$(tm display-message -p -t term '#{pane_pid}')
-view=$(pgrep -P "$shell" -x drm_fdinfo)
-kill -TERM "$view"
-for ((i = 0; i < 100; i++)); do [[ -s $T/stty.after2 ]] && break; sleep 0.1; done
-tap_is 0 "$(cat "$T/exit2" 2>/dev/null)" "SIGTERM: exit status 0"
-tap_is "$(cat "$T/stty.before")" "$(cat "$T/stty.after2" 2>/dev/null)" \
-  "SIGTERM: the terminal settings are restored"
-tap_is 0 "$(tm display-message -p -t term '#{alternate_on}')" \
-  "SIGTERM: the alternate screen is left"
+# Stop signals (Telegraf's SIGTERM, Ctrl-C, a hangup): exit 0; a crash
+# (SIGSEGV): killed by it. The terminal is restored either way.
+n=1
+stop_case() { # NAME SIGNAL|KEY EXPECTED_EXIT
+  local name=$1 how=$2 want=$3 shell view
+  n=$((n + 1))
+  sed "s|$T/exit|$T/exit$n|; s|$T/stty.after|$T/stty.after$n|" "$T/run.sh" >"$T/run$n.sh"
+  tm new-session -d -s "s$n" -x 80 -y 24 \
+    "env LANG=C.UTF-8 TERM=xterm-256color bash $T/run$n.sh"
+  tap_check "$name: the view is up" wait_screen "s$n" grep -q 'q quit'
+  if [[ $how == C-c ]]; then
+    tm send-keys -t "s$n" C-c
+  else
+    shell=$(tm display-message -p -t "s$n" '#{pane_pid}')
+    view=$(pgrep -P "$shell" -x drm_fdinfo)
+    kill "-$how" "$view"
+  fi
+  for ((i = 0; i < 100; i++)); do [[ -s $T/stty.after$n ]] && break; sleep 0.1; done
+  tap_is "$want" "$(cat "$T/exit$n" 2>/dev/null)" "$name: exit status $want"
+  tap_is "$(cat "$T/stty.before")" "$(cat "$T/stty.after$n" 2>/dev/null)" \
+    "$name: the terminal settings are restored"
+  tap_is 0 "$(tm display-message -p -t "s$n" '#{alternate_on}')" \
+    "$name: the alternate screen is left"
+}
+stop_case SIGTERM TERM 0
+stop_case "Ctrl-C" C-c 0
+stop_case SIGHUP HUP 0
+stop_case "SIGSEGV (a crash)" SEGV 139
 
 # --once: one sorted screen of plain text, the top N rows.
 out=$(COLUMNS=100 "$BIN" --format=top --once --window=0.3 --rows=2 $ROOTS 2>"$T/err")
