@@ -245,4 +245,29 @@ for ((i = 0; i < 100; i++)); do tm has-session -t pp 2>/dev/null || break; sleep
 gone() { ! tm has-session -t "$1" 2>/dev/null; }
 tap_check "panthor_perf: q ends the view" gone pp
 
+# i915_oa on the emulated GPU, one screen: its derived metrics with units.
+emu_cmd i915_oa
+out=$(COLUMNS=100 "${EMU_CMD[@]}" --format=top --once --window=0.3 \
+  --MetricSet=db41edd4-d8e7-4730-ad11-b9a2d6833503 2>"$T/err")
+tap_is "0|" "$?|$(cat "$T/err")" "i915_oa --format=top --once: exit 0, nothing on stderr"
+tap_check "i915_oa: GPU busy in % and the core frequency in GHz" has \
+  '^i915_oa device=0000:00:02.0 metric_set=db41edd4-d8e7-4730-ad11-b9a2d6833503 engine=render0' \
+  '^  gpu_busy_percent +50\.0%  avg_gpu_core_frequency_hz +1\.00 GHz$' <<<"$out"
+
+# The default on a terminal with neither a format nor a mode is the view;
+# on a pipe it stays Influx line protocol.
+sed "s|--format=top --interval=0.3|--interval=0.3|; s|$T/exit|$T/exit.default|" \
+  "$T/run.sh" >"$T/run-default.sh"
+sed -i "s|--interval=0.3 |--window=0.3 |" "$T/run-default.sh"
+tm new-session -d -s dflt -x 100 -y 30 \
+  "env LANG=C.UTF-8 TERM=xterm-256color bash $T/run-default.sh"
+tap_check "no --format, no mode, on a terminal: the live view" \
+  wait_screen dflt has '^q quit' ' 200 root     blender'
+tm send-keys -t dflt q
+for ((i = 0; i < 100; i++)); do [[ -s $T/exit.default ]] && break; sleep 0.1; done
+tap_is 0 "$(cat "$T/exit.default" 2>/dev/null)" "the default view: q exits 0"
+out=$("$BIN" --window=0 $ROOTS 2>/dev/null | head -n 1)
+tap_check "no --format on a pipe: Influx line protocol" \
+  grep -qE '^drm_(engine|memory|device|scan)[, ]' <<<"$out"
+
 tap_done
