@@ -391,6 +391,8 @@ static void host_exec_log(enum log_level level, const char *message) {
   int i = level < LOG_LEVEL_ERROR   ? 0
           : level > LOG_LEVEL_DEBUG ? 4
                                     : (int)level - LOG_LEVEL_ERROR;
+  if (top_view_capture(plain[i], message))
+    return; /* the terminal belongs to the view (top_view.h) */
   /* One stderr line per message: Telegraf logs an unprefixed line as an
    * error, so newlines inside the message become spaces. */
   char line[1100];

@@ -3,6 +3,7 @@
  * one-shot text screen (top_view.h).
  */
 #include "common/top/top_view.h"
+#include "common/top/top_text.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -18,6 +19,16 @@
 
 /* Set while curses owns the terminal: the fatal-signal path restores it. */
 static volatile sig_atomic_t top_view_active;
+
+/* The latest message logged while the view ran (top_view_capture). */
+static char top_view_message[512];
+
+bool top_view_capture(const char *prefix, const char *message) {
+  if (!top_view_active)
+    return false;
+  snprintf(top_view_message, sizeof(top_view_message), "%s%s", prefix, message);
+  return true;
+}
 
 const char *top_view_notice(void) {
   if (geteuid() == 0)
@@ -96,7 +107,10 @@ static void top_view_draw(const struct top_model *m,
   getmaxyx(stdscr, rows, cols);
   struct top_options lo = *o;
   lo.cols = cols;
-  lo.rows = rows > 1 ? rows - 1 : 1;
+  /* the help line, and the latest message above it */
+  lo.rows = rows - 1 - (top_view_message[0] != '\0' && rows > 2);
+  if (lo.rows < 1)
+    lo.rows = 1;
   lo.max_rows = 0;
   struct top_screen s;
   memset(&s, 0, sizeof(s));
@@ -126,6 +140,15 @@ static void top_view_draw(const struct top_model *m,
              "q quit  s/S sort  / filter%s  p/c/g process/client/cgroup  "
              "r raw  space %s  every %gs",
              filt, paused ? "resume [paused]" : "pause", interval_s);
+  if (top_view_message[0] != '\0' && rows > 2) {
+    char line[2048] = "";
+    top_text_fit(line, sizeof(line), top_view_message, cols - 1, 0);
+    move(rows - 2, 0);
+    clrtoeol();
+    attron(A_BOLD);
+    mvaddstr(rows - 2, 0, line);
+    attroff(A_BOLD);
+  }
   attron(A_REVERSE);
   mvaddnstr(rows - 1, 0, help, cols - 1);
   attroff(A_REVERSE);
@@ -260,6 +283,8 @@ int top_view_run(struct top_model *m, const struct top_options *start,
   endwin();
   top_view_active = 0;
   delscreen(scr);
+  if (top_view_message[0] != '\0') /* the latest message, not lost */
+    fprintf(stderr, "%s\n", top_view_message);
   for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
     signal(fatal[i], SIG_DFL);
   return status;

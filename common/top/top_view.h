@@ -17,6 +17,7 @@
 #include "common/top/top_model.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* What the live view asks of its host. */
@@ -56,6 +57,16 @@ const char *top_view_user(void *users, const char *pid);
  */
 int top_view_print(const struct top_model *m, const struct top_options *o,
                    FILE *out);
+
+/*
+ * While the live view owns the terminal, a message written to stderr would
+ * land in the middle of the screen: the host's log sink hands it here
+ * instead. Returns true when the view took it (it is shown on the line
+ * above the help line, the latest one, and the latest of each run is
+ * written to stderr once the terminal is restored); false when no view
+ * runs (log as usual).
+ */
+bool top_view_capture(const char *prefix, const char *message);
 
 /*
  * Run the live view on the terminal of stdin/stdout, reading every

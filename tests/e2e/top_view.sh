@@ -164,6 +164,12 @@ tap_check "hostile names: wide characters cut whole at 16 columns" \
   wait_screen top grep -qE '^ +301 root     渲染器渲染器渲染 0000:00:02\.0'
 tap_check "hostile names: 200 characters cut at 16; USER from the owner" \
   wait_screen top grep -qE '^ +302 nobody   L{16} 0000:00:02\.0'
+# A message from the plugin (a malformed fdinfo value) goes on the line
+# above the help line, not into the middle of the screen.
+new_process 303 malformed 13
+fp_fdinfo 303 3 $'drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\ndrm-client-id:\t13\ndrm-engine-render:\t5 us\n'
+tap_check "a plugin warning is shown above the help line" \
+  wait_screen top bash -c 's=$(cat); tail -n 2 <<<"$s" | head -n 1 | grep -q "^warning: drm_fdinfo: .*303.*malformed"'
 s=$(screen top)
 tap_is "" "$(tm display-message -p -t top '#{pane_title}' | grep pwned)" \
   "hostile names: the pane title is untouched"
@@ -171,6 +177,7 @@ tap_is "$hdr0" "$(line_of ' NAME  ' <<<"$s")" \
   "hostile names: the column header stays on its row"
 tap_check "hostile names: no line is wider than the terminal" \
   test "$(LC_ALL=C.UTF-8 wc -L <<<"$s")" -le 100
+rm -rf "$FP/proc/303"
 
 tm send-keys -t top q
 for ((i = 0; i < 100; i++)); do [[ -s $T/stty.after ]] && break; sleep 0.1; done
