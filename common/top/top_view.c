@@ -213,6 +213,14 @@ static bool top_view_key(int ch, struct top_options *o, bool *paused,
 int top_view_run(struct top_model *m, const struct top_options *start,
                  double interval_s, const struct top_view_host *host) {
   struct top_options o = *start;
+  if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+    /* escape codes into a pipe or a file help nobody */
+    fprintf(stderr,
+            "top: %s: not a terminal: the live view needs one (use "
+            "--format=top --once for one plain-text screen)\n",
+            isatty(STDOUT_FILENO) ? "stdin" : "stdout");
+    return 1;
+  }
   setlocale(LC_CTYPE, "");
   SCREEN *scr = newterm(NULL, stdout, stdin);
   if (scr == NULL) {

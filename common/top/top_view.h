@@ -71,8 +71,8 @@ bool top_view_capture(const char *prefix, const char *message);
 /*
  * Run the live view on the terminal of stdin/stdout, reading every
  * `interval_s` seconds through `host` into `m`. Returns the exit status:
- * 0 on q or a stop signal, 1 when the terminal cannot be set up or a read
- * failed. `o` holds the starting options.
+ * 0 on q or a stop signal, 1 when stdin or stdout is not a terminal, the
+ * terminal cannot be set up or a read failed. `o` holds the starting options.
  */
 int top_view_run(struct top_model *m, const struct top_options *o,
                  double interval_s, const struct top_view_host *host);

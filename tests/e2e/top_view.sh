@@ -179,6 +179,20 @@ tap_check "hostile names: no line is wider than the terminal" \
   test "$(LC_ALL=C.UTF-8 wc -L <<<"$s")" -le 100
 rm -rf "$FP/proc/303"
 
+# space pauses: the screen stays as it is over several intervals (0.3 s)
+tm send-keys -t top Space
+tap_check "space: paused, said on the help line" \
+  wait_screen top grep -q 'space resume \[paused\]'
+screen top >"$T/paused"
+sleep 1 # three intervals: a running view would have redrawn new values
+tap_is "$(cat "$T/paused")" "$(screen top)" "space: nothing changes while paused"
+tm send-keys -t top Space
+changed() { # the screen (stdin) runs again and differs from the paused one
+  local s
+  s=$(cat)
+  grep -q 'space pause ' <<<"$s" && [[ $s != "$(cat "$T/paused")" ]]
+}
+tap_check "space again: running, the values move" wait_screen top changed
 tm send-keys -t top q
 for ((i = 0; i < 100; i++)); do [[ -s $T/stty.after ]] && break; sleep 0.1; done
 tap_is 0 "$(cat "$T/exit" 2>/dev/null)" "q: exit status 0"
@@ -276,5 +290,10 @@ tap_is 0 "$(cat "$T/exit.default" 2>/dev/null)" "the default view: q exits 0"
 out=$("$BIN" --window=0 $ROOTS 2>/dev/null | head -n 1)
 tap_check "no --format on a pipe: Influx line protocol" \
   grep -qE '^drm_(engine|memory|device|scan)[, ]' <<<"$out"
+
+# The live view needs a terminal: on a pipe it says so and exits 1.
+out=$("$BIN" --format=top $ROOTS 2>"$T/err" </dev/null)
+tap_is "1||top: stdout: not a terminal: the live view needs one (use --format=top --once for one plain-text screen)" \
+  "$?|$out|$(cat "$T/err")" "live view on a pipe: exit 1, nothing on stdout, why on stderr"
 
 tap_done
