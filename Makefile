@@ -55,6 +55,9 @@ YAJL_LIBS    := -lyajl
 # the collectd plugins never link it.
 MHD_CFLAGS   := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 MHD_LIBS     := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+# The executables' --format=top (common/top/top_view.c); the collectd
+# plugins never link it.
+CURSES_LIBS  := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 LDLIBS_ALL   := -lm -pthread
 COLLECTD_CFLAGS := -DHAVE_CONFIG_H -I/usr/include/collectd
 
@@ -114,7 +117,7 @@ $(1)_CORE := $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call core_srcs,$(1)))
 $(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
 	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
 $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
-	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(MHD_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(MHD_LIBS) $(CURSES_LIBS) $(LDLIBS_ALL)
 endef
 $(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
 

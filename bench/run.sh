@@ -7,7 +7,8 @@
 # allocations of its read path; bench_i915_live: its live drain through the
 # in-process shim; bench_prom: a /metrics scrape of drm_fdinfo as a ratio to
 # its read; bench_ddv: drm_device's read of one device, its read()s per
-# attribute and its allocations).
+# attribute and its allocations; bench_top: what the --format=top view adds
+# to one refresh of drm_fdinfo against the syscall floor of a full /proc walk).
 # Environment knobs are listed at the top of each bench/*.c.
 # bench/daemon_cost.sh (not run here: it takes over two minutes and needs
 # collectd) measures drm_fdinfo's share of one core in the real daemon.

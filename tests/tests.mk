@@ -52,12 +52,12 @@ tests-build: $(UNIT_BINS) $(TOOL_BINS) $(TOOL_SOS)
 $(foreach t,$(UNIT_SRCS),$(eval $(t:tests/unit/%.c=$(BUILD)/tests/%): $(call link_deps_of,$(t))))
 $(BUILD)/tests/test_%: tests/unit/test_%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(YAJL_LIBS) $(MHD_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(YAJL_LIBS) $(MHD_LIBS) $(CURSES_LIBS) $(LDLIBS_ALL)
 
 $(foreach t,$(TOOL_SRCS),$(eval $(t:tests/tools/%.c=$(BUILD)/tests/%): $(call link_deps_of,$(t))))
 $(BUILD)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(MHD_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(MHD_LIBS) $(CURSES_LIBS) $(LDLIBS_ALL)
 
 # The simulated machine of make demo builds its tree with tests/lib/fakeproc.
 $(BUILD)/tests/demo_tree: $(BUILD)/obj/tests/lib/fakeproc.o
@@ -73,8 +73,9 @@ $(BUILD)/tests/fake_plugin.so: $(BUILD)/obj/tests/tools/fake_plugin_ops.o \
 # libFuzzer targets always build with clang, from sources, into build/fuzz.
 fuzz-build: $(FUZZ_BINS)
 # common/host/host_collectd.c (collectd headers) is not in COMMON_SRCS; the exec
-# host is left out too. Headers are prerequisites only.
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c common/host/prom_http.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
+# host, its HTTP server and the terminal view (ncurses) are left out too.
+# Headers are prerequisites only.
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c common/host/prom_http.c common/top/top_view.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
 
@@ -89,7 +90,7 @@ bench-build: $(BENCH_BINS)
 $(foreach b,$(BENCH_SRCS),$(eval $(b:bench/%.c=$(BUILD)/bench/%): $(call link_deps_of,$(b))))
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(MHD_LIBS) $(LDLIBS_ALL)
+	$(Q)$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(DRM_CFLAGS) -o $@ $^ $(YAJL_LIBS) $(MHD_LIBS) $(CURSES_LIBS) $(LDLIBS_ALL)
 $(foreach b,$(shell grep -l '"bench/bench_util.h"' $(BENCH_SRCS)),$(b:bench/%.c=$(BUILD)/bench/%)): \
     $(BUILD)/obj/bench/alloc_count.o
 # i915_oa's live path reads the shim's i915 device in-process.

@@ -8,9 +8,9 @@
 #          packaging tools, librrd8 (the stock collectd.conf's rrdtool writer)
 set -euo pipefail
 
-build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev libmicrohttpd-dev collectd-dev)
+build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev libmicrohttpd-dev collectd-dev libncurses-dev)
 demo_pkgs=("${build_pkgs[@]}" collectd-core util-linux)
-test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev
+test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev tmux
   collectd-utils librrd8 valgrind linux-perf procps util-linux locales
   python3 jq influxdb curl intel-gpu-tools graphite-carbon python3-whisper prometheus
   libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian)

@@ -13,6 +13,7 @@
 #include "common/sink/sink_json.h"
 #include "common/sink/sink_line.h"
 #include "common/sink/sink_table.h"
+#include "common/top/top_view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,18 +133,18 @@ void host_exec_args_fini(struct host_exec_args *a) {
   a->n_items = 0;
 }
 
+/* `value` is one of `names` (its index in `*out`); else the error lists
+ * `expected`. */
 static int host_exec_choice(struct host_exec_args *a, const char *flag,
                             const char *value, const char *const *names,
-                            size_t n_names, int *out) {
+                            size_t n_names, const char *expected, int *out) {
   for (size_t i = 0; i < n_names; i++)
     if (strcmp(value, names[i]) == 0) {
       *out = (int)i;
       return 0;
     }
   snprintf(a->error, sizeof(a->error), "%s: expected %s, got \"%.64s\"", flag,
-           strcmp(flag, "--format") == 0 ? "json, influx, table or prometheus"
-                                         : "error, warning, info or debug",
-           value);
+           expected, value);
   return -EINVAL;
 }
 
@@ -153,11 +154,11 @@ static int host_exec_choice(struct host_exec_args *a, const char *flag,
 static int host_exec_flag(struct host_exec_args *a, const char *name,
                           size_t len, const char *value, const char *arg,
                           bool *mode_set) {
-  static const char *const flags[] = {"help",      "once",    "execd",
-                                      "interval",  "window",  "format",
-                                      "log-level", "version", "listen"};
-  static const char *const formats[] = {"influx", "json", "table",
-                                        "prometheus"};
+  static const char *const flags[] = {
+      "help",   "once",      "execd",   "interval", "window",
+      "format", "log-level", "version", "listen",   "rows"};
+  static const char *const formats[] = {"influx", "json", "table", "prometheus",
+                                        "top"};
   static const char *const levels[] = {"error", "warning", "info", "debug"};
   static const enum log_level level_values[] = {
       LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG};
@@ -178,6 +179,7 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
     return host_exec_fail(
         a, "\"%.64s\": choose one of --once, --execd and --interval", arg);
   *mode_set |= is_mode;
+  a->mode_given |= is_mode;
   int k = 0, rc = 0;
   switch (f) {
   case 0:
@@ -199,10 +201,25 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
         host_exec_seconds(a, "--window", value, /*zero_ok=*/true, &a->window_s);
     break;
   case 5:
-    if ((rc = host_exec_choice(a, "--format", value, formats, 4, &k)) == 0)
+    if ((rc = host_exec_choice(a, "--format", value, formats, 5,
+                               "json, influx, table, prometheus or top", &k)) ==
+        0)
       a->format = (enum host_exec_format)k;
-    a->format_set = true;
+    a->format_given = true;
     break;
+  case 9: {
+    char *end;
+    errno = 0;
+    long n = strtol(value, &end, 10);
+    if (errno != 0 || end == value || *end != '\0' || n < 1 || n > 100000)
+      rc = host_exec_fail(a,
+                          "--rows: expected a number of rows from 1 to "
+                          "100000, got \"%.64s\"",
+                          value);
+    else
+      a->rows = (int)n;
+    break;
+  }
   case 7:
     a->version = true;
     break;
@@ -210,7 +227,8 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
     a->listen = value;
     break;
   default:
-    if ((rc = host_exec_choice(a, "--log-level", value, levels, 4, &k)) == 0)
+    if ((rc = host_exec_choice(a, "--log-level", value, levels, 4,
+                               "error, warning, info or debug", &k)) == 0)
       a->log_level = level_values[k];
     break;
   }
@@ -257,12 +275,21 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
     if (mode_set && a->mode != HOST_EXEC_INTERVAL)
       rc = host_exec_fail(a, "--listen reads every --interval: not with "
                              "--once or --execd");
-    else if (a->format_set && a->format != HOST_EXEC_PROMETHEUS)
+    else if (a->format_given && a->format != HOST_EXEC_PROMETHEUS)
       rc = host_exec_fail(a, "--listen serves --format=prometheus only");
     else if (!mode_set)
       a->interval_s = HOST_EXEC_LISTEN_INTERVAL;
     a->mode = HOST_EXEC_INTERVAL;
     a->format = HOST_EXEC_PROMETHEUS;
+  }
+  if (rc == 0 && a->format == HOST_EXEC_TOP && a->mode == HOST_EXEC_EXECD)
+    rc = host_exec_fail(a, "--format=top: a view for people, not for "
+                           "--execd (choose --once or --interval)");
+  if (rc == 0 && a->rows > 0 && a->format != HOST_EXEC_TOP)
+    rc = host_exec_fail(a, "--rows: only with --format=top");
+  if (rc == 0 && a->format == HOST_EXEC_TOP && !a->mode_given) {
+    a->mode = HOST_EXEC_INTERVAL; /* the live view */
+    a->interval_s = 1.0;
   }
   if (rc == -ENOMEM)
     snprintf(a->error, sizeof(a->error), "out of memory");
@@ -274,11 +301,11 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
 static void host_exec_help(const struct plugin_ops *ops) {
   const char *name = ops->name;
   printf(
-      "usage: %s [--format=json|influx|table|prometheus]\n"
+      "usage: %s [--format=json|influx|table|prometheus|top]\n"
       "       %*s [--once | --execd | --interval=SECONDS | "
       "--listen=ADDR:PORT]\n"
-      "       %*s [--window=SECONDS] [--log-level=LEVEL] [--<Key>=<value> "
-      "...]\n"
+      "       %*s [--window=SECONDS] [--rows=N] [--log-level=LEVEL]\n"
+      "       %*s [--<Key>=<value> ...]\n"
       "       %s --help | -h | --version\n"
       "\n"
       "Collects like the collectd plugin %s and prints the records on "
@@ -286,9 +313,20 @@ static void host_exec_help(const struct plugin_ops *ops) {
       "\n"
       "  --format=F       influx (default; line protocol), json (one array "
       "per batch;\n"
-      "                   one object per line with --execd), table, or "
+      "                   one object per line with --execd), table, "
       "prometheus (the\n"
-      "                   text exposition format, names in base units)\n"
+      "                   text exposition format, names in base units), or "
+      "top (a live\n"
+      "                   view redrawn every --interval, default 1 s; keys: "
+      "q quit,\n"
+      "                   s/S sort, / filter, p/c/g process/client/cgroup, "
+      "r raw\n"
+      "                   counters, space pause). Without --format and a "
+      "mode, on a\n"
+      "                   terminal, top is the default\n"
+      "  --rows=N         --format=top --once: one plain-text screen with "
+      "the top N\n"
+      "                   rows (default 20), no escape codes\n"
       "  --once           read, read again after --window seconds, print the "
       "second\n"
       "                   read, exit (default; Telegraf inputs.exec). Counters "
@@ -331,7 +369,8 @@ static void host_exec_help(const struct plugin_ops *ops) {
       "                   <Filter \"f\"> PMU \"pcie\" </Filter> is "
       "--Filter=f --Filter.PMU=pcie\n"
       "  --help, -h       this text; --version: the version\n",
-      name, (int)strlen(name), "", (int)strlen(name), "", name, name);
+      name, (int)strlen(name), "", (int)strlen(name), "", (int)strlen(name), "",
+      name, name);
   if (ops->options != NULL) {
     printf("\nOptions of %s, as --Key=<value> (the keys of its collectd "
            "block):\n",
@@ -383,6 +422,8 @@ static void host_exec_log(enum log_level level, const char *message) {
   int i = level < LOG_LEVEL_ERROR   ? 0
           : level > LOG_LEVEL_DEBUG ? 4
                                     : (int)level - LOG_LEVEL_ERROR;
+  if (top_view_capture(plain[i], message))
+    return; /* the terminal belongs to the view (top_view.h) */
   /* One stderr line per message: Telegraf logs an unprefixed line as an
    * error, so newlines inside the message become spaces. */
   char line[1100];
@@ -613,6 +654,54 @@ static int host_exec_run_interval(const struct plugin_ops *ops, void *inst,
   }
 }
 
+struct host_exec_top {
+  const struct plugin_ops *ops;
+  void *inst;
+  struct host_exec_out *out;
+};
+
+static int host_exec_top_read(void *ctx) {
+  struct host_exec_top *t = ctx;
+  return host_exec_batch(t->ops, t->inst, t->out) < 0 ? -1 : 0;
+}
+
+static int host_exec_top_idle(void *ctx) {
+  (void)ctx;
+  host_exec_drain_due();
+  return host_exec_drain_timeout_ms();
+}
+
+/* --format=top: one screen after the window (--once), else the live view
+ * (top_view.h), both drawing the model that `out` feeds. */
+static int host_exec_run_top(const struct plugin_ops *ops, void *inst,
+                             struct host_exec_out *out,
+                             const struct host_exec_args *args) {
+  struct top_model *model = (struct top_model *)out->inner;
+  struct top_options o;
+  top_options_init(&o);
+  o.notice = top_view_notice();
+  /* USER: the owner of <ProcRoot>/<pid>, the plugin's ProcRoot if given */
+  struct top_view_users users = {.proc_root = "/proc"};
+  for (size_t i = 0; i < args->n_items; i++)
+    if (strcasecmp(args->items[i].key, "ProcRoot") == 0 &&
+        args->items[i].n_values == 1)
+      users.proc_root = args->items[i].values[0].string;
+  o.user_name = top_view_user;
+  o.user_ctx = &users;
+  if (args->mode == HOST_EXEC_ONCE) {
+    int status = host_exec_run_once(ops, inst, out, args->window_s);
+    if (status != 0 || host_exec_stop)
+      return status;
+    o.cols = 0; /* the terminal's, else $COLUMNS, else 100 */
+    o.max_rows = args->rows > 0 ? args->rows : 20;
+    return top_view_print(model, &o, stdout);
+  }
+  struct host_exec_top t = {ops, inst, out};
+  struct top_view_host host = {host_exec_top_read, host_exec_top_idle, &t,
+                               &host_exec_stop};
+  return top_view_run(model, &o, args->interval_s, &host);
+}
+
 static int host_exec_run(const struct plugin_ops *ops,
                          const struct host_exec_args *args,
                          struct metric_sink *sink) {
@@ -662,7 +751,9 @@ static int host_exec_run(const struct plugin_ops *ops,
     if (args->listen != NULL) { /* a first pass soon, then the interval */
       host_exec_run_once(ops, inst, &out, args->window_s);
       status = host_exec_run_interval(ops, inst, &out, args->interval_s);
-    } else if (args->mode == HOST_EXEC_ONCE)
+    } else if (args->format == HOST_EXEC_TOP)
+      status = host_exec_run_top(ops, inst, &out, args);
+    else if (args->mode == HOST_EXEC_ONCE)
       status = host_exec_run_once(ops, inst, &out, args->window_s);
     else if (args->mode == HOST_EXEC_EXECD)
       status = host_exec_run_execd(ops, inst, &out);
@@ -722,6 +813,14 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
     host_exec_args_fini(&args);
     return fflush(stdout) == 0 ? 0 : 1;
   }
+  /* A person at a terminal who chose neither a format nor a mode gets the
+   * live view; pipes (Telegraf, scripts, the tests) keep Influx. */
+  if (!args.format_given && !args.mode_given && isatty(STDOUT_FILENO) &&
+      isatty(STDIN_FILENO)) {
+    args.format = HOST_EXEC_TOP;
+    args.mode = HOST_EXEC_INTERVAL;
+    args.interval_s = 1.0;
+  }
   host_exec_telegraf = args.mode == HOST_EXEC_EXECD;
   log_set_sink(host_exec_log, args.log_level);
   host_exec_signals();
@@ -748,11 +847,14 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   if (args.format == HOST_EXEC_JSON && args.mode != HOST_EXEC_EXECD)
     sink_line_array(&lines); /* inputs.exec parses stdout as one document */
   sink_table_init(&table, stdout);
-  int status =
-      host_exec_run(ops, &args,
-                    args.format == HOST_EXEC_TABLE        ? &table.base
-                    : args.format == HOST_EXEC_PROMETHEUS ? &prom.base
-                                                          : &lines.base);
+  struct top_model top;
+  top_model_init(&top);
+  int status = host_exec_run(ops, &args,
+                             args.format == HOST_EXEC_TABLE        ? &table.base
+                             : args.format == HOST_EXEC_PROMETHEUS ? &prom.base
+                             : args.format == HOST_EXEC_TOP        ? &top.base
+                                                            : &lines.base);
+  top_model_fini(&top);
   prom_http_stop(&http);
   prom_http_sink_fini(&prom);
   sink_table_fini(&table);

@@ -2,9 +2,9 @@
  * host_exec.h: the standalone executable host, identical for every plugin,
  * for Telegraf's inputs.exec and inputs.execd:
  *
- *   <plugin> [--format=json|influx|table|prometheus]
+ *   <plugin> [--format=json|influx|table|prometheus|top]
  *            [--once | --execd | --interval=S | --listen=ADDR:PORT]
- *            [--window=S] [--log-level=L] [--<Key>=<value> ...]
+ *            [--window=S] [--rows=N] [--log-level=L] [--<Key>=<value> ...]
  *   <plugin> --help | -h | --version
  *
  * --<Key>=<value> are the plugin's collectd keys (case-insensitive,
@@ -54,7 +54,8 @@ enum host_exec_format {
   HOST_EXEC_INFLUX,
   HOST_EXEC_JSON,
   HOST_EXEC_TABLE,
-  HOST_EXEC_PROMETHEUS
+  HOST_EXEC_PROMETHEUS,
+  HOST_EXEC_TOP
 };
 enum host_exec_mode { HOST_EXEC_ONCE, HOST_EXEC_EXECD, HOST_EXEC_INTERVAL };
 
@@ -64,10 +65,12 @@ struct host_exec_args {
   double interval_s;            /* --interval=S, > 0 (HOST_EXEC_INTERVAL) */
   double window_s;              /* --window=S, >= 0, default 1 */
   enum log_level log_level;     /* --log-level, default warning */
+  bool format_given;            /* --format was on the command line */
+  bool mode_given;              /* --once, --execd or --interval was */
+  int rows;                     /* --rows=N of --format=top --once, > 0 */
   bool help;                    /* --help or -h */
   bool version;                 /* --version */
   const char *listen;     /* --listen=ADDR:PORT (borrowed argv), or NULL */
-  bool format_set;        /* --format was given */
   struct cfg_item *items; /* owned tree: keys, values, children */
   size_t n_items;
   char error[256]; /* why parsing failed, e.g. "--window: expected ..." */
@@ -77,7 +80,9 @@ struct host_exec_args {
  * Parse a command line as main() receives it (argv[0] is skipped). Pure:
  * no output, no globals. Returns 0, or -EINVAL with `out->error` set and
  * nothing left to free, or -ENOMEM. On success release `out` with
- * host_exec_args_fini().
+ * host_exec_args_fini(). --format=top without a mode is the live view
+ * (HOST_EXEC_INTERVAL, 1 s unless --interval); with --once one screen;
+ * with --execd a usage error.
  */
 int host_exec_parse_args(int argc, char **argv, struct host_exec_args *out);
 

@@ -185,7 +185,7 @@ tap_is "0|6 9" "$rc|$(head -n 2 "$T/Interval.out" | lp_get counter | paste -sd' 
 # ---- --help ----
 out=$("$BIN" --help 2>"$T/err")
 tap_is 0 $? "help: exit 0"
-tap_is "usage: fake_plugin [--format=json|influx|table|prometheus]" \
+tap_is "usage: fake_plugin [--format=json|influx|table|prometheus|top]" \
   "$(head -n 1 <<<"$out")" "help: usage on stdout"
 tap_check "help: documents the dotted block spelling" \
   grep -qF -- '<Filter "f"> PMU "pcie" </Filter> is --Filter=f --Filter.PMU=pcie' <<<"$out"
@@ -221,7 +221,7 @@ usage '--interval: expected a number of seconds > 0 and at most 1e+06, got "0"' 
   --interval=0
 usage '--window: expected a number of seconds >= 0 and at most 1e+06, got "-1"' \
   --window=-1
-usage '--format: expected json, influx, table or prometheus, got "xml"' --format=xml
+usage '--format: expected json, influx, table, prometheus or top, got "xml"' --format=xml
 usage '"--execd": choose one of --once, --execd and --interval' --once --execd
 usage '--log-level: expected error, warning, info or debug, got "loud"' \
   --log-level=loud

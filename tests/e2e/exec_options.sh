@@ -38,6 +38,18 @@ help_keys() {
   sed -n '/^Options of /,/^$/p' | sed -nE 's/^  --([A-Za-z.]+) .*/\1/p'
 }
 
+# The host's own flags, read from the parser's table in host_exec.c: each
+# is documented in --help (the same text for every plugin).
+host_flags=$(sed -n '/static const char \*const flags\[\] = {/,/};/p' \
+  common/host/host_exec.c | grep -o '"[a-z-]*"' | tr -d '"')
+help=$("$B/drm_fdinfo" --help 2>/dev/null)
+undocumented=
+for f in $host_flags; do
+  grep -qE -- "--$f([=, ]|$)" <<<"$help" || undocumented="$undocumented $f"
+done
+tap_is "" "$undocumented" "--help documents every flag of the host's parser ($(wc -w <<<"$host_flags"))"
+tap_check "--help: --format lists top" grep -qF -- '--format=json|influx|table|prometheus|top' <<<"$help"
+
 for p in drm_fdinfo i915_oa panthor_perf tegra410_uncore drm_device; do
   help=$("$B/$p" --help 2>"$T/err")
   tap_is "0|" "$?|$(cat "$T/err")" "$p --help: exit 0, nothing on stderr"

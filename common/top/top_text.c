@@ -1,0 +1,83 @@
+/*
+ * top_text.c: display-width fitting of untrusted text (top_text.h).
+ */
+#include "common/top/top_text.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <wchar.h>
+
+/* The next character of `in` (at most `len` bytes): its width in `*cols`
+ * and bytes to copy, or '?' when it is not printable. Returns the bytes
+ * consumed (>= 1). */
+static size_t top_text_next(const char *in, size_t len, mbstate_t *st,
+                            int *cols, bool *replace) {
+  wchar_t wc;
+  size_t n = mbrtowc(&wc, in, len, st);
+  if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+    memset(st, 0, sizeof(*st));
+    *cols = 1;
+    *replace = true;
+    return 1;
+  }
+  int w = wcwidth(wc);
+  /* wcwidth is -1 for C0/C1 controls and DEL in glibc; check explicitly
+   * too, since the C locale decodes only ASCII. */
+  if (w < 0 || wc < 0x20 || (wc >= 0x7f && wc < 0xa0)) {
+    *cols = 1;
+    *replace = true;
+    return n;
+  }
+  *cols = w;
+  *replace = false;
+  return n;
+}
+
+int top_text_fit(char *out, size_t out_size, const char *in, int width,
+                 int pad) {
+  if (out_size == 0)
+    return 0;
+  size_t o = strlen(out);
+  if (o >= out_size)
+    return 0;
+  size_t len = in ? strlen(in) : 0;
+  mbstate_t st;
+  memset(&st, 0, sizeof(st));
+  int used = 0;
+  for (size_t i = 0; i < len;) {
+    int cols;
+    bool replace;
+    size_t n = top_text_next(in + i, len - i, &st, &cols, &replace);
+    size_t bytes = replace ? 1 : n;
+    if (used + cols > width || o + bytes + 1 > out_size)
+      break;
+    if (replace)
+      out[o] = '?';
+    else
+      memcpy(out + o, in + i, n);
+    o += bytes;
+    used += cols;
+    i += n;
+  }
+  while (pad && used < width && o + 2 <= out_size) {
+    out[o++] = ' ';
+    used++;
+  }
+  out[o] = '\0';
+  return used;
+}
+
+int top_text_width(const char *in) {
+  size_t len = in ? strlen(in) : 0;
+  mbstate_t st;
+  memset(&st, 0, sizeof(st));
+  int used = 0;
+  for (size_t i = 0; i < len;) {
+    int cols;
+    bool replace;
+    i += top_text_next(in + i, len - i, &st, &cols, &replace);
+    used += cols;
+  }
+  return used;
+}
