@@ -162,14 +162,15 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
   static const char *const levels[] = {"error", "warning", "info", "debug"};
   static const enum log_level level_values[] = {
       LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG};
+  const size_t n_flags = sizeof(flags) / sizeof(flags[0]);
   size_t f = 0;
-  while (f < 9 && !(strlen(flags[f]) == len &&
-                    (f == 3 ? !strncasecmp(flags[f], name, len)
-                            : !strncmp(flags[f], name, len))))
+  while (f < n_flags && !(strlen(flags[f]) == len &&
+                          (f == 3 ? !strncasecmp(flags[f], name, len)
+                                  : !strncmp(flags[f], name, len))))
     f++;
-  if (f == 9)
+  if (f == n_flags)
     return 1;
-  bool wants_value = (f >= 3 && f <= 6) || f == 8;
+  bool wants_value = (f >= 3 && f <= 6) || f >= 8; /* listen, rows */
   if (wants_value && value == NULL)
     return host_exec_fail(a, "%s needs a value: --flag=<value>", arg);
   if (!wants_value && value != NULL)
