@@ -89,7 +89,9 @@ ld_lines=$(grep -E '^cc .* -o build/deb/[a-z0-9_]+(\.so)? ' "$T/build.log")
 tap_check "the build log shows the compile lines" test -n "$cc_lines"
 tap_is "" "$(grep -vE -- '-D_FORTIFY_SOURCE=2 .*-O2 .*-fstack-protector-strong' <<<"$cc_lines" | head -3)" \
   "every compile line has -D_FORTIFY_SOURCE=2, -O2 and -fstack-protector-strong"
-tap_is 8 "$(grep -c . <<<"$ld_lines")" "the build log shows the 8 link lines"
+n_plugins=$(make --no-print-directory -s --eval='print-plugins: ; @echo $(PLUGINS)' print-plugins | wc -w)
+tap_is $((2 * n_plugins)) "$(grep -c . <<<"$ld_lines")" \
+  "the build log shows the $((2 * n_plugins)) link lines (a .so and an executable per plugin)"
 tap_is "" "$(grep -vE -- '-Wl,-z,relro -Wl,-z,now' <<<"$ld_lines" | head -3)" \
   "every link line has -Wl,-z,relro -Wl,-z,now"
 
@@ -207,8 +209,18 @@ dpkg_do -P collectd-gpu-plugins
 # collectd.conf.d and no maintainer scripts (the package as it was).
 old=$T/old
 dpkg-deb -R "$(deb collectd-gpu-plugins)" "$old"
+# Only the snippets the maintscript moves existed then (a plugin added
+# later, such as drm_device, is new in the upgrade).
 mkdir -p "$old$ENABLED"
-mv "$old$AVAILABLE"/*.conf "$old$ENABLED/"
+for conf in "$old$AVAILABLE"/*.conf; do
+  c=$(basename "$conf")
+  if grep -q "^mv_conffile $ENABLED/$c " debian/collectd-gpu-plugins.maintscript; then
+    mv "$conf" "$old$ENABLED/"
+  else
+    rm "$conf"
+    sed -i "\|^$AVAILABLE/$c\$|d" "$old/DEBIAN/conffiles"
+  fi
+done
 rmdir "$old$AVAILABLE"
 rm -f "$old"/DEBIAN/{preinst,postinst,prerm,postrm}
 sed -i "s|^$AVAILABLE/|$ENABLED/|" "$old/DEBIAN/conffiles"
