@@ -435,6 +435,9 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
  * Power and energy channels meet in one record per sensor (the label, or
  * "power<i>" without one). With an energy counter, power_watts is its
  * average over the interval and power<i>_input/average are not read.
+ * amdgpu shows power<i>_average and power<i>_input each where the SMU has
+ * that sensor (amdgpu_pm.c: hwmon_attributes_visible), so a part may have
+ * both: then the average is read, the input not.
  */
 static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                                 const char *dir) {
@@ -445,10 +448,13 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
   size_t n = ddv_list(d, dev, dir, "", files, 256);
   char rel[128], sensor[48], chan[24];
   /* energy first: it decides whether power*_input is read */
-  bool energy_for[16] = {false};
+  bool energy_for[16] = {false}, average_for[16] = {false};
   for (size_t i = 0; i < n; i++) {
     unsigned c;
     char tail[16];
+    if (sscanf(files[i], "power%u_%15s", &c, tail) == 2 &&
+        strcmp(tail, "average") == 0 && c < 16)
+      average_for[c] = true;
     if (sscanf(files[i], "energy%u_%15s", &c, tail) != 2 ||
         strcmp(tail, "input") != 0 || c >= 16)
       continue;
@@ -486,7 +492,8 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
       const char *field = NULL;
       if (strcmp(tail, "cap") == 0 || strcmp(tail, "max") == 0)
         field = "power_cap_watts";
-      else if ((strcmp(tail, "input") == 0 || strcmp(tail, "average") == 0) &&
+      else if ((strcmp(tail, "average") == 0 ||
+                (strcmp(tail, "input") == 0 && !(c < 16 && average_for[c]))) &&
                !(c < 16 && energy_for[c]))
         field = "power_watts";
       if (field == NULL)

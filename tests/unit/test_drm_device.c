@@ -247,6 +247,23 @@ static void amdgpu_dgpu__exact_records(void **state) {
   assert_int_equal(n_logs, 1); /* the INFO line of discovery */
 }
 
+/* amdgpu_pm.c: hwmon_attributes_visible shows power1_average and
+ * power1_input each where the SMU has that sensor, so a part may have both:
+ * one power_watts, from the average. */
+static void amdgpu_dgpu__average_and_input_one_power(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  put(f, "card1", "device/hwmon/hwmon4/power1_input", "118000000\n");
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_power," AMD ",sensor=PPT "
+                 "power_watts=123.0,power_cap_watts=272.0");
+  assert_int_equal(f->sink.n_lines, 14);
+  for (size_t i = 0; i < n_opened; i++)
+    if (strstr(opened[i], "power1_input") != NULL)
+      fail_msg("read %s, whose value is not reported", opened[i]);
+}
+
 static void amdgpu_apu__records(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_apu"), 0);
@@ -611,6 +628,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(amdgpu_dgpu__exact_records, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(amdgpu_dgpu__average_and_input_one_power,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(amdgpu_apu__records, setup, teardown),
       cmocka_unit_test_setup_teardown(xe_two_gts__freq_idle_throttle_energy,
                                       setup, teardown),
