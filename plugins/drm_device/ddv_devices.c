@@ -401,15 +401,10 @@ static void ddv_probe_devfreq(const struct ddv *d, struct ddv_device *dev) {
   }
 }
 
-/* The label of hwmon channel `<type><n>` into out, or the fallback. Labels
- * are static strings in every driver (hwmon.c: hwmon_attr_show_string ->
- * read_string: amdgpu_pm.c amdgpu_hwmon_show_temp_label, xe_hwmon.c
- * xe_hwmon_read_label), so reading one never touches the device. */
-static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
-                            const char *dir, const char *chan,
-                            const char *fallback, char *out, size_t size) {
-  char rel[128];
-  ddv_fmt(rel, sizeof(rel), "%s/%s_label", dir, chan);
+/* The word in file `rel` into out, or the fallback. */
+static void ddv_hwmon_word(struct ddv *d, const struct ddv_device *dev,
+                           const char *rel, const char *fallback, char *out,
+                           size_t size) {
   ddv_fmt(out, size, "%s", fallback);
   int fd = d->k->openat(dev->dirfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
   if (fd < 0)
@@ -420,6 +415,18 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
   if (n > 0 && n < SYSFS_VALUE_MAX &&
       sysfs_value_word(d->buf, (size_t)n, word, sizeof(word)) == 0)
     text_sanitize(out, size, word, strlen(word));
+}
+
+/* The label of hwmon channel `<type><n>` into out, or the fallback. Labels
+ * are static strings in every driver (hwmon.c: hwmon_attr_show_string ->
+ * read_string: amdgpu_pm.c amdgpu_hwmon_show_temp_label, xe_hwmon.c
+ * xe_hwmon_read_label), so reading one never touches the device. */
+static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
+                            const char *dir, const char *chan,
+                            const char *fallback, char *out, size_t size) {
+  char rel[128];
+  ddv_fmt(rel, sizeof(rel), "%s/%s_label", dir, chan);
+  ddv_hwmon_word(d, dev, rel, fallback, out, size);
 }
 
 /*
@@ -438,6 +445,9 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
  * amdgpu shows power<i>_average and power<i>_input each where the SMU has
  * that sensor (amdgpu_pm.c: hwmon_attributes_visible), so a part may have
  * both: then the average is read, the input not.
+ * i915 adds to the device's "i915" hwmon one "i915_gt<N>" hwmon per GT
+ * whose only attribute is energy1_input, without a label (i915_hwmon.c:
+ * i915_hwmon_register, hwm_gt_is_visible): that sensor is "gt<N>".
  */
 static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                                 const char *dir) {
@@ -446,7 +456,13 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
   if (files == NULL)
     return;
   size_t n = ddv_list(d, dev, dir, "", files, 256);
-  char rel[128], sensor[48], chan[24];
+  char rel[128], sensor[48], chan[24], name[48];
+  /* hwmon.c: name_show prints the name given at registration */
+  ddv_fmt(rel, sizeof(rel), "%s/name", dir);
+  ddv_hwmon_word(d, dev, rel, "", name, sizeof(name));
+  unsigned gt;
+  char extra;
+  bool per_gt = sscanf(name, "i915_gt%u%c", &gt, &extra) == 1;
   /* energy first: it decides whether power*_input is read */
   bool energy_for[16] = {false}, average_for[16] = {false};
   for (size_t i = 0; i < n; i++) {
@@ -460,7 +476,10 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
       continue;
     ddv_fmt(chan, sizeof(chan), "energy%u", c);
     char fb[24];
-    ddv_fmt(fb, sizeof(fb), "power%u", c);
+    if (per_gt)
+      ddv_fmt(fb, sizeof(fb), "gt%u", gt);
+    else
+      ddv_fmt(fb, sizeof(fb), "power%u", c);
     ddv_hwmon_label(d, dev, dir, chan, fb, sensor, sizeof(sensor));
     ddv_fmt(rel, sizeof(rel), "%s/%s", dir, files[i]);
     struct ddv_probe *p =

@@ -389,6 +389,22 @@ static void i915_dgpu__hwmon(void **state) {
                  "sensor=in0 volts=1.05");
 }
 
+/* i915_hwmon.c: i915_hwmon_register adds, next to the device's "i915"
+ * hwmon, one "i915_gt<N>" hwmon per GT with only energy1_input (no label):
+ * its energy is the GT's, a sensor of its own, not the card's power1. */
+static void i915_dgpu__per_gt_hwmon_is_its_own_sensor(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "i915_dgpu"), 0);
+  put(f, "card1", "device/hwmon/hwmon4/name", "i915_gt0\n");
+  put(f, "card1", "device/hwmon/hwmon4/energy1_input", "2000000\n");
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_power,driver=i915,device=0000:03:00.0,"
+                 "sensor=power1 energy_joules=1.0,power_cap_watts=190.0");
+  expect_line(f, "drm_device_power,driver=i915,device=0000:03:00.0,"
+                 "sensor=gt0 energy_joules=2.0");
+}
+
 static void panfrost_devfreq_and_npu(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
@@ -639,6 +655,8 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(i915_mtl__per_gt, setup, teardown),
       cmocka_unit_test_setup_teardown(i915_dgpu__hwmon, setup, teardown),
+      cmocka_unit_test_setup_teardown(i915_dgpu__per_gt_hwmon_is_its_own_sensor,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(panfrost_devfreq_and_npu, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(suspended__opens_only_safe_attributes,
