@@ -152,10 +152,13 @@ static void ddv_probe_runtime(const struct ddv *d, struct ddv_device *dev) {
 
 /*
  * i915 (gt/intel_gt_sysfs_pm.c). Per GT under gt/gt<N>/ as rps_*_freq_mhz,
- * rc6_residency_ms and throttle_reason_*; on kernels without gt/ (before
- * 5.19 or a single GT) the card-level gt_*_freq_mhz and
+ * rc6_residency_ms and throttle_reason_* (gt/intel_gt_sysfs.c:
+ * intel_gt_sysfs_register makes gt/gt<N> for every GT, one or more, since
+ * 5.19); on older kernels, without gt/, the card-level gt_*_freq_mhz and
  * power/rc6_residency_ms, which on multi-GT parts are the max (frequency)
  * or min (RC6) over the GTs (sysfs_gt_attribute_r_func), so gt/ wins.
+ * throttle_reason_* exist only under gt/ (intel_gt_sysfs_pm_init: "end of
+ * the legacy interfaces").
  *
  * While suspended: the limits min/max/boost/RP0/RP1/RPn come from software
  * state (intel_rps.c: intel_rps_get_min_frequency and siblings) and are
