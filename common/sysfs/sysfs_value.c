@@ -126,8 +126,11 @@ int sysfs_value_dpm_current(const char *buf, size_t len, uint64_t *hz) {
     if (sv_dpm_line(buf + pos, n, &mhz, &mark) < 0)
       return -EINVAL;
     if (mark) {
-      if (found || mhz > UINT64_MAX / 1000000)
-        return -EINVAL; /* two current levels: not this format */
+      /* the SMUs mark each level equal to the current clock
+       * (navi10_ppt.c: navi10_print_clk_levels): equal levels may each
+       * be marked; two marked clocks that differ are not this format */
+      if (mhz > UINT64_MAX / 1000000 || (found && cur != mhz * 1000000))
+        return -EINVAL;
       found = true;
       cur = mhz * 1000000;
     }
