@@ -75,15 +75,22 @@ int sysfs_value_word(const char *buf, size_t len, char *out, size_t size) {
   return 0;
 }
 
-/* One "N: VALUEMhz[ *]" line of `n` bytes; *current set when marked. */
+/* One "N: VALUEMhz[ *]" line of `n` bytes, or the unindexed
+ * "   VALUEMhz *" that renoir_ppt.c: renoir_print_clk_levels appends when
+ * the current clock matches no level; *current set when marked. */
 static int sv_dpm_line(const char *p, size_t n, uint64_t *mhz, bool *current) {
   const char *colon = memchr(p, ':', n);
-  if (colon == NULL || colon == p)
-    return -EINVAL;
-  for (const char *q = p; q < colon; q++)
-    if (!((*q >= '0' && *q <= '9') || (*q == 'S' && colon - p == 1)))
+  const char *v = p, *end = p + n;
+  if (colon != NULL) {
+    if (colon == p)
       return -EINVAL;
-  const char *v = colon + 1, *end = p + n;
+    for (const char *q = p; q < colon; q++)
+      if (!((*q >= '0' && *q <= '9') || (*q == 'S' && colon - p == 1)))
+        return -EINVAL;
+    v = colon + 1;
+  } else if (n == 0 || *p != ' ') {
+    return -EINVAL; /* no index: only the indented current clock */
+  }
   while (v < end && *v == ' ')
     v++;
   const char *d = v;
@@ -119,8 +126,11 @@ int sysfs_value_dpm_current(const char *buf, size_t len, uint64_t *hz) {
     if (sv_dpm_line(buf + pos, n, &mhz, &mark) < 0)
       return -EINVAL;
     if (mark) {
-      if (found || mhz > UINT64_MAX / 1000000)
-        return -EINVAL; /* two current levels: not this format */
+      /* the SMUs mark each level equal to the current clock
+       * (navi10_ppt.c: navi10_print_clk_levels): equal levels may each
+       * be marked; two marked clocks that differ are not this format */
+      if (mhz > UINT64_MAX / 1000000 || (found && cur != mhz * 1000000))
+        return -EINVAL;
       found = true;
       cur = mhz * 1000000;
     }

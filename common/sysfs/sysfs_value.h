@@ -40,9 +40,13 @@ int sysfs_value_word(const char *buf, size_t len, char *out, size_t size);
  *   1: 800Mhz *
  *   2: 1000Mhz
  *
- * The current level is the line marked " *". Some SMUs print a level "S:"
- * (sleep) or the value with "MHz"; both are accepted. *hz gets the current
- * level's frequency in hertz. 0, -ENOENT (no level is current) or -EINVAL.
+ * The current level is the line marked " *" (levels of the same
+ * frequency may each be marked). Some SMUs print a level "S:"
+ * (sleep) or the value with "MHz"; both are accepted. When the current
+ * clock is none of the levels, renoir_ppt.c: renoir_print_clk_levels adds
+ * an unindexed line "   1234Mhz *", which is then the current one. *hz gets the
+ * current level's frequency in hertz. 0, -ENOENT (no level is current) or
+ * -EINVAL.
  */
 int sysfs_value_dpm_current(const char *buf, size_t len, uint64_t *hz);
 

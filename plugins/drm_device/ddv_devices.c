@@ -152,10 +152,13 @@ static void ddv_probe_runtime(const struct ddv *d, struct ddv_device *dev) {
 
 /*
  * i915 (gt/intel_gt_sysfs_pm.c). Per GT under gt/gt<N>/ as rps_*_freq_mhz,
- * rc6_residency_ms and throttle_reason_*; on kernels without gt/ (before
- * 5.19 or a single GT) the card-level gt_*_freq_mhz and
+ * rc6_residency_ms and throttle_reason_* (gt/intel_gt_sysfs.c:
+ * intel_gt_sysfs_register makes gt/gt<N> for every GT, one or more, since
+ * 5.19); on older kernels, without gt/, the card-level gt_*_freq_mhz and
  * power/rc6_residency_ms, which on multi-GT parts are the max (frequency)
  * or min (RC6) over the GTs (sysfs_gt_attribute_r_func), so gt/ wins.
+ * throttle_reason_* exist only under gt/ (intel_gt_sysfs_pm_init: "end of
+ * the legacy interfaces").
  *
  * While suspended: the limits min/max/boost/RP0/RP1/RPn come from software
  * state (intel_rps.c: intel_rps_get_min_frequency and siblings) and are
@@ -401,15 +404,10 @@ static void ddv_probe_devfreq(const struct ddv *d, struct ddv_device *dev) {
   }
 }
 
-/* The label of hwmon channel `<type><n>` into out, or the fallback. Labels
- * are static strings in every driver (hwmon.c: hwmon_attr_show_string ->
- * read_string: amdgpu_pm.c amdgpu_hwmon_show_temp_label, xe_hwmon.c
- * xe_hwmon_read_label), so reading one never touches the device. */
-static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
-                            const char *dir, const char *chan,
-                            const char *fallback, char *out, size_t size) {
-  char rel[128];
-  ddv_fmt(rel, sizeof(rel), "%s/%s_label", dir, chan);
+/* The word in file `rel` into out, or the fallback. */
+static void ddv_hwmon_word(struct ddv *d, const struct ddv_device *dev,
+                           const char *rel, const char *fallback, char *out,
+                           size_t size) {
   ddv_fmt(out, size, "%s", fallback);
   int fd = d->k->openat(dev->dirfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
   if (fd < 0)
@@ -420,6 +418,18 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
   if (n > 0 && n < SYSFS_VALUE_MAX &&
       sysfs_value_word(d->buf, (size_t)n, word, sizeof(word)) == 0)
     text_sanitize(out, size, word, strlen(word));
+}
+
+/* The label of hwmon channel `<type><n>` into out, or the fallback. Labels
+ * are static strings in every driver (hwmon.c: hwmon_attr_show_string ->
+ * read_string: amdgpu_pm.c amdgpu_hwmon_show_temp_label, xe_hwmon.c
+ * xe_hwmon_read_label), so reading one never touches the device. */
+static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
+                            const char *dir, const char *chan,
+                            const char *fallback, char *out, size_t size) {
+  char rel[128];
+  ddv_fmt(rel, sizeof(rel), "%s/%s_label", dir, chan);
+  ddv_hwmon_word(d, dev, rel, fallback, out, size);
 }
 
 /*
@@ -435,6 +445,12 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
  * Power and energy channels meet in one record per sensor (the label, or
  * "power<i>" without one). With an energy counter, power_watts is its
  * average over the interval and power<i>_input/average are not read.
+ * amdgpu shows power<i>_average and power<i>_input each where the SMU has
+ * that sensor (amdgpu_pm.c: hwmon_attributes_visible), so a part may have
+ * both: then the average is read, the input not.
+ * i915 adds to the device's "i915" hwmon one "i915_gt<N>" hwmon per GT
+ * whose only attribute is energy1_input, without a label (i915_hwmon.c:
+ * i915_hwmon_register, hwm_gt_is_visible): that sensor is "gt<N>".
  */
 static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                                 const char *dir) {
@@ -443,18 +459,30 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
   if (files == NULL)
     return;
   size_t n = ddv_list(d, dev, dir, "", files, 256);
-  char rel[128], sensor[48], chan[24];
+  char rel[128], sensor[48], chan[24], name[48];
+  /* hwmon.c: name_show prints the name given at registration */
+  ddv_fmt(rel, sizeof(rel), "%s/name", dir);
+  ddv_hwmon_word(d, dev, rel, "", name, sizeof(name));
+  unsigned gt;
+  char extra;
+  bool per_gt = sscanf(name, "i915_gt%u%c", &gt, &extra) == 1;
   /* energy first: it decides whether power*_input is read */
-  bool energy_for[16] = {false};
+  bool energy_for[16] = {false}, average_for[16] = {false};
   for (size_t i = 0; i < n; i++) {
     unsigned c;
     char tail[16];
+    if (sscanf(files[i], "power%u_%15s", &c, tail) == 2 &&
+        strcmp(tail, "average") == 0 && c < 16)
+      average_for[c] = true;
     if (sscanf(files[i], "energy%u_%15s", &c, tail) != 2 ||
         strcmp(tail, "input") != 0 || c >= 16)
       continue;
     ddv_fmt(chan, sizeof(chan), "energy%u", c);
     char fb[24];
-    ddv_fmt(fb, sizeof(fb), "power%u", c);
+    if (per_gt)
+      ddv_fmt(fb, sizeof(fb), "gt%u", gt);
+    else
+      ddv_fmt(fb, sizeof(fb), "power%u", c);
     ddv_hwmon_label(d, dev, dir, chan, fb, sensor, sizeof(sensor));
     ddv_fmt(rel, sizeof(rel), "%s/%s", dir, files[i]);
     struct ddv_probe *p =
@@ -486,7 +514,8 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
       const char *field = NULL;
       if (strcmp(tail, "cap") == 0 || strcmp(tail, "max") == 0)
         field = "power_cap_watts";
-      else if ((strcmp(tail, "input") == 0 || strcmp(tail, "average") == 0) &&
+      else if ((strcmp(tail, "average") == 0 ||
+                (strcmp(tail, "input") == 0 && !(c < 16 && average_for[c]))) &&
                !(c < 16 && energy_for[c]))
         field = "power_watts";
       if (field == NULL)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build/drm_device (the Telegraf exec/execd executable) on fixture trees:
 # Influx and JSON with exact records, the table, execd with a counter that
-# moves between batches, filters, exit statuses, and the real /sys.
+# moves between batches, filters, exit statuses, the real /sys, and every
+# fixture's Prometheus exposition through promtool check metrics.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -64,4 +65,24 @@ tap_is 8.0 "$(lp_get energy_joules --measurement drm_device_power --where sensor
   "execd: energy_joules after the move"
 w=$(lp_get power_watts --measurement drm_device_power --where sensor=card <<<"$batch")
 tap_check "execd: power_watts is positive ($w)" python3 -c "import sys; sys.exit(not float('$w') > 0)"
+# Prometheus: every fixture device, over an interval (so the rate fields
+# too), is an exposition promtool takes without a lint, with each name's
+# HELP and TYPE once and no series twice.
+if command -v promtool >/dev/null; then
+  for fx in i915_igpu i915_mtl i915_dgpu xe_bmg amdgpu_dgpu amdgpu_apu panfrost ivpu; do
+    mkdir -p "$T/prom-$fx"
+    "$B/tests/ddv_tree" "$T/prom-$fx" "$fx"
+    "$BIN" --once --window=0.2 --format=prometheus --SysfsRoot="$T/prom-$fx/sys" \
+      >"$T/$fx.prom" 2>"$T/$fx.err"
+    tap_is 0 $? "$fx prometheus: exit status"
+    tap_is "" "$(cat "$T/$fx.err")" "$fx prometheus: nothing on stderr"
+    tap_check "$fx prometheus: samples" grep -q '^drm_device' "$T/$fx.prom"
+    out=$(promtool check metrics <"$T/$fx.prom" 2>&1)
+    tap_is "0:" "$?:$out" "$fx prometheus: promtool check metrics: clean, no lint"
+    tap_is "" "$(python3 tests/lib/prom_expo.py check "$T/$fx.prom")" \
+      "$fx prometheus: HELP and TYPE once per name, no series twice"
+  done
+else
+  tap_skip "prometheus: promtool check metrics of every fixture" "promtool not installed"
+fi
 tap_done

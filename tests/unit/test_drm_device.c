@@ -247,6 +247,23 @@ static void amdgpu_dgpu__exact_records(void **state) {
   assert_int_equal(n_logs, 1); /* the INFO line of discovery */
 }
 
+/* amdgpu_pm.c: hwmon_attributes_visible shows power1_average and
+ * power1_input each where the SMU has that sensor, so a part may have both:
+ * one power_watts, from the average. */
+static void amdgpu_dgpu__average_and_input_one_power(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  put(f, "card1", "device/hwmon/hwmon4/power1_input", "118000000\n");
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_power," AMD ",sensor=PPT "
+                 "power_watts=123.0,power_cap_watts=272.0");
+  assert_int_equal(f->sink.n_lines, 14);
+  for (size_t i = 0; i < n_opened; i++)
+    if (strstr(opened[i], "power1_input") != NULL)
+      fail_msg("read %s, whose value is not reported", opened[i]);
+}
+
 static void amdgpu_apu__records(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_apu"), 0);
@@ -370,6 +387,22 @@ static void i915_dgpu__hwmon(void **state) {
                  "sensor=power1 energy_joules=1.0,power_cap_watts=190.0");
   expect_line(f, "drm_device_voltage,driver=i915,device=0000:03:00.0,"
                  "sensor=in0 volts=1.05");
+}
+
+/* i915_hwmon.c: i915_hwmon_register adds, next to the device's "i915"
+ * hwmon, one "i915_gt<N>" hwmon per GT with only energy1_input (no label):
+ * its energy is the GT's, a sensor of its own, not the card's power1. */
+static void i915_dgpu__per_gt_hwmon_is_its_own_sensor(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "i915_dgpu"), 0);
+  put(f, "card1", "device/hwmon/hwmon4/name", "i915_gt0\n");
+  put(f, "card1", "device/hwmon/hwmon4/energy1_input", "2000000\n");
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_power,driver=i915,device=0000:03:00.0,"
+                 "sensor=power1 energy_joules=1.0,power_cap_watts=190.0");
+  expect_line(f, "drm_device_power,driver=i915,device=0000:03:00.0,"
+                 "sensor=gt0 energy_joules=2.0");
 }
 
 static void panfrost_devfreq_and_npu(void **state) {
@@ -611,6 +644,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(amdgpu_dgpu__exact_records, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(amdgpu_dgpu__average_and_input_one_power,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(amdgpu_apu__records, setup, teardown),
       cmocka_unit_test_setup_teardown(xe_two_gts__freq_idle_throttle_energy,
                                       setup, teardown),
@@ -620,6 +655,8 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(i915_mtl__per_gt, setup, teardown),
       cmocka_unit_test_setup_teardown(i915_dgpu__hwmon, setup, teardown),
+      cmocka_unit_test_setup_teardown(i915_dgpu__per_gt_hwmon_is_its_own_sensor,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(panfrost_devfreq_and_npu, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(suspended__opens_only_safe_attributes,

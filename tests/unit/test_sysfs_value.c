@@ -84,8 +84,19 @@ static void sysfs_value_dpm_current__levels(void **state) {
   const char *s = "S: 19Mhz *\n0: 615Mhz\n1: 2200MHz\n";
   assert_int_equal(sysfs_value_dpm_current(s, strlen(s), &hz), 0);
   assert_true(hz == 19000000ull);
+  /* renoir_ppt.c: renoir_print_clk_levels, current clock off the levels */
+  const char *off = "0: 400Mhz \n1: 1400Mhz \n   1123Mhz *\n";
+  assert_int_equal(sysfs_value_dpm_current(off, strlen(off), &hz), 0);
+  assert_true(hz == 1123000000ull);
+  const char *bare = "0: 400Mhz \n1123Mhz *\n";
+  assert_int_equal(sysfs_value_dpm_current(bare, strlen(bare), &hz), -EINVAL);
   const char *none = "0: 500Mhz \n1: 800Mhz \n";
   assert_int_equal(sysfs_value_dpm_current(none, strlen(none), &hz), -ENOENT);
+  /* navi10_ppt.c: navi10_print_clk_levels marks every level whose value
+   * equals the current clock: equal levels are each marked */
+  const char *same = "0: 1000Mhz *\n1: 1000Mhz *\n2: 1200Mhz \n";
+  assert_int_equal(sysfs_value_dpm_current(same, strlen(same), &hz), 0);
+  assert_true(hz == 1000000000ull);
   const char *two = "0: 500Mhz *\n1: 800Mhz *\n";
   assert_int_equal(sysfs_value_dpm_current(two, strlen(two), &hz), -EINVAL);
   const char *cut = "0: 500Mhz \n1: 800Mhz *";
