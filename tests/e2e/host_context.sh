@@ -90,17 +90,17 @@ column() { awk -F, 'NR > 1 { printf "%d\n", $2 }' $1 | paste -sd' '; }
 rows() { collectd_wait_rows "$@"; }
 ALPHA="$CD_CSV/e2e/fake_plugin-*alpha*"
 BETA="$CD_CSV/e2e/fake_plugin-*beta*"
-tap_check "collectd: 3 reads of alpha" rows "$ALPHA/count-fake_drains-*" 3 30
-tap_check "collectd: 2 reads of beta" rows "$BETA/gauge-fake_interval_ns-*" 2 30
-tap_is "" "$(column "$ALPHA/gauge-fake_interval_ns-*" | tr ' ' '\n' | grep -vx 1000000000)" \
+tap_check "collectd: 3 reads of alpha" rows "$ALPHA/count-fake-drains-*" 3 30
+tap_check "collectd: 2 reads of beta" rows "$BETA/gauge-fake-interval_ns-*" 2 30
+tap_is "" "$(column "$ALPHA/gauge-fake-interval_ns-*" | tr ' ' '\n' | grep -vx 1000000000)" \
   "collectd: alpha's init() is given its Interval 1"
-tap_is "" "$(column "$BETA/gauge-fake_interval_ns-*" | tr ' ' '\n' | grep -vx 2000000000)" \
+tap_is "" "$(column "$BETA/gauge-fake-interval_ns-*" | tr ' ' '\n' | grep -vx 2000000000)" \
   "collectd: beta's init() is given its Interval 2"
-drains=$(column "$ALPHA/count-fake_drains-*")
+drains=$(column "$ALPHA/count-fake-drains-*")
 tap_check "collectd: alpha is drained between reads ($drains)" increasing "$drains"
-tap_is "" "$(column "$ALPHA/count-fake_overlaps-*" | tr ' ' '\n' | grep -vx 0)" \
+tap_is "" "$(column "$ALPHA/count-fake-overlaps-*" | tr ' ' '\n' | grep -vx 0)" \
   "collectd: read and drain never overlap"
-tap_is "" "$(ls -d $BETA/count-fake_drains-* 2>/dev/null)" \
+tap_is "" "$(ls -d $BETA/count-fake-drains-* 2>/dev/null)" \
   "collectd: beta has no drain hook"
 tap_check "collectd: stops cleanly" collectd_stop
 tap_is "" "$(grep -E '^\[(error|warning)\]' "$CD_LOG")" \
