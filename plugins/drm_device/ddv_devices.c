@@ -17,6 +17,7 @@
 #include "plugins/drm_device/ddv.h"
 
 #include "common/core/text.h"
+#include "common/sysfs/sysfs_link.h"
 #include "common/sysfs/sysfs_value.h"
 
 #include <errno.h>
@@ -559,23 +560,6 @@ void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev) {
 
 /* ---- the device list ---- */
 
-/* Basename of the link `rel` under dirfd into out; -errno. The link is
- * read, not opened: it resumes nothing. */
-static int ddv_link_basename(int dirfd, const char *rel, char *out,
-                             size_t size) {
-  char target[512];
-  ssize_t n = readlinkat(dirfd, rel, target, sizeof(target) - 1);
-  if (n < 0)
-    return -errno;
-  target[n] = '\0';
-  const char *base = strrchr(target, '/');
-  base = base ? base + 1 : target;
-  if (*base == '\0')
-    return -EINVAL;
-  text_sanitize(out, size, base, strlen(base));
-  return 0;
-}
-
 static void ddv_device_fini(const struct ddv *d, struct ddv_device *dev) {
   for (size_t i = 0; i < dev->n_probes; i++)
     if (dev->probes[i].fd >= 0)
@@ -604,10 +588,11 @@ static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
     log_errno(LOG_LEVEL_WARNING, DDV_PLUGIN, path, "open", errno, NULL);
     return false;
   }
-  if (ddv_link_basename(dev->dirfd, "device", dev->name, sizeof(dev->name)) < 0)
+  if (sysfs_link_basename(dev->dirfd, "device", dev->name, sizeof(dev->name)) <
+      0)
     ddv_fmt(dev->name, sizeof(dev->name), "%s", node);
-  if (ddv_link_basename(dev->dirfd, "device/driver", dev->driver,
-                        sizeof(dev->driver)) < 0)
+  if (sysfs_link_basename(dev->dirfd, "device/driver", dev->driver,
+                          sizeof(dev->driver)) < 0)
     dev->driver[0] = '\0';
   if (!ddv_config_device_ok(&d->cfg, dev->name, dev->node) ||
       !ddv_config_driver_ok(&d->cfg, dev->driver)) {

@@ -12,6 +12,8 @@
  */
 #include "plugins/drm_fdinfo/dfi.h"
 
+#include "common/sysfs/sysfs_link.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -21,21 +23,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* Basename of a symlink's target, or -errno. */
-static int dfi_link_basename(const char *path, char *out, size_t size) {
-  char target[512];
-  ssize_t n = readlink(path, target, sizeof(target) - 1);
-  if (n < 0)
-    return -errno;
-  target[n] = '\0';
-  const char *base = strrchr(target, '/');
-  base = base ? base + 1 : target;
-  if (*base == '\0')
-    return -EINVAL;
-  text_sanitize(out, size, base, strlen(base));
-  return 0;
-}
-
 static void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev) {
   const char *sysfs = d->cfg.sysfs_root;
   char base[384], path[448];
@@ -43,14 +30,14 @@ static void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev) {
            minor(dev->rdev));
   snprintf(dev->minor, sizeof(dev->minor), "%u:%u", major(dev->rdev),
            minor(dev->rdev));
-  dfi_link_basename(base, dev->minor, sizeof(dev->minor));
+  sysfs_link_basename(AT_FDCWD, base, dev->minor, sizeof(dev->minor));
 
   snprintf(path, sizeof(path), "%s/device", base);
-  if (dfi_link_basename(path, dev->name, sizeof(dev->name)) < 0)
+  if (sysfs_link_basename(AT_FDCWD, path, dev->name, sizeof(dev->name)) < 0)
     snprintf(dev->name, sizeof(dev->name), "%s", dev->minor);
 
   snprintf(path, sizeof(path), "%s/device/driver", base);
-  if (dfi_link_basename(path, dev->driver, sizeof(dev->driver)) < 0)
+  if (sysfs_link_basename(AT_FDCWD, path, dev->driver, sizeof(dev->driver)) < 0)
     dev->driver[0] = '\0';
 
   snprintf(dev->pm_path, sizeof(dev->pm_path), "%s/device/power/runtime_status",
