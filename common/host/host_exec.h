@@ -46,6 +46,9 @@
 /* Upper bound of --interval and --window, in seconds (11.6 days). */
 #define HOST_EXEC_MAX_SECONDS 1e6
 
+/* Lower bound of --interval (RUNNER_MIN_INTERVAL_NS, runner.h). */
+#define HOST_EXEC_MIN_SECONDS 0.001
+
 /* Seconds between the reads of --listen without --interval (collectd's
  * default interval). */
 #define HOST_EXEC_LISTEN_INTERVAL 10.0
@@ -58,6 +61,15 @@ enum host_exec_format {
   HOST_EXEC_TOP
 };
 enum host_exec_mode { HOST_EXEC_ONCE, HOST_EXEC_EXECD, HOST_EXEC_INTERVAL };
+
+/* One plugin of gpu-telemetry's table, as the command line chose it. */
+struct host_exec_plugin_args {
+  const struct plugin_ops *ops; /* borrowed, from the table */
+  bool chosen;                  /* named by --plugin */
+  bool keyed;                   /* a --NAME.Key was given */
+  struct cfg_item *items;       /* owned: its --NAME.Key items, in order */
+  size_t n_items;
+};
 
 struct host_exec_args {
   enum host_exec_format format; /* --format, default influx */
@@ -73,6 +85,11 @@ struct host_exec_args {
   const char *listen;     /* --listen=ADDR:PORT (borrowed argv), or NULL */
   struct cfg_item *items; /* owned tree: keys, values, children */
   size_t n_items;
+  /* gpu-telemetry (host_exec_parse_args_multi) only: */
+  const char *config; /* --config=FILE (borrowed argv), or NULL */
+  struct host_exec_plugin_args *plugins; /* owned, one per table entry */
+  size_t n_plugins;
+  bool plugins_chosen; /* a --plugin was given */
   char error[256]; /* why parsing failed, e.g. "--window: expected ..." */
 };
 
@@ -86,8 +103,30 @@ struct host_exec_args {
  */
 int host_exec_parse_args(int argc, char **argv, struct host_exec_args *out);
 
-/* Free the item tree of `args`; safe to call twice. */
+/*
+ * The same for gpu-telemetry, which runs the plugins of `table`: a plugin's
+ * key is --NAME.Key=<value> (NAME any case; --NAME.Block.Key nests as
+ * above), and --plugin=NAME (repeatable) and --config=FILE are flags.
+ */
+int host_exec_parse_args_multi(int argc, char **argv,
+                               const struct plugin_ops *const *table,
+                               size_t n_table, struct host_exec_args *out);
+
+/* Free the item trees of `args`; safe to call twice. */
 void host_exec_args_fini(struct host_exec_args *args);
+
+/*
+ * Add key[0..key_len)=value to `list`: "A.B" adds B=value to the children
+ * of the latest item named A (any case), creating a value-less A when
+ * there is none; "A.B.C" nests one level further. `value` NULL: an item
+ * without a value. 0, -ENOMEM, or -EINVAL with `error` naming `arg`.
+ */
+int host_exec_add_item(struct cfg_item **list, size_t *n, const char *key,
+                       size_t key_len, const char *value, char *error,
+                       size_t error_size, const char *arg);
+
+/* Free an item list built by host_exec_add_item or collectd_conf.h. */
+void host_exec_items_free(struct cfg_item *items, size_t n);
 
 /*
  * main() of every plugin executable: parse, create the instance with
@@ -96,5 +135,13 @@ void host_exec_args_fini(struct host_exec_args *args);
  * (which end the run normally, exit status 0). Returns the exit status.
  */
 int host_exec_main(const struct plugin_ops *ops, int argc, char **argv);
+
+/*
+ * main() of gpu-telemetry: the plugins of `table` (every plugin built)
+ * in one process (see gpu-telemetry(1)). Returns the exit status.
+ */
+int host_exec_main_multi(const char *program,
+                         const struct plugin_ops *const *table, size_t n,
+                         int argc, char **argv);
 
 #endif

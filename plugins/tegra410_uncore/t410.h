@@ -28,7 +28,7 @@
 
 #define T410_MAX_STRINGS 64 /* Event options */
 
-extern const struct plugin_ops tegra410_uncore_ops;
+#include "plugins/tegra410_uncore/tegra410_uncore.h" /* the ops */
 
 /* The state of one reading (one CPU, or the sum) of a group: what the
  * last read added, as perf stat -I counts it (pmu_group.h), and totals. */

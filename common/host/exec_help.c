@@ -1,0 +1,163 @@
+/*
+ * exec_help.c: --help of the executables (see exec_host.h). The flags are
+ * documented here once for every executable; each plugin's keys come from
+ * its option table (plugin_ops.options).
+ */
+#include "common/host/exec_host.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The flags every executable shares, after the usage lines. */
+static void exec_help_flags(const char *key_form) {
+  printf(
+      "  --format=F       influx (default; line protocol), json (one array "
+      "per batch;\n"
+      "                   one object per line with --execd), table, "
+      "prometheus (the\n"
+      "                   text exposition format, names in base units), or "
+      "top (a live\n"
+      "                   view redrawn every --interval, default 1 s; keys: "
+      "q quit,\n"
+      "                   s/S sort, / filter, p/c/g process/client/cgroup, "
+      "r raw\n"
+      "                   counters, space pause). Without --format and a "
+      "mode, on a\n"
+      "                   terminal, top is the default\n"
+      "  --rows=N         --format=top --once: one plain-text screen with "
+      "the top N\n"
+      "                   rows (default 20), no escape codes\n"
+      "  --once           read, read again after --window seconds, print the "
+      "second\n"
+      "                   read, exit (default; Telegraf inputs.exec). Counters "
+      "start\n"
+      "                   at the first read: they cover the window only\n"
+      "  --execd          read once at start, then print one batch per line "
+      "read on\n"
+      "                   stdin; exit 0 on EOF (inputs.execd, signal = "
+      "\"STDIN\")\n"
+      "  --interval=N     print a batch every N seconds (0.001 to 1e6) until "
+      "SIGTERM or\n"
+      "                   SIGINT (inputs.execd, signal = \"none\"); also "
+      "spelled\n"
+      "                   --Interval=N, as the collectd key\n"
+      "  --listen=A:P     serve http://A:P/metrics (Prometheus text format) "
+      "instead of\n"
+      "                   printing; reads every --interval seconds (default "
+      "10), the\n"
+      "                   first after --window; A: an IPv4 address, [IPv6] or "
+      "empty\n"
+      "                   (every IPv4 address: anyone who reaches the port "
+      "sees every\n"
+      "                   GPU process's name, pid and cgroup), P default "
+      "9470;\n"
+      "                   SIGTERM or SIGINT stops it\n"
+      "  --window=S       seconds between the two reads of --once (default "
+      "1; 0 reads\n"
+      "                   twice back to back; rates need two reads)\n"
+      "  --log-level=L    error, warning (default), info or debug; messages "
+      "go to\n"
+      "                   stderr as \"error: ...\", or \"E! \", \"W! \", "
+      "\"I! \", \"D! \" with --execd\n"
+      "  --help, -h       this text; --version: the version\n"
+      "  %s\n"
+      "                   a collectd option of the plugin (below): "
+      "case-insensitive,\n"
+      "                   repeatable, applied in order; --Key value (no '=') "
+      "is not\n"
+      "                   accepted. A key inside a nested collectd block "
+      "is\n"
+      "                   <Block>.<Key>: added to the most recent "
+      "<Block>=<value> (or\n"
+      "                   to a new value-less Block)\n",
+      key_form);
+}
+
+static void exec_help_exit(void) {
+  printf("\n"
+         "Exit status: 0 ok (also when stopped by SIGTERM, SIGINT or SIGHUP), "
+         "1 init\n"
+         "or read failure (or stdout closed), 2 usage or configuration error "
+         "(one wrong\n"
+         "Key or Event is enough, whatever else is valid: nothing is "
+         "collected).\n");
+}
+
+/* The option table of `ops`, each key behind `prefix`. */
+static void exec_help_keys(const struct plugin_ops *ops, const char *prefix) {
+  char key[128];
+  snprintf(key, sizeof(key), "%sInterval", prefix);
+  printf("  --%-26s %s; default: %s\n", key,
+         *prefix ? "this plugin's read interval, seconds"
+                 : "same as --interval=N (the host's key)",
+         *prefix ? "--interval" : "none, --once");
+  if (ops->options == NULL)
+    return;
+  for (const struct cfg_option *o = ops->options; o->key != NULL; o++) {
+    snprintf(key, sizeof(key), "%s%s", prefix, o->key);
+    printf("  --%-26s %s; default: %s\n", key, o->help, o->def);
+  }
+}
+
+void exec_help(const struct plugin_ops *ops) {
+  const char *name = ops->name;
+  int w = (int)strlen(name);
+  printf("usage: %s [--format=json|influx|table|prometheus|top]\n"
+         "       %*s [--once | --execd | --interval=SECONDS | "
+         "--listen=ADDR:PORT]\n"
+         "       %*s [--window=SECONDS] [--rows=N] [--log-level=LEVEL]\n"
+         "       %*s [--<Key>=<value> ...]\n"
+         "       %s --help | -h | --version\n"
+         "\n"
+         "Collects like the collectd plugin %s and prints the records on "
+         "stdout.\n"
+         "\n",
+         name, w, "", w, "", w, "", name, name);
+  exec_help_flags("--<Key>=<value>");
+  printf("\nOptions of %s, as --Key=<value> (the keys of its collectd "
+         "block):\n",
+         name);
+  exec_help_keys(ops, "");
+  exec_help_exit();
+}
+
+void exec_help_multi(const char *program, const struct plugin_ops *const *table,
+                     size_t n) {
+  int w = (int)strlen(program);
+  printf("usage: %s [--plugin=NAME ...] [--config=FILE]\n"
+         "       %*s [--format=json|influx|table|prometheus|top]\n"
+         "       %*s [--once | --execd | --interval=SECONDS | "
+         "--listen=ADDR:PORT]\n"
+         "       %*s [--window=SECONDS] [--rows=N] [--log-level=LEVEL]\n"
+         "       %*s [--<plugin>.<Key>=<value> ...]\n"
+         "       %s --help | -h | --version\n"
+         "\n"
+         "Runs the plugins in one process: one batch, one Prometheus page, "
+         "one screen\nfor the whole machine. Each plugin reads on its own "
+         "interval and thread.\n"
+         "\n"
+         "  --plugin=NAME    run this plugin (repeatable); none: every plugin "
+         "(those\n"
+         "                   whose hardware is absent stay quiet), or those a "
+         "--config\n"
+         "                   file loads\n"
+         "  --config=FILE    a collectd configuration: its LoadPlugin lines "
+         "choose the\n"
+         "                   plugins, its <Plugin NAME> blocks (with "
+         "<Instance> blocks)\n"
+         "                   configure them, its Interval is the default "
+         "interval; the\n"
+         "                   shipped collectd snippets work as they are; "
+         "--<plugin>.<Key>\n"
+         "                   keys are added to every block of their plugin\n",
+         program, w, "", w, "", w, "", w, "", program);
+  exec_help_flags("--<plugin>.<Key>=<value>");
+  for (size_t k = 0; k < n; k++) {
+    char prefix[64];
+    snprintf(prefix, sizeof(prefix), "%s.", table[k]->name);
+    printf("\nOptions of %s, as --%s.<Key>=<value>:\n", table[k]->name,
+           table[k]->name);
+    exec_help_keys(table[k], prefix);
+  }
+  exec_help_exit();
+}

@@ -1,0 +1,257 @@
+/*
+ * exec_loop.c: the executables' modes over the runner (see exec_host.h,
+ * runner.h). The host's thread owns the clock and the outputs; the reads
+ * run on the runner's workers.
+ *
+ *   --once      prime every instance, read each again --window seconds
+ *               after its priming read ended, write one batch of all
+ *   --interval  prime, then read each instance on its own interval;
+ *               reads due together are written as one batch
+ *   --execd     prime, then a round of reads per line on stdin; each
+ *               round is one batch (late reads: a batch of their own)
+ *   --listen    prime, a first read after --window, then every interval;
+ *               each finished round renders the page anew
+ *   top         as --listen, the view drawing the last read of each
+ */
+#include "common/core/log.h"
+#include "common/host/exec_host.h"
+#include "common/top/top_view.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* The sink of the line formats and the table. */
+static struct metric_sink *exec_line_sink(struct exec_host *x) {
+  return x->args->format == HOST_EXEC_TABLE ? &x->table.base : &x->lines.base;
+}
+
+/* Write the reads that are ready as one batch; -EIO when stdout failed
+ * (then nobody reads us any more: the run ends). */
+static int exec_write_batch(struct exec_host *x, uint64_t now, bool all) {
+  if (x->args->format == HOST_EXEC_PROMETHEUS) {
+    long len = exec_prom_page(x, now);
+    if (len < 0)
+      return 0; /* said; the next pass may have memory */
+    if (x->http != NULL)
+      return prom_http_publish(x->http, x->page, (size_t)len) < 0 ? 0 : 0;
+    if (fwrite(x->page, 1, (size_t)len, stdout) != (size_t)len ||
+        fflush(stdout) != 0)
+      goto failed;
+    return 0;
+  }
+  struct metric_sink *sink = exec_line_sink(x);
+  sink->begin(sink);
+  runner_write_fresh(&x->runner, sink, now, all);
+  if (sink->end(sink) < 0)
+    goto failed;
+  return 0;
+failed:
+  log_errno(LOG_LEVEL_ERROR, x->program, "stdout", "write", errno, NULL);
+  *x->stop = 1;
+  return -EIO;
+}
+
+/* Prime every instance (rates need a previous sample; its records are
+ * not written), then read each `delay_ns` after its priming read ends
+ * (RUNNER_EACH_INTERVAL: one interval after). Nothing waits for a slow
+ * priming read: that instance simply starts later. */
+static void exec_prime(struct exec_host *x, uint64_t delay_ns) {
+  uint64_t now = runner_now();
+  runner_read_all(&x->runner, now, /*discard=*/true);
+  runner_schedule_from(&x->runner, now, delay_ns);
+}
+
+/* True when every instance has a read not yet written. */
+static bool exec_all_fresh(const struct runner *r) {
+  for (size_t k = 0; k < r->n; k++)
+    if (!r->inst[k]->fresh)
+      return false;
+  return true;
+}
+
+static int exec_run_once(struct exec_host *x) {
+  struct runner *r = &x->runner;
+  exec_prime(x, (uint64_t)(x->args->window_s * 1e9));
+  uint64_t first_done = 0; /* when the first instance's read was kept */
+  for (;;) {
+    uint64_t now = runner_now();
+    runner_collect(r, now);
+    runner_tick(r, now);
+    if (*x->stop)
+      return 0;
+    if (exec_all_fresh(r))
+      break;
+    if (first_done == 0)
+      for (size_t k = 0; k < r->n && first_done == 0; k++)
+        if (r->inst[k]->fresh)
+          first_done = now;
+    int timeout = runner_timeout_ms(r, now, -1);
+    /* With several plugins, a slow one delays the batch by at most
+     * EXEC_ONCE_GRACE_NS; alone, it is waited for. */
+    if (first_done != 0 && r->n > 1) {
+      if (now - first_done >= EXEC_ONCE_GRACE_NS) {
+        for (size_t k = 0; k < r->n; k++)
+          if (!r->inst[k]->fresh)
+            log_msg(LOG_LEVEL_WARNING, r->inst[k]->ops->name,
+                    r->inst[k]->label, "read",
+                    "not finished %.3g s after the first: left out of the "
+                    "batch",
+                    (double)EXEC_ONCE_GRACE_NS / 1e9);
+        break;
+      }
+      int ms = (int)((EXEC_ONCE_GRACE_NS - (now - first_done)) / 1000000) + 1;
+      if (timeout < 0 || ms < timeout)
+        timeout = ms;
+    }
+    runner_wait(r, -1, timeout);
+  }
+  if (x->args->format == HOST_EXEC_TOP)
+    return 0; /* the caller prints the screen */
+  return exec_write_batch(x, runner_now(), /*all=*/true) < 0 ? 1 : 0;
+}
+
+/* The loop of --interval and --listen: reads on their intervals, a batch
+ * (or a page) per finished round. */
+static int exec_run_timed(struct exec_host *x, uint64_t first_delay_ns) {
+  struct runner *r = &x->runner;
+  exec_prime(x, first_delay_ns);
+  while (!*x->stop) {
+    uint64_t now = runner_now();
+    runner_tick(r, now);
+    runner_wait(r, -1, runner_timeout_ms(r, now, -1));
+    now = runner_now();
+    runner_collect(r, now);
+    if (runner_batch_ready(r, now) &&
+        exec_write_batch(x, now, /*all=*/false) < 0)
+      return 1;
+  }
+  return 0;
+}
+
+static int exec_run_execd(struct exec_host *x) {
+  struct runner *r = &x->runner;
+  char buf[4096];
+  bool partial = false; /* bytes of an unfinished line were read */
+  bool eof = false;
+  exec_prime(x, RUNNER_EACH_INTERVAL); /* read on demand: drains only */
+  while (!*x->stop) {
+    uint64_t now = runner_now();
+    runner_tick(r, now);
+    int ready =
+        runner_wait(r, eof ? -1 : STDIN_FILENO, runner_timeout_ms(r, now, -1));
+    now = runner_now();
+    runner_collect(r, now);
+    if (runner_batch_ready(r, now) &&
+        exec_write_batch(x, now, /*all=*/false) < 0)
+      return 1;
+    if (eof) {
+      if (!runner_reading(r))
+        return 0;
+      continue;
+    }
+    if (!ready)
+      continue;
+    ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+      continue;
+    if (n < 0) {
+      log_errno(LOG_LEVEL_ERROR, x->program, "stdin", "read", errno, NULL);
+      return 1;
+    }
+    if (n == 0) { /* Telegraf closed stdin: a last unfinished line counts */
+      eof = true;
+      if (partial)
+        runner_read_all(r, now, /*discard=*/false);
+      continue;
+    }
+    /* Lines of any length: only the newlines matter; several lines read
+     * at once while a round runs ask for one more round, not several. */
+    for (ssize_t i = 0; i < n; i++) {
+      partial = buf[i] != '\n';
+      if (!partial)
+        runner_read_all(r, now, /*discard=*/false);
+    }
+  }
+  return 0;
+}
+
+/* ---- the live view ---- */
+
+struct exec_top {
+  struct exec_host *x;
+};
+
+/* The view's read: the model gets the last read of every instance. */
+static int exec_top_read(void *ctx) {
+  struct exec_host *x = ((struct exec_top *)ctx)->x;
+  x->top.base.begin(&x->top.base);
+  runner_write_current(&x->runner, &x->top.base, runner_now());
+  x->top.base.end(&x->top.base);
+  return 0;
+}
+
+/* Between redraws: start what is due, collect what finished. */
+static int exec_top_idle(void *ctx) {
+  struct exec_host *x = ((struct exec_top *)ctx)->x;
+  uint64_t now = runner_now();
+  runner_collect(&x->runner, now);
+  runner_tick(&x->runner, now);
+  /* while reads run, look again soon: the view shows them at its next
+   * redraw */
+  return runner_timeout_ms(&x->runner, now,
+                           runner_reading(&x->runner) ? 50 : -1);
+}
+
+static int exec_run_top(struct exec_host *x) {
+  const struct host_exec_args *a = x->args;
+  struct top_options o;
+  top_options_init(&o);
+  o.notice = top_view_notice();
+  /* USER: the owner of <ProcRoot>/<pid>, the plugin's ProcRoot if given */
+  struct top_view_users users = {.proc_root = "/proc"};
+  const struct cfg_item *items = a->items;
+  size_t n_items = a->n_items;
+  for (size_t p = 0; p < a->n_plugins; p++)
+    if (strcmp(a->plugins[p].ops->name, "drm_fdinfo") == 0) {
+      items = a->plugins[p].items;
+      n_items = a->plugins[p].n_items;
+    }
+  for (size_t i = 0; i < n_items; i++)
+    if (strcasecmp(items[i].key, "ProcRoot") == 0 && items[i].n_values == 1)
+      users.proc_root = items[i].values[0].string;
+  o.user_name = top_view_user;
+  o.user_ctx = &users;
+  if (a->mode == HOST_EXEC_ONCE) {
+    int status = exec_run_once(x);
+    if (status != 0 || *x->stop)
+      return status;
+    struct exec_top t = {x};
+    exec_top_read(&t);
+    o.cols = 0; /* the terminal's, else $COLUMNS, else 100 */
+    o.max_rows = a->rows > 0 ? a->rows : 20;
+    return top_view_print(&x->top, &o, stdout);
+  }
+  exec_prime(x, (uint64_t)(a->window_s * 1e9));
+  struct exec_top t = {x};
+  struct top_view_host host = {exec_top_read, exec_top_idle, &t, x->stop};
+  return top_view_run(&x->top, &o, a->interval_s, &host);
+}
+
+int exec_loop(struct exec_host *x) {
+  const struct host_exec_args *a = x->args;
+  if (a->format == HOST_EXEC_TOP)
+    return exec_run_top(x);
+  if (a->listen != NULL)
+    return exec_run_timed(x, (uint64_t)(a->window_s * 1e9));
+  switch (a->mode) {
+  case HOST_EXEC_ONCE:
+    return exec_run_once(x);
+  case HOST_EXEC_EXECD:
+    return exec_run_execd(x);
+  default:
+    return exec_run_timed(x, RUNNER_EACH_INTERVAL);
+  }
+}

@@ -1,0 +1,145 @@
+/*
+ * exec_prom.c: the executables' Prometheus page (see exec_host.h): the
+ * last current read of every instance through sink_prom, then, as
+ * node_exporter reports each collector on every scrape, a gauge per
+ * instance saying whether its last read succeeded and is current, how long
+ * it took and when it ended, and the program's build_info.
+ */
+#include "common/core/log.h"
+#include "common/core/numfmt.h"
+#include "common/core/text.h"
+#include "common/host/exec_host.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct exec_page {
+  struct exec_host *x;
+  size_t len;
+  bool nomem;
+};
+
+static void exec_page_put(struct exec_page *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void exec_page_put(struct exec_page *p, const char *fmt, ...) {
+  struct exec_host *x = p->x;
+  for (int pass = 0; pass < 2 && !p->nomem; pass++) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = x->page_cap - p->len;
+    int n = vsnprintf(x->page ? x->page + p->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+      p->nomem = true;
+      return;
+    }
+    if ((size_t)n < room) {
+      p->len += (size_t)n;
+      return;
+    }
+    size_t cap = x->page_cap ? x->page_cap : 4096;
+    while (cap - p->len <= (size_t)n)
+      cap *= 2;
+    char *grown = realloc(x->page, cap);
+    if (grown == NULL)
+      p->nomem = true;
+    else {
+      x->page = grown;
+      x->page_cap = cap;
+    }
+  }
+}
+
+/* A label value: control bytes and invalid UTF-8 replaced (text.h), then
+ * '\\' and '"' escaped as the text format says. */
+static const char *exec_label(const char *in, char out[256]) {
+  char clean[128];
+  text_sanitize(clean, sizeof(clean), in, strlen(in));
+  size_t n = 0;
+  for (const char *c = clean; *c != '\0' && n + 2 < 256; c++) {
+    if (*c == '\\' || *c == '"')
+      out[n++] = '\\';
+    out[n++] = *c;
+  }
+  out[n] = '\0';
+  return out;
+}
+
+/* The program's name as a metric name prefix ("gpu-telemetry" ->
+ * "gpu_telemetry"). */
+static void exec_prefix(const char *program, char out[64]) {
+  size_t n = 0;
+  for (; program[n] != '\0' && n + 1 < 64; n++)
+    out[n] = (program[n] >= 'a' && program[n] <= 'z') ||
+                     (program[n] >= '0' && program[n] <= '9' && n > 0)
+                 ? program[n]
+                 : '_';
+  out[n] = '\0';
+}
+
+static const struct {
+  const char *name, *help;
+} exec_gauges[] = {
+    {"gpu_telemetry_collector_success",
+     "1 when the plugin instance's last read succeeded and is current (it "
+     "ended within 3 read intervals), else 0"},
+    {"gpu_telemetry_collector_duration_seconds",
+     "How long the plugin instance's last read took"},
+    {"gpu_telemetry_collector_last_read_timestamp_seconds",
+     "When the plugin instance's last read ended, as Unix time"},
+};
+
+long exec_prom_page(struct exec_host *x, uint64_t now) {
+  struct sink_prom *prom = &x->prom;
+  prom->base.begin(&prom->base);
+  runner_write_current(&x->runner, &prom->base, now);
+  prom->base.end(&prom->base);
+  if (prom->refused > 0 && strcmp(x->prom_said, prom->clash) != 0) {
+    log_msg(LOG_LEVEL_ERROR, x->program, "prometheus", "exposition",
+            "%zu field(s) not exposed this pass; first: %s", prom->refused,
+            prom->clash);
+    snprintf(x->prom_said, sizeof(x->prom_said), "%s", prom->clash);
+  }
+  size_t len;
+  const char *text = sink_prom_text(prom, &len);
+  struct exec_page p = {x, 0, false};
+  exec_page_put(&p, "%.*s", (int)len, text);
+  const struct runner *r = &x->runner;
+  for (size_t g = 0; g < sizeof(exec_gauges) / sizeof(exec_gauges[0]); g++) {
+    exec_page_put(&p, "# HELP %s %s\n# TYPE %s gauge\n", exec_gauges[g].name,
+                  exec_gauges[g].help, exec_gauges[g].name);
+    for (size_t k = 0; k < r->n; k++) {
+      const struct runner_instance *i = r->inst[k];
+      char label[256], value[NUMFMT_DOUBLE_MAX];
+      if (g > 0 && !i->have_last)
+        continue; /* no read ended yet: no duration, no time */
+      double v = g == 0   ? (runner_current(i, now) &&
+                           (i->last_rc >= 0 || snapshot_records(&i->last) > 0))
+                              ? 1
+                              : 0
+                 : g == 1 ? (double)i->last_duration_ns / 1e9
+                          : (double)i->last_unix_ns / 1e9;
+      numfmt_double(v, value, sizeof(value));
+      exec_page_put(&p, "%s{plugin=\"%s\",plugin_instance=\"%s\"} %s\n",
+                    exec_gauges[g].name, i->ops->name,
+                    exec_label(i->label, label), value);
+    }
+  }
+  char prefix[64];
+  exec_prefix(x->program, prefix);
+  exec_page_put(&p,
+                "# HELP %s_build_info The version of %s that serves this "
+                "page\n# TYPE %s_build_info gauge\n%s_build_info{version=\"%s\"}"
+                " 1\n",
+                prefix, x->program, prefix, prefix, HOST_EXEC_VERSION);
+  if (p.nomem || prom->nomem) {
+    log_errno(LOG_LEVEL_ERROR, x->program, "prometheus", "exposition", ENOMEM,
+              NULL);
+    return -ENOMEM;
+  }
+  return (long)p.len;
+}

@@ -1,0 +1,407 @@
+/*
+ * exec_setup.c: the executables' instances, from the command line and a
+ * collectd-syntax --config file (see exec_host.h).
+ *
+ * The blocks follow the collectd host (host_collectd.c): each <Instance
+ * "label"> block of <Plugin NAME> is one instance with its own Interval;
+ * keys directly in <Plugin NAME> form one instance named NAME; a plugin
+ * loaded without keys runs one instance with its defaults. Keys given on
+ * the command line are added to every block of their plugin, after the
+ * file's (a later key overrides an earlier one where the plugin keeps one
+ * value). Unlike collectd, any block that is wrong stops the start (exit
+ * 2): a command-line tool says so rather than run half a configuration.
+ */
+#include "common/core/log.h"
+#include "common/host/collectd_conf.h"
+#include "common/host/exec_host.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A configuration file larger than this is refused. */
+#define EXEC_CONFIG_MAX_BYTES (4u << 20)
+
+/* One instance to create. */
+struct exec_block {
+  size_t plugin;                 /* index in the table */
+  const char *label;             /* borrowed */
+  const struct cfg_item **items; /* owned array of borrowed items */
+  size_t n_items;
+};
+
+struct exec_plan {
+  struct exec_block *blocks;
+  size_t n_blocks;
+  /* per plugin of the table */
+  bool *run;                     /* started */
+  bool *explicit_;               /* asked for: its failure is an error */
+  double *interval_s;            /* <LoadPlugin> Interval, 0: none */
+  const struct cfg_item ***conf; /* its <Plugin> blocks, in file order */
+  size_t *n_conf;
+  double global_interval_s; /* the file's Interval, 0: none */
+};
+
+static void exec_plan_fini(struct exec_plan *p, size_t n_table) {
+  for (size_t b = 0; b < p->n_blocks; b++)
+    free(p->blocks[b].items);
+  free(p->blocks);
+  free(p->run);
+  free(p->explicit_);
+  free(p->interval_s);
+  if (p->conf != NULL)
+    for (size_t k = 0; k < n_table; k++)
+      free(p->conf[k]);
+  free(p->conf);
+  free(p->n_conf);
+}
+
+/* Read a whole configuration file; 0, or 2 after saying why. */
+static int exec_read_file(const char *program, const char *path, char **out,
+                          size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) < 0) {
+    log_errno(LOG_LEVEL_ERROR, program, path, fd < 0 ? "open" : "fstat",
+              errno, NULL);
+    if (fd >= 0)
+      close(fd);
+    return 2;
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size > EXEC_CONFIG_MAX_BYTES) {
+    log_msg(LOG_LEVEL_ERROR, program, path, "--config",
+            S_ISREG(st.st_mode) ? "larger than %u bytes" : "not a file",
+            EXEC_CONFIG_MAX_BYTES);
+    close(fd);
+    return 2;
+  }
+  char *buf = malloc((size_t)st.st_size + 1);
+  size_t got = 0;
+  while (buf != NULL && got < (size_t)st.st_size) {
+    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      log_errno(LOG_LEVEL_ERROR, program, path, "read", n < 0 ? errno : EIO,
+                NULL);
+      free(buf);
+      close(fd);
+      return 2;
+    }
+    got += (size_t)n;
+  }
+  close(fd);
+  if (buf == NULL) {
+    log_errno(LOG_LEVEL_ERROR, program, path, "read", ENOMEM, NULL);
+    return 2;
+  }
+  *out = buf;
+  *len = got;
+  return 0;
+}
+
+static long exec_find(const struct plugin_ops *const *table, size_t n,
+                      const char *name) {
+  for (size_t k = 0; k < n; k++)
+    if (strcasecmp(table[k]->name, name) == 0)
+      return (long)k;
+  return -1;
+}
+
+/* One string value, or NULL. */
+static const char *exec_one_string(const struct cfg_item *it) {
+  return it->n_values == 1 && it->values[0].type == CFG_STRING
+             ? it->values[0].string
+             : NULL;
+}
+
+/* An Interval item: seconds in [HOST_EXEC_MIN_SECONDS, MAX]; 0 or 2. */
+static int exec_interval(const char *who, const struct cfg_item *it,
+                         double *out) {
+  double v;
+  if (cfg_get_double(who, it, HOST_EXEC_MIN_SECONDS, HOST_EXEC_MAX_SECONDS,
+                     &v) < 0)
+    return 2;
+  *out = v;
+  return 0;
+}
+
+/* The top level of the file: LoadPlugin, <LoadPlugin>, <Plugin>,
+ * Interval; collectd's other settings are the daemon's and ignored. */
+static int exec_conf_top(struct exec_host *x,
+                         const struct plugin_ops *const *table, size_t n_table,
+                         struct exec_plan *p, const struct cfg_item *items,
+                         size_t n) {
+  const char *file = x->args->config;
+  for (size_t i = 0; i < n; i++) {
+    const struct cfg_item *it = &items[i];
+    const char *name = exec_one_string(it);
+    if (cfg_key_is(it, "Interval")) {
+      if (exec_interval(x->program, it, &p->global_interval_s) != 0)
+        return 2;
+      continue;
+    }
+    bool load = cfg_key_is(it, "LoadPlugin"), block = cfg_key_is(it, "Plugin");
+    if (!load && !block) {
+      log_msg(cfg_key_is(it, "Include") ? LOG_LEVEL_WARNING : LOG_LEVEL_INFO,
+              x->program, file, it->key,
+              "a collectd daemon setting: ignored%s",
+              cfg_key_is(it, "Include")
+                  ? " (its files are not read: give each to --config)"
+                  : "");
+      continue;
+    }
+    if (name == NULL) {
+      log_msg(LOG_LEVEL_ERROR, x->program, file, it->key,
+              "expected one plugin name");
+      return 2;
+    }
+    long k = exec_find(table, n_table, name);
+    if (k < 0) {
+      log_msg(LOG_LEVEL_WARNING, x->program, file, it->key,
+              "\"%s\": not a plugin of %s; ignored", name, x->program);
+      continue;
+    }
+    if (load) {
+      p->run[k] = p->explicit_[k] = true;
+      for (size_t c = 0; c < it->n_children; c++) /* <LoadPlugin NAME> */
+        if (cfg_key_is(&it->children[c], "Interval")) {
+          if (exec_interval(table[k]->name, &it->children[c],
+                            &p->interval_s[k]) != 0)
+            return 2;
+        } else
+          log_msg(LOG_LEVEL_INFO, x->program, file, it->children[c].key,
+                  "<LoadPlugin %s>: a collectd daemon setting: ignored",
+                  table[k]->name);
+      continue;
+    }
+    const struct cfg_item **grown =
+        realloc(p->conf[k], (p->n_conf[k] + 1) * sizeof(*grown));
+    if (grown == NULL)
+      return 1;
+    grown[p->n_conf[k]++] = it;
+    p->conf[k] = grown;
+  }
+  for (size_t k = 0; k < n_table; k++)
+    if (p->n_conf[k] > 0 && !p->run[k])
+      log_msg(LOG_LEVEL_WARNING, x->program, file, "Plugin",
+              "<Plugin %s> without LoadPlugin %s: ignored, as collectd does",
+              table[k]->name, table[k]->name);
+  return 0;
+}
+
+/* Append a block of plugin `k` labelled `label` with `base` (n_base) and
+ * the command line's items of the plugin. */
+static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
+                          const char *label, const struct cfg_item *base,
+                          size_t n_base, const struct cfg_item *const *more,
+                          size_t n_more) {
+  for (size_t b = 0; b < p->n_blocks; b++)
+    if (p->blocks[b].plugin == k && strcmp(p->blocks[b].label, label) == 0) {
+      log_msg(LOG_LEVEL_ERROR, x->program, x->args->config, "Instance",
+              "\"%s\": label already used", label);
+      return 2;
+    }
+  const struct cfg_item *cli = x->multi ? x->args->plugins[k].items
+                                        : x->args->items;
+  size_t n_cli = x->multi ? x->args->plugins[k].n_items : x->args->n_items;
+  struct exec_block *grown =
+      realloc(p->blocks, (p->n_blocks + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return 1;
+  p->blocks = grown;
+  struct exec_block *b = &grown[p->n_blocks];
+  b->plugin = k;
+  b->label = label;
+  b->n_items = 0;
+  b->items = malloc((n_base + n_more + n_cli + 1) * sizeof(*b->items));
+  if (b->items == NULL)
+    return 1;
+  p->n_blocks++;
+  for (size_t i = 0; i < n_base; i++)
+    b->items[b->n_items++] = &base[i];
+  for (size_t i = 0; i < n_more; i++)
+    b->items[b->n_items++] = more[i];
+  for (size_t i = 0; i < n_cli; i++)
+    b->items[b->n_items++] = &cli[i];
+  return 0;
+}
+
+/* The blocks of plugin `k`: its <Instance> blocks, and one named after
+ * the plugin for the keys outside them (or alone). */
+static int exec_plugin_blocks(struct exec_host *x,
+                              const struct plugin_ops *ops, size_t k,
+                              struct exec_plan *p) {
+  size_t n_top = 0, n_inst = 0;
+  for (size_t c = 0; c < p->n_conf[k]; c++)
+    for (size_t i = 0; i < p->conf[k][c]->n_children; i++) {
+      if (cfg_key_is(&p->conf[k][c]->children[i], "Instance"))
+        n_inst++;
+      else
+        n_top++;
+    }
+  const struct cfg_item **top = calloc(n_top + 1, sizeof(*top));
+  if (top == NULL)
+    return 1;
+  size_t t = 0;
+  int rc = 0;
+  for (size_t c = 0; c < p->n_conf[k] && rc == 0; c++)
+    for (size_t i = 0; i < p->conf[k][c]->n_children && rc == 0; i++) {
+      const struct cfg_item *it = &p->conf[k][c]->children[i];
+      if (!cfg_key_is(it, "Instance")) {
+        top[t++] = it;
+        continue;
+      }
+      const char *label = exec_one_string(it);
+      if (label == NULL || label[0] == '\0') {
+        log_msg(LOG_LEVEL_ERROR, ops->name, "config", "Instance",
+                "expected one non-empty string label");
+        rc = 2;
+      } else
+        rc = exec_add_block(x, p, k, label, it->children, it->n_children,
+                            NULL, 0);
+    }
+  if (rc == 0 && (n_top > 0 || n_inst == 0))
+    rc = exec_add_block(x, p, k, ops->name, NULL, 0, top, t);
+  free(top);
+  return rc;
+}
+
+/* Configure and start one block; 0, 1 or 2 (said), or -1 when a plugin
+ * nobody asked for is left out. */
+static int exec_start_block(struct exec_host *x,
+                            const struct plugin_ops *const *table,
+                            struct exec_plan *p, const struct exec_block *b) {
+  const struct plugin_ops *ops = table[b->plugin];
+  const struct host_exec_args *a = x->args;
+  double interval_s = p->interval_s[b->plugin] > 0 ? p->interval_s[b->plugin]
+                      : p->global_interval_s > 0   ? p->global_interval_s
+                                                   : a->interval_s;
+  void *inst = ops->instance_new(b->label);
+  if (inst == NULL) {
+    log_errno(LOG_LEVEL_ERROR, ops->name, b->label, "instance", ENOMEM, NULL);
+    return 1;
+  }
+  int status = 0;
+  for (size_t i = 0; i < b->n_items && status == 0; i++) {
+    if (cfg_key_is(b->items[i], "Interval") && x->multi)
+      status = exec_interval(ops->name, b->items[i], &interval_s);
+    else if (ops->configure(inst, b->items[i]) < 0)
+      status = 2;
+  }
+  /* --once reports over its window, --execd over Telegraf's interval,
+   * unknown here (the window stands in for it), the others over their
+   * interval. */
+  bool timed = a->mode == HOST_EXEC_INTERVAL;
+  struct runner_instance *slot =
+      status == 0 ? runner_add(&x->runner, ops, b->label,
+                               timed ? (uint64_t)(interval_s * 1e9) : 0)
+                  : NULL;
+  if (status == 0 && slot == NULL) {
+    log_errno(LOG_LEVEL_ERROR, ops->name, b->label, "instance", ENOMEM, NULL);
+    status = 1;
+  }
+  if (slot != NULL) {
+    plugin_host_init(&slot->host, slot->label,
+                     (uint64_t)((timed ? interval_s : a->window_s) * 1e9));
+    slot->host.shared = &x->shared[b->plugin];
+    int rc = ops->init(inst, &slot->host);
+    if (rc < 0) {
+      status = rc == -EINVAL ? 2 : 1;
+      ops->instance_free(inst);
+      runner_drop(&x->runner);
+      inst = NULL;
+    }
+  }
+  if (status == 0) {
+    runner_commit(slot, inst);
+    return 0;
+  }
+  if (inst != NULL)
+    ops->instance_free(inst);
+  if (!p->explicit_[b->plugin]) {
+    log_msg(LOG_LEVEL_INFO, ops->name, b->label, "init",
+            "not run (gpu-telemetry tries every plugin; name it with "
+            "--plugin to make this an error)");
+    return -1;
+  }
+  return status;
+}
+
+int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
+               size_t n_table) {
+  const struct host_exec_args *a = x->args;
+  struct exec_plan p;
+  memset(&p, 0, sizeof(p));
+  p.run = calloc(n_table, sizeof(*p.run));
+  p.explicit_ = calloc(n_table, sizeof(*p.explicit_));
+  p.interval_s = calloc(n_table, sizeof(*p.interval_s));
+  p.conf = calloc(n_table, sizeof(*p.conf));
+  p.n_conf = calloc(n_table, sizeof(*p.n_conf));
+  struct cfg_item *conf = NULL;
+  size_t n_conf = 0;
+  int status = 0;
+  if (!p.run || !p.explicit_ || !p.interval_s || !p.conf || !p.n_conf) {
+    log_errno(LOG_LEVEL_ERROR, x->program, "setup", "malloc", ENOMEM, NULL);
+    status = 1;
+  }
+  if (status == 0 && a->config != NULL) {
+    char *text = NULL, err[256];
+    size_t len = 0;
+    status = exec_read_file(x->program, a->config, &text, &len);
+    if (status == 0) {
+      int rc = collectd_conf_parse(text, len, &conf, &n_conf, err, sizeof(err));
+      free(text);
+      if (rc < 0) {
+        log_msg(LOG_LEVEL_ERROR, x->program, a->config, "--config", "%s", err);
+        status = rc == -ENOMEM ? 1 : 2;
+      }
+    }
+    if (status == 0)
+      status = exec_conf_top(x, table, n_table, &p, conf, n_conf);
+  }
+  /* Which plugins run: the one of a single executable; else those named
+   * by --plugin, else those the file loads, else all. */
+  for (size_t k = 0; k < n_table && status == 0; k++) {
+    const struct host_exec_plugin_args *pa = x->multi ? &a->plugins[k] : NULL;
+    if (!x->multi)
+      p.run[k] = p.explicit_[k] = true;
+    else if (a->plugins_chosen) {
+      p.run[k] = pa->chosen;
+      p.explicit_[k] = pa->chosen;
+    } else if (a->config == NULL)
+      p.run[k] = true;
+    if (pa != NULL && pa->keyed && !p.run[k]) {
+      log_msg(LOG_LEVEL_ERROR, x->program, "usage", table[k]->name,
+              "options were given for %s, which is not run (%s)",
+              table[k]->name,
+              a->plugins_chosen ? "add --plugin=" : "add LoadPlugin to the "
+                                                    "--config file");
+      status = 2;
+    }
+    p.explicit_[k] |= pa != NULL && pa->keyed;
+  }
+  for (size_t k = 0; k < n_table && status == 0; k++)
+    if (p.run[k])
+      status = exec_plugin_blocks(x, table[k], k, &p);
+  size_t started = 0;
+  for (size_t b = 0; b < p.n_blocks && status == 0; b++) {
+    int rc = exec_start_block(x, table, &p, &p.blocks[b]);
+    if (rc > 0)
+      status = rc;
+    else if (rc == 0)
+      started++;
+  }
+  if (status == 0 && started == 0) {
+    log_msg(LOG_LEVEL_ERROR, x->program, "setup", NULL,
+            "no plugin instance started");
+    status = 1;
+  }
+  exec_plan_fini(&p, n_table);
+  host_exec_items_free(conf, n_conf);
+  return status;
+}

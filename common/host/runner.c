@@ -1,0 +1,509 @@
+/*
+ * runner.c: worker threads, deadlines and snapshots (see runner.h).
+ */
+#include "common/host/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+uint64_t runner_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t runner_unix_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+int runner_init(struct runner *r) {
+  memset(r, 0, sizeof(*r));
+  if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+    r->wake[0] = r->wake[1] = -1;
+    return -errno;
+  }
+  return 0;
+}
+
+struct runner_instance *runner_add(struct runner *r,
+                                   const struct plugin_ops *ops,
+                                   const char *label, uint64_t interval_ns) {
+  struct runner_instance *i = calloc(1, sizeof(*i));
+  struct runner_instance **grown =
+      i ? realloc(r->inst, (r->n + 1) * sizeof(*grown)) : NULL;
+  if (grown != NULL)
+    r->inst = grown;
+  if (grown == NULL || (i->label = strdup(label)) == NULL) {
+    if (i != NULL)
+      free(i->label);
+    free(i);
+    return NULL;
+  }
+  i->ops = ops;
+  i->interval_ns = interval_ns;
+  record_check_init(&i->check, ops->name, ops->units);
+  pthread_mutex_init(&i->lock, NULL);
+  pthread_cond_init(&i->cond, NULL);
+  snapshot_init(&i->work);
+  snapshot_init(&i->last);
+  r->inst[r->n++] = i;
+  return i;
+}
+
+void runner_commit(struct runner_instance *i, void *inst) {
+  i->inst = inst;
+  /* Drain between reads only when reads come too seldom for the kernel
+   * buffer (plugin.h); with reads on demand, always. */
+  const struct plugin_ops *ops = i->ops;
+  uint64_t drain = ops->drain != NULL && ops->drain_interval_ns != NULL
+                       ? ops->drain_interval_ns(inst)
+                       : 0;
+  if (drain > 0 && (i->interval_ns == 0 || drain < i->interval_ns))
+    i->drain_ns = drain;
+}
+
+static void runner_instance_free(struct runner_instance *i);
+
+void runner_drop(struct runner *r) {
+  if (r->n > 0)
+    runner_instance_free(r->inst[--r->n]);
+}
+
+/* ---- the worker ---- */
+
+struct runner_sink {
+  struct metric_sink base;
+  struct runner_instance *i;
+};
+
+static int runner_sink_nop(struct metric_sink *sink) {
+  (void)sink;
+  return 0;
+}
+
+static int runner_sink_write(struct metric_sink *sink, const struct metric *m) {
+  struct runner_instance *i = ((struct runner_sink *)sink)->i;
+  static _Thread_local struct metric kept; /* 4.4 KiB: off the stack */
+  const struct metric *ok = record_check(&i->check, m, &kept);
+  if (ok == NULL || i->discard)
+    return 0;
+  if (snapshot_add(&i->work, ok) < 0 && i->work.n_recs == 0)
+    log_errno(LOG_LEVEL_ERROR, i->ops->name, i->label, "snapshot", ENOMEM,
+              NULL);
+  return 0;
+}
+
+struct runner_worker_arg {
+  struct runner_instance *i;
+  int wake;
+};
+
+static void *runner_worker(void *arg) {
+  struct runner_instance *i = ((struct runner_worker_arg *)arg)->i;
+  int wake = ((struct runner_worker_arg *)arg)->wake;
+  free(arg);
+  struct runner_sink sink = {
+      {runner_sink_nop, runner_sink_write, runner_sink_nop}, i};
+  pthread_mutex_lock(&i->lock);
+  for (;;) {
+    while (i->job == RUNNER_IDLE)
+      pthread_cond_wait(&i->cond, &i->lock);
+    enum runner_job job = i->job;
+    if (job == RUNNER_QUIT)
+      break;
+    i->job = RUNNER_IDLE;
+    i->busy = true;
+    pthread_mutex_unlock(&i->lock);
+    int rc = 0;
+    uint64_t start = runner_now(), end;
+    if (job == RUNNER_READ) {
+      snapshot_clear(&i->work);
+      rc = i->ops->read(i->inst, &sink.base);
+    } else {
+      i->ops->drain(i->inst);
+    }
+    end = runner_now();
+    pthread_mutex_lock(&i->lock);
+    i->busy = false;
+    if (job == RUNNER_READ) {
+      i->finished = true;
+      i->work_rc = rc;
+      i->work_start_ns = start;
+      i->work_end_ns = end;
+      i->work_unix_ns = runner_unix_ns();
+    }
+    /* Full pipe: the host is woken already. */
+    ssize_t w = write(wake, "", 1);
+    (void)w;
+  }
+  pthread_mutex_unlock(&i->lock);
+  return NULL;
+}
+
+int runner_start(struct runner *r) {
+  /* The workers inherit this mask: signals go to the host's thread. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGHUP);
+  sigaddset(&block, SIGWINCH);
+  sigaddset(&block, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  int rc = 0;
+  for (size_t k = 0; k < r->n && rc == 0; k++) {
+    struct runner_instance *i = r->inst[k];
+    struct runner_worker_arg *arg = malloc(sizeof(*arg));
+    if (arg == NULL) {
+      rc = -ENOMEM;
+      break;
+    }
+    arg->i = i;
+    arg->wake = r->wake[1];
+    int err = pthread_create(&i->thread, NULL, runner_worker, arg);
+    if (err != 0) {
+      free(arg);
+      rc = -err;
+      break;
+    }
+    i->thread_started = true;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc;
+}
+
+/* Post `job` to `i`'s worker. */
+static void runner_post(struct runner_instance *i, enum runner_job job,
+                        bool discard) {
+  pthread_mutex_lock(&i->lock);
+  i->job = job;
+  if (job == RUNNER_READ)
+    i->discard = discard;
+  pthread_cond_signal(&i->cond);
+  pthread_mutex_unlock(&i->lock);
+}
+
+/* ---- scheduling ---- */
+
+static void runner_open_round(struct runner *r, uint64_t now,
+                              uint64_t shortest) {
+  uint64_t grace = RUNNER_ROUND_GRACE_NS;
+  if (shortest > 0 && shortest / 2 < grace)
+    grace = shortest / 2;
+  r->round_deadline = now + grace;
+  r->round_open = true;
+}
+
+/* Start a read of `i` in round `round`. */
+static void runner_start_read(struct runner *r, struct runner_instance *i,
+                              uint64_t now, bool discard) {
+  i->read_pending = true;
+  i->started_ns = now;
+  i->round = r->round;
+  i->in_round = !discard;
+  runner_post(i, RUNNER_READ, discard);
+}
+
+size_t runner_read_all(struct runner *r, uint64_t now, bool discard) {
+  size_t started = 0;
+  uint64_t shortest = 0;
+  r->round++;
+  for (size_t k = 0; k < r->n; k++) {
+    struct runner_instance *i = r->inst[k];
+    if (i->read_pending)
+      continue;
+    runner_start_read(r, i, now, discard);
+    if (i->interval_ns > 0 && (shortest == 0 || i->interval_ns < shortest))
+      shortest = i->interval_ns;
+    started++;
+  }
+  if (started > 0)
+    runner_open_round(r, now, shortest);
+  return started;
+}
+
+/* The first deadline of `period` after `now` on the grid through `next`. */
+static uint64_t runner_grid_next(uint64_t next, uint64_t period,
+                                 uint64_t now) {
+  if (next > now)
+    return next;
+  /* Skipped, not caught up: one step to the first deadline after now
+   * (a loop would spin for a tiny period after a long stall). */
+  return next + ((now - next) / period + 1) * period;
+}
+
+/* The first read `delay` after `end` (CLOCK_MONOTONIC, never 0). */
+static void runner_schedule(struct runner_instance *i, uint64_t end,
+                            uint64_t delay) {
+  if (delay == RUNNER_EACH_INTERVAL && i->interval_ns == 0)
+    i->next_read_ns = 0; /* read on demand only */
+  else
+    i->next_read_ns =
+        end + (delay == RUNNER_EACH_INTERVAL ? i->interval_ns : delay);
+}
+
+void runner_schedule_from(struct runner *r, uint64_t now, uint64_t delay_ns) {
+  for (size_t k = 0; k < r->n; k++) {
+    struct runner_instance *i = r->inst[k];
+    i->delay_ns = delay_ns;
+    i->schedule_at_end = i->read_pending;
+    if (i->read_pending)
+      i->next_read_ns = 0;
+    else
+      runner_schedule(i, i->last_end_ns > 0 ? i->last_end_ns : now, delay_ns);
+    if (i->drain_ns > 0)
+      i->next_drain_ns = now + i->drain_ns;
+  }
+}
+
+void runner_tick(struct runner *r, uint64_t now) {
+  uint64_t shortest = 0;
+  bool opened = false;
+  for (size_t k = 0; k < r->n; k++) {
+    struct runner_instance *i = r->inst[k];
+    if (i->next_read_ns != 0 && now >= i->next_read_ns) {
+      i->next_read_ns =
+          i->interval_ns > 0
+              ? runner_grid_next(i->next_read_ns, i->interval_ns, now)
+              : 0;
+      if (i->read_pending) {
+        i->skipped++;
+        double running = (double)(now - i->started_ns) / 1e9;
+        if (log_complaint_raise(&i->slow))
+          log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "read",
+                  "still running after %.3g s, longer than its interval: "
+                  "the reads due meanwhile are skipped",
+                  running);
+        if (i->interval_ns > 0 &&
+            now - i->started_ns >
+                RUNNER_STALE_INTERVALS * i->interval_ns &&
+            log_complaint_raise(&i->stuck))
+          log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "read",
+                  "no read has finished for %.3g s (%d intervals): its "
+                  "values are no longer served",
+                  running, RUNNER_STALE_INTERVALS);
+        continue;
+      }
+      if (!opened) {
+        r->round++;
+        opened = true;
+      }
+      runner_start_read(r, i, now, /*discard=*/false);
+      if (i->interval_ns > 0 && (shortest == 0 || i->interval_ns < shortest))
+        shortest = i->interval_ns;
+    }
+    if (i->next_drain_ns != 0 && now >= i->next_drain_ns) {
+      i->next_drain_ns = runner_grid_next(i->next_drain_ns, i->drain_ns, now);
+      if (!i->read_pending) /* a read empties the buffer too */
+        runner_post(i, RUNNER_DRAIN, false);
+    }
+  }
+  if (opened)
+    runner_open_round(r, now, shortest);
+}
+
+/* True when `i`'s round is over: its grace passed, or every read of it
+ * was collected. */
+static bool runner_round_over(const struct runner *r,
+                              const struct runner_instance *i, uint64_t now) {
+  if (i->round == r->round && r->round_open && now < r->round_deadline)
+    for (size_t k = 0; k < r->n; k++)
+      if (r->inst[k]->in_round && r->inst[k]->round == i->round &&
+          r->inst[k]->read_pending)
+        return false;
+  return true;
+}
+
+int runner_timeout_ms(const struct runner *r, uint64_t now, int cap_ms) {
+  uint64_t soonest = UINT64_MAX;
+  for (size_t k = 0; k < r->n; k++) {
+    const struct runner_instance *i = r->inst[k];
+    if (i->next_read_ns != 0 && i->next_read_ns < soonest)
+      soonest = i->next_read_ns;
+    if (i->next_drain_ns != 0 && i->next_drain_ns < soonest)
+      soonest = i->next_drain_ns;
+  }
+  if (r->round_open && runner_reading(r) && r->round_deadline < soonest)
+    soonest = r->round_deadline;
+  int ms;
+  if (soonest == UINT64_MAX)
+    ms = -1;
+  else if (soonest <= now)
+    ms = 0;
+  else {
+    uint64_t left = (soonest - now + 999999) / 1000000;
+    ms = left > 3600000 ? 3600000 : (int)left;
+  }
+  if (cap_ms >= 0 && (ms < 0 || ms > cap_ms))
+    ms = cap_ms;
+  return ms;
+}
+
+int runner_wait(struct runner *r, int fd, int timeout_ms) {
+  struct pollfd p[2] = {{.fd = r->wake[0], .events = POLLIN},
+                        {.fd = fd, .events = POLLIN}};
+  int n = poll(p, fd >= 0 ? 2 : 1, timeout_ms);
+  if (n <= 0)
+    return 0;
+  if (p[0].revents & POLLIN) {
+    char buf[64];
+    while (read(r->wake[0], buf, sizeof(buf)) > 0)
+      ;
+  }
+  return fd >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)) ? 1 : 0;
+}
+
+size_t runner_collect(struct runner *r, uint64_t now) {
+  size_t got = 0;
+  for (size_t k = 0; k < r->n; k++) {
+    struct runner_instance *i = r->inst[k];
+    pthread_mutex_lock(&i->lock);
+    bool finished = i->finished;
+    i->finished = false;
+    pthread_mutex_unlock(&i->lock);
+    if (!finished)
+      continue;
+    /* The worker is done with `work` until the next read is posted. */
+    i->read_pending = false;
+    i->last_end_ns = i->work_end_ns;
+    if (i->schedule_at_end) {
+      i->schedule_at_end = false;
+      runner_schedule(i, i->work_end_ns, i->delay_ns);
+    }
+    if (log_complaint_release(&i->stuck))
+      log_msg(LOG_LEVEL_INFO, i->ops->name, i->label, "read",
+              "finished again after %.3g s",
+              (double)(i->work_end_ns - i->work_start_ns) / 1e9);
+    log_complaint_release(&i->slow);
+    if (i->discard)
+      continue;
+    struct snapshot swap = i->last;
+    i->last = i->work;
+    i->work = swap;
+    i->have_last = true;
+    i->last_rc = i->work_rc;
+    i->last_duration_ns = i->work_end_ns - i->work_start_ns;
+    i->last_unix_ns = i->work_unix_ns;
+    i->fresh = true;
+    got++;
+  }
+  if (r->round_open && (now >= r->round_deadline || !runner_reading(r)))
+    r->round_open = false;
+  return got;
+}
+
+bool runner_reading(const struct runner *r) {
+  for (size_t k = 0; k < r->n; k++)
+    if (r->inst[k]->read_pending)
+      return true;
+  return false;
+}
+
+bool runner_batch_ready(const struct runner *r, uint64_t now) {
+  for (size_t k = 0; k < r->n; k++)
+    if (r->inst[k]->fresh && runner_round_over(r, r->inst[k], now))
+      return true;
+  return false;
+}
+
+size_t runner_write_fresh(struct runner *r, struct metric_sink *sink,
+                          uint64_t now, bool all_fresh) {
+  size_t n = 0;
+  for (size_t k = 0; k < r->n; k++) {
+    struct runner_instance *i = r->inst[k];
+    if (!i->fresh || !(all_fresh || runner_round_over(r, i, now)))
+      continue;
+    snapshot_replay(&i->last, sink);
+    i->fresh = false;
+    n++;
+  }
+  return n;
+}
+
+bool runner_current(const struct runner_instance *i, uint64_t now) {
+  if (!i->have_last)
+    return false;
+  return i->interval_ns == 0 ||
+         now - i->last_end_ns <= RUNNER_STALE_INTERVALS * i->interval_ns;
+}
+
+size_t runner_write_current(struct runner *r, struct metric_sink *sink,
+                            uint64_t now) {
+  size_t n = 0;
+  for (size_t k = 0; k < r->n; k++)
+    if (runner_current(r->inst[k], now)) {
+      snapshot_replay(&r->inst[k]->last, sink);
+      r->inst[k]->fresh = false;
+      n++;
+    }
+  return n;
+}
+
+uint64_t runner_longest_interval(const struct runner *r) {
+  uint64_t longest = 0;
+  for (size_t k = 0; k < r->n; k++)
+    if (r->inst[k]->interval_ns > longest)
+      longest = r->inst[k]->interval_ns;
+  return longest;
+}
+
+/* ---- the end ---- */
+
+static void runner_instance_free(struct runner_instance *i) {
+  pthread_mutex_destroy(&i->lock);
+  pthread_cond_destroy(&i->cond);
+  snapshot_fini(&i->work);
+  snapshot_fini(&i->last);
+  free(i->label);
+  free(i);
+}
+
+void runner_fini(struct runner *r, uint64_t wait_ns) {
+  size_t left = 0;
+  for (size_t k = 0; k < r->n; k++)
+    if (r->inst[k]->thread_started)
+      runner_post(r->inst[k], RUNNER_QUIT, false);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += (time_t)(wait_ns / 1000000000ULL);
+  until.tv_nsec += (long)(wait_ns % 1000000000ULL);
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  for (size_t k = 0; k < r->n; k++) {
+    struct runner_instance *i = r->inst[k];
+    if (i->thread_started && pthread_timedjoin_np(i->thread, NULL, &until)) {
+      /* Still in a read (a hung device): freeing the instance under it
+       * would be a use after free; the process's exit ends it. */
+      log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "stop",
+              "a read has not returned after %.3g s; exiting without "
+              "freeing this instance",
+              (double)(runner_now() - i->started_ns) / 1e9);
+      r->inst[k] = NULL;
+      left++;
+      continue;
+    }
+    if (i->inst != NULL) /* restores whatever init changed */
+      i->ops->instance_free(i->inst);
+    runner_instance_free(i);
+    r->inst[k] = NULL;
+  }
+  free(r->inst);
+  r->inst = NULL;
+  r->n = 0;
+  /* A worker left in a read still holds the write end. */
+  if (r->wake[0] >= 0 && left == 0) {
+    close(r->wake[0]);
+    close(r->wake[1]);
+  }
+  r->wake[0] = r->wake[1] = -1;
+}
+
