@@ -97,9 +97,9 @@ static void conf_word_value(const char *w, size_t n, struct cfg_value *v,
    * the C locale), 0x hex, 0 octal, each with an optional sign. */
   bool minus = text[0] == '-';
   const char *s = text + (text[0] == '+' || text[0] == '-');
-  int base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16
+  int base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X')   ? 16
              : s[0] == '0' && isdigit((unsigned char)s[1]) ? 8
-                                                          : 10;
+                                                           : 10;
   double d;
   if (base != 10) {
     char *end;
@@ -246,14 +246,16 @@ static int conf_line(struct conf_parser *c, const char *block, int depth,
   if (rc != 0)
     return rc;
   if (!open)
-    return conf_eol(c) ? 0 : conf_fail(c, "unexpected text after %s", item->key);
+    return conf_eol(c) ? 0
+                       : conf_fail(c, "unexpected text after %s", item->key);
   if (c->p == c->end || *c->p != '>')
     return conf_fail(c, "expected '>' to end <%s", item->key);
   c->p++;
   if (!conf_eol(c))
     return conf_fail(c, "text after <%s ...>", item->key);
   if (depth + 1 >= COLLECTD_CONF_MAX_DEPTH)
-    return conf_fail(c, "blocks nested deeper than %d", COLLECTD_CONF_MAX_DEPTH);
+    return conf_fail(c, "blocks nested deeper than %d",
+                     COLLECTD_CONF_MAX_DEPTH);
   struct cfg_item *children = NULL;
   size_t n_children = 0;
   rc = conf_items(c, item->key, depth + 1, &children, &n_children);

@@ -54,8 +54,8 @@ static const struct exec_flag exec_flags[] = {
 #define EXEC_N_FLAGS (sizeof(exec_flags) / sizeof(exec_flags[0]))
 
 static const char *const exec_formats[] = {
-    [HOST_EXEC_INFLUX] = "influx",         [HOST_EXEC_JSON] = "json",
-    [HOST_EXEC_TABLE] = "table",           [HOST_EXEC_PROMETHEUS] = "prometheus",
+    [HOST_EXEC_INFLUX] = "influx", [HOST_EXEC_JSON] = "json",
+    [HOST_EXEC_TABLE] = "table",   [HOST_EXEC_PROMETHEUS] = "prometheus",
     [HOST_EXEC_TOP] = "top",
 };
 #define EXEC_N_FORMATS (sizeof(exec_formats) / sizeof(exec_formats[0]))
@@ -175,10 +175,9 @@ int host_exec_add_item(struct cfg_item **list, size_t *n, const char *key,
   if (parent == NULL &&
       (parent = exec_append(list, n, key, head_len, NULL)) == NULL)
     return -ENOMEM;
-  return host_exec_add_item((struct cfg_item **)&parent->children,
-                            &parent->n_children, dot + 1,
-                            key_len - head_len - 1, value, error, error_size,
-                            arg);
+  return host_exec_add_item(
+      (struct cfg_item **)&parent->children, &parent->n_children, dot + 1,
+      key_len - head_len - 1, value, error, error_size, arg);
 }
 
 void host_exec_args_fini(struct host_exec_args *a) {
@@ -193,8 +192,8 @@ void host_exec_args_fini(struct host_exec_args *a) {
 }
 
 /* The plugin of the table named name[0..len), any case; NULL if none. */
-static struct host_exec_plugin_args *
-exec_plugin(struct host_exec_args *a, const char *name, size_t len) {
+static struct host_exec_plugin_args *exec_plugin(struct host_exec_args *a,
+                                                 const char *name, size_t len) {
   for (size_t p = 0; p < a->n_plugins; p++)
     if (strlen(a->plugins[p].ops->name) == len &&
         strncasecmp(a->plugins[p].ops->name, name, len) == 0)
@@ -203,8 +202,8 @@ exec_plugin(struct host_exec_args *a, const char *name, size_t len) {
 }
 
 /* "a, b or c" of the table's names, for messages. */
-static const char *exec_plugin_names(const struct host_exec_args *a,
-                                     char *out, size_t size) {
+static const char *exec_plugin_names(const struct host_exec_args *a, char *out,
+                                     size_t size) {
   size_t len = 0;
   out[0] = '\0';
   for (size_t p = 0; p < a->n_plugins && len < size; p++)
@@ -231,8 +230,7 @@ static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
     return 1;
   char q[128];
   if (f->value && value == NULL)
-    return exec_fail(a, "%s needs a value: --flag=<value>",
-                     exec_quote(q, arg));
+    return exec_fail(a, "%s needs a value: --flag=<value>", exec_quote(q, arg));
   if (!f->value && value != NULL)
     return exec_fail(a, "\"%s\": this flag takes no value", exec_quote(q, arg));
   if (f->mode && *mode_set)
@@ -320,8 +318,7 @@ static int exec_key(struct host_exec_args *a, const char *name, size_t len,
   /* --Key value (two arguments) is not supported: it would make a value
    * that starts with "--" ambiguous. */
   if (value == NULL)
-    return exec_fail(a,
-                     "\"%s\": plugin options need a value: --%sKey=<value>",
+    return exec_fail(a, "\"%s\": plugin options need a value: --%sKey=<value>",
                      exec_quote(q, arg), a->n_plugins ? "<plugin>." : "");
   if (a->n_plugins == 0)
     return host_exec_add_item(&a->items, &a->n_items, name, len, value,

@@ -95,8 +95,8 @@ static int exec_run_once(struct exec_host *x) {
       if (now - first_done >= EXEC_ONCE_GRACE_NS) {
         for (size_t k = 0; k < r->n; k++)
           if (!r->inst[k]->fresh)
-            log_msg(LOG_LEVEL_WARNING, r->inst[k]->ops->name,
-                    r->inst[k]->label, "read",
+            log_msg(LOG_LEVEL_WARNING, r->inst[k]->ops->name, r->inst[k]->label,
+                    "read",
                     "not finished %.3g s after the first: left out of the "
                     "batch",
                     (double)EXEC_ONCE_GRACE_NS / 1e9);

@@ -119,8 +119,8 @@ long exec_prom_page(struct exec_host *x, uint64_t now) {
         continue; /* no read ended yet: no duration, no time */
       double v = g == 0   ? (runner_current(i, now) &&
                            (i->last_rc >= 0 || snapshot_records(&i->last) > 0))
-                              ? 1
-                              : 0
+                                ? 1
+                                : 0
                  : g == 1 ? (double)i->last_duration_ns / 1e9
                           : (double)i->last_unix_ns / 1e9;
       numfmt_double(v, value, sizeof(value));
@@ -131,11 +131,12 @@ long exec_prom_page(struct exec_host *x, uint64_t now) {
   }
   char prefix[64];
   exec_prefix(x->program, prefix);
-  exec_page_put(&p,
-                "# HELP %s_build_info The version of %s that serves this "
-                "page\n# TYPE %s_build_info gauge\n%s_build_info{version=\"%s\"}"
-                " 1\n",
-                prefix, x->program, prefix, prefix, HOST_EXEC_VERSION);
+  exec_page_put(
+      &p,
+      "# HELP %s_build_info The version of %s that serves this "
+      "page\n# TYPE %s_build_info gauge\n%s_build_info{version=\"%s\"}"
+      " 1\n",
+      prefix, x->program, prefix, prefix, HOST_EXEC_VERSION);
   if (p.nomem || prom->nomem) {
     log_errno(LOG_LEVEL_ERROR, x->program, "prometheus", "exposition", ENOMEM,
               NULL);

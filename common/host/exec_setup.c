@@ -66,8 +66,8 @@ static int exec_read_file(const char *program, const char *path, char **out,
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) < 0) {
-    log_errno(LOG_LEVEL_ERROR, program, path, fd < 0 ? "open" : "fstat",
-              errno, NULL);
+    log_errno(LOG_LEVEL_ERROR, program, path, fd < 0 ? "open" : "fstat", errno,
+              NULL);
     if (fd >= 0)
       close(fd);
     return 2;
@@ -148,8 +148,7 @@ static int exec_conf_top(struct exec_host *x,
     bool load = cfg_key_is(it, "LoadPlugin"), block = cfg_key_is(it, "Plugin");
     if (!load && !block) {
       log_msg(cfg_key_is(it, "Include") ? LOG_LEVEL_WARNING : LOG_LEVEL_INFO,
-              x->program, file, it->key,
-              "a collectd daemon setting: ignored%s",
+              x->program, file, it->key, "a collectd daemon setting: ignored%s",
               cfg_key_is(it, "Include")
                   ? " (its files are not read: give each to --config)"
                   : "");
@@ -206,8 +205,8 @@ static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
               "\"%s\": label already used", label);
       return 2;
     }
-  const struct cfg_item *cli = x->multi ? x->args->plugins[k].items
-                                        : x->args->items;
+  const struct cfg_item *cli =
+      x->multi ? x->args->plugins[k].items : x->args->items;
   size_t n_cli = x->multi ? x->args->plugins[k].n_items : x->args->n_items;
   struct exec_block *grown =
       realloc(p->blocks, (p->n_blocks + 1) * sizeof(*grown));
@@ -233,9 +232,8 @@ static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
 
 /* The blocks of plugin `k`: its <Instance> blocks, and one named after
  * the plugin for the keys outside them (or alone). */
-static int exec_plugin_blocks(struct exec_host *x,
-                              const struct plugin_ops *ops, size_t k,
-                              struct exec_plan *p) {
+static int exec_plugin_blocks(struct exec_host *x, const struct plugin_ops *ops,
+                              size_t k, struct exec_plan *p) {
   size_t n_top = 0, n_inst = 0;
   for (size_t c = 0; c < p->n_conf[k]; c++)
     for (size_t i = 0; i < p->conf[k][c]->n_children; i++) {
@@ -262,8 +260,8 @@ static int exec_plugin_blocks(struct exec_host *x,
                 "expected one non-empty string label");
         rc = 2;
       } else
-        rc = exec_add_block(x, p, k, label, it->children, it->n_children,
-                            NULL, 0);
+        rc = exec_add_block(x, p, k, label, it->children, it->n_children, NULL,
+                            0);
     }
   if (rc == 0 && (n_top > 0 || n_inst == 0))
     rc = exec_add_block(x, p, k, ops->name, NULL, 0, top, t);
@@ -379,8 +377,9 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
       log_msg(LOG_LEVEL_ERROR, x->program, "usage", table[k]->name,
               "options were given for %s, which is not run (%s)",
               table[k]->name,
-              a->plugins_chosen ? "add --plugin=" : "add LoadPlugin to the "
-                                                    "--config file");
+              a->plugins_chosen ? "add --plugin="
+                                : "add LoadPlugin to the "
+                                  "--config file");
       status = 2;
     }
     p.explicit_[k] |= pa != NULL && pa->keyed;

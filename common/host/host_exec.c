@@ -172,8 +172,7 @@ static int host_exec_run(const char *program,
   if (status == 0)
     status = exec_setup(&x, table, n);
   if (status == 0 && runner_start(&x.runner) < 0) {
-    log_errno(LOG_LEVEL_ERROR, program, "setup", "pthread_create", errno,
-              NULL);
+    log_errno(LOG_LEVEL_ERROR, program, "setup", "pthread_create", errno, NULL);
     status = 1;
   }
   if (status == 0) {

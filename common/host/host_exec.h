@@ -90,7 +90,7 @@ struct host_exec_args {
   struct host_exec_plugin_args *plugins; /* owned, one per table entry */
   size_t n_plugins;
   bool plugins_chosen; /* a --plugin was given */
-  char error[256]; /* why parsing failed, e.g. "--window: expected ..." */
+  char error[256];     /* why parsing failed, e.g. "--window: expected ..." */
 };
 
 /*

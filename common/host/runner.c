@@ -230,8 +230,7 @@ size_t runner_read_all(struct runner *r, uint64_t now, bool discard) {
 }
 
 /* The first deadline of `period` after `now` on the grid through `next`. */
-static uint64_t runner_grid_next(uint64_t next, uint64_t period,
-                                 uint64_t now) {
+static uint64_t runner_grid_next(uint64_t next, uint64_t period, uint64_t now) {
   if (next > now)
     return next;
   /* Skipped, not caught up: one step to the first deadline after now
@@ -282,8 +281,7 @@ void runner_tick(struct runner *r, uint64_t now) {
                   "the reads due meanwhile are skipped",
                   running);
         if (i->interval_ns > 0 &&
-            now - i->started_ns >
-                RUNNER_STALE_INTERVALS * i->interval_ns &&
+            now - i->started_ns > RUNNER_STALE_INTERVALS * i->interval_ns &&
             log_complaint_raise(&i->stuck))
           log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "read",
                   "no read has finished for %.3g s (%d intervals): its "
@@ -506,4 +504,3 @@ void runner_fini(struct runner *r, uint64_t wait_ns) {
   }
   r->wake[0] = r->wake[1] = -1;
 }
-

@@ -56,10 +56,10 @@ enum runner_job { RUNNER_IDLE, RUNNER_READ, RUNNER_DRAIN, RUNNER_QUIT };
 struct runner_instance {
   /* Set by runner_add. */
   const struct plugin_ops *ops;
-  void *inst;   /* initialised; freed by runner_fini when its worker ended */
-  char *label;  /* owned: the instance name (collectd's plugin_instance) */
+  void *inst;  /* initialised; freed by runner_fini when its worker ended */
+  char *label; /* owned: the instance name (collectd's plugin_instance) */
   uint64_t interval_ns;
-  uint64_t drain_ns; /* 0: no drain between reads */
+  uint64_t drain_ns;       /* 0: no drain between reads */
   struct plugin_host host; /* handed to init; valid until the free */
   struct record_check check;
 
@@ -68,10 +68,10 @@ struct runner_instance {
   bool thread_started;
   pthread_mutex_t lock;
   pthread_cond_t cond;
-  enum runner_job job; /* asked; RUNNER_IDLE when none is pending */
-  bool busy;           /* a job is running */
-  bool finished;       /* a read finished and was not collected */
-  bool discard;        /* the running read primes: its records are dropped */
+  enum runner_job job;  /* asked; RUNNER_IDLE when none is pending */
+  bool busy;            /* a job is running */
+  bool finished;        /* a read finished and was not collected */
+  bool discard;         /* the running read primes: its records are dropped */
   struct snapshot work; /* the read in progress (the worker's) */
   int work_rc;
   uint64_t work_start_ns, work_end_ns, work_unix_ns;
@@ -100,7 +100,7 @@ struct runner_instance {
 struct runner {
   struct runner_instance **inst;
   size_t n;
-  int wake[2]; /* a worker writes a byte when it finishes a job */
+  int wake[2];             /* a worker writes a byte when it finishes a job */
   unsigned round;          /* the open round's number (0: none yet) */
   uint64_t round_deadline; /* when the open round's batch is written */
   bool round_open;

@@ -112,7 +112,9 @@ int snapshot_add(struct snapshot *s, const struct metric *m) {
   for (size_t i = 0; i < m->n_fields; i++) {
     const struct metric_field *mf = &m->fields[i];
     struct snap_field f = {snapshot_string(s, mf->key),
-                           snapshot_string(s, mf->ctype), mf->kind, {0}};
+                           snapshot_string(s, mf->ctype),
+                           mf->kind,
+                           {0}};
     if (f.key == SIZE_MAX || f.ctype == SIZE_MAX)
       goto nomem;
     if (mf->kind == METRIC_INT)
