@@ -16,6 +16,9 @@ CONF_DIR     ?= /etc/collectd/collectd.conf.d
 BIN_DIR      ?= $(PREFIX)/bin
 MAN_DIR      ?= $(PREFIX)/share/man
 DOC_DIR      ?= $(PREFIX)/share/doc/collectd-gpu-plugins
+# gpu-telemetry's service (installed disabled) and its arguments
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+DEFAULT_DIR  ?= /etc/default
 # collectd's compiled-in plugin directory (Debian's). When PLUGIN_DIR is
 # another, each installed snippet sets PluginDir around its LoadPlugin and
 # sets this one back, so plugins loaded after it are found where they were.
@@ -185,12 +188,17 @@ INSTALLED_SNIPPETS = $(foreach p,$(PLUGINS),$(CONF_DIR)/$(p).conf) $(CONF_DIR)/g
 SNIPPET_PAIRS      = $(foreach p,$(PLUGINS),$(p):$(call plugin_key,$(p),collectd_snippet))
 MAN_PAGES          = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),man_page))
 TELEGRAF_SNIPPETS  = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),telegraf_snippets))
+# gpu-telemetry's, running every plugin in one process
+GPU_TELEMETRY_SNIPPETS = conf.d/telegraf-gpu-telemetry-execd-influx.conf conf.d/telegraf-gpu-telemetry-execd-json.conf
 install: all
 	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR) \
 	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR) $(DESTDIR)$(SHARE_DIR)/telegraf
 	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
-	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
-	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MAN_DIR)/man1/
+	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(BUILD)/gpu-telemetry $(DESTDIR)$(BIN_DIR)/
+	install -m 0644 $(MAN_PAGES) gpu_telemetry/gpu-telemetry.1 $(DESTDIR)$(MAN_DIR)/man1/
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(DEFAULT_DIR)
+	install -m 0644 gpu_telemetry/gpu-telemetry.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
+	install -m 0644 gpu_telemetry/gpu-telemetry.default $(DESTDIR)$(DEFAULT_DIR)/gpu-telemetry
 	install -m 0644 README.md $(DESTDIR)$(DOC_DIR)/
 	install -m 0644 $(BUILD)/types.gpu.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
 	@set -e; for ps in $(SNIPPET_PAIRS); do p=$${ps%%:*}; src=$${ps#*:}; \
@@ -208,7 +216,7 @@ install: all
 	sed 's|@DEFAULT_TYPES_DB@|$(COLLECTD_TYPES_DB)|; s|@GPU_TYPES_DB@|$(SHARE_DIR)/types.gpu.db|' \
 	  conf.d/gpu-types.conf.in >$(DESTDIR)$(CONF_DIR)/gpu-types.conf
 	chmod 0644 $(DESTDIR)$(CONF_DIR)/gpu-types.conf
-	install -m 0644 $(TELEGRAF_SNIPPETS) $(DESTDIR)$(SHARE_DIR)/telegraf/
+	install -m 0644 $(TELEGRAF_SNIPPETS) $(GPU_TELEMETRY_SNIPPETS) $(DESTDIR)$(SHARE_DIR)/telegraf/
 
 # Removes what install put there, snippets first (a local edit of one goes
 # too); the directories stay, collectd's conf dir among them (its Include
@@ -216,9 +224,11 @@ install: all
 uninstall:
 	rm -f $(foreach f,$(INSTALLED_SNIPPETS),$(DESTDIR)$(f))
 	rm -f $(foreach p,$(PLUGINS),$(DESTDIR)$(PLUGIN_DIR)/$(p).so $(DESTDIR)$(BIN_DIR)/$(p)) \
-	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES)))
+	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES)) gpu-telemetry.1) \
+	  $(DESTDIR)$(BIN_DIR)/gpu-telemetry $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gpu-telemetry.service \
+	  $(DESTDIR)$(DEFAULT_DIR)/gpu-telemetry
 	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(DESTDIR)$(DOC_DIR)/README.md
-	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(TELEGRAF_SNIPPETS)))
+	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(TELEGRAF_SNIPPETS) $(GPU_TELEMETRY_SNIPPETS)))
 	-rmdir $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
 
 clean:

@@ -64,6 +64,7 @@ $(BUILD)/tests/demo_tree: $(BUILD)/obj/tests/lib/fakeproc.o
 
 # The fake plugin (tests/tools/fake_plugin_ops.h) behind both hosts.
 $(BUILD)/tests/fake_plugin: $(BUILD)/obj/tests/tools/fake_plugin_ops.o
+$(BUILD)/tests/fake_multi: $(BUILD)/obj/tests/tools/fake_plugin_ops.o
 $(BUILD)/tests/fake_plugin.so: $(BUILD)/obj/tests/tools/fake_plugin_ops.o \
     $(BUILD)/obj/tests/tools/fake_plugin_module.o \
     $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)

@@ -13,6 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
+#define EXEC_STR_(x) #x
+#define EXEC_STR(x) EXEC_STR_(x)
+
 enum exec_flag_id {
   EXEC_FLAG_HELP,
   EXEC_FLAG_ONCE,
@@ -106,10 +109,11 @@ static int exec_seconds(struct host_exec_args *a, const char *flag,
                      "%s: expected a number of seconds >= 0 and at most %g, "
                      "got \"%s\"",
                      flag, HOST_EXEC_MAX_SECONDS, exec_quote(q, text));
+  /* the bound as written, not %g: the locale may print "0,001" */
   return exec_fail(a,
-                   "%s: expected a number of seconds from %g to %g, got "
+                   "%s: expected a number of seconds from %s to %g, got "
                    "\"%s\"",
-                   flag, HOST_EXEC_MIN_SECONDS, HOST_EXEC_MAX_SECONDS,
+                   flag, EXEC_STR(HOST_EXEC_MIN_SECONDS), HOST_EXEC_MAX_SECONDS,
                    exec_quote(q, text));
 }
 

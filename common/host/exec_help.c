@@ -83,11 +83,13 @@ static void exec_help_exit(void) {
          "collected).\n");
 }
 
-/* The option table of `ops`, each key behind `prefix`. */
-static void exec_help_keys(const struct plugin_ops *ops, const char *prefix) {
+/* The option table of `ops`, each key behind `prefix`, in a column
+ * `width` wide. */
+static void exec_help_keys(const struct plugin_ops *ops, const char *prefix,
+                           int width) {
   char key[128];
   snprintf(key, sizeof(key), "%sInterval", prefix);
-  printf("  --%-26s %s; default: %s\n", key,
+  printf("  --%-*s %s; default: %s\n", width, key,
          *prefix ? "this plugin's read interval, seconds"
                  : "same as --interval=N (the host's key)",
          *prefix ? "--interval" : "none, --once");
@@ -95,7 +97,7 @@ static void exec_help_keys(const struct plugin_ops *ops, const char *prefix) {
     return;
   for (const struct cfg_option *o = ops->options; o->key != NULL; o++) {
     snprintf(key, sizeof(key), "%s%s", prefix, o->key);
-    printf("  --%-26s %s; default: %s\n", key, o->help, o->def);
+    printf("  --%-*s %s; default: %s\n", width, key, o->help, o->def);
   }
 }
 
@@ -117,7 +119,7 @@ void exec_help(const struct plugin_ops *ops) {
   printf("\nOptions of %s, as --Key=<value> (the keys of its collectd "
          "block):\n",
          name);
-  exec_help_keys(ops, "");
+  exec_help_keys(ops, "", 18);
   exec_help_exit();
 }
 
@@ -157,7 +159,7 @@ void exec_help_multi(const char *program, const struct plugin_ops *const *table,
     snprintf(prefix, sizeof(prefix), "%s.", table[k]->name);
     printf("\nOptions of %s, as --%s.<Key>=<value>:\n", table[k]->name,
            table[k]->name);
-    exec_help_keys(table[k], prefix);
+    exec_help_keys(table[k], prefix, 32);
   }
   exec_help_exit();
 }

@@ -136,23 +136,26 @@ static int exec_run_execd(struct exec_host *x) {
   char buf[4096];
   bool partial = false; /* bytes of an unfinished line were read */
   bool eof = false;
+  size_t asked = 0; /* lines read whose round has not started */
   exec_prime(x, RUNNER_EACH_INTERVAL); /* read on demand: drains only */
   while (!*x->stop) {
     uint64_t now = runner_now();
+    /* One round per line, the next once the last one is over (all its
+     * reads written, or its grace passed: a hung plugin holds no one). */
+    if (asked > 0 && !r->round_open) {
+      runner_read_all(r, now, /*discard=*/false);
+      asked--;
+    }
     runner_tick(r, now);
+    if (eof && asked == 0 && !runner_reading(r))
+      return 0; /* every round asked for is written */
     int ready =
         runner_wait(r, eof ? -1 : STDIN_FILENO, runner_timeout_ms(r, now, -1));
     now = runner_now();
     runner_collect(r, now);
-    if (runner_batch_ready(r, now) &&
-        exec_write_batch(x, now, /*all=*/false) < 0)
+    if (runner_batch_ready(r, now) && exec_write_batch(x, now, /*all=*/eof) < 0)
       return 1;
-    if (eof) {
-      if (!runner_reading(r))
-        return 0;
-      continue;
-    }
-    if (!ready)
+    if (eof || !ready)
       continue;
     ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -163,16 +166,13 @@ static int exec_run_execd(struct exec_host *x) {
     }
     if (n == 0) { /* Telegraf closed stdin: a last unfinished line counts */
       eof = true;
-      if (partial)
-        runner_read_all(r, now, /*discard=*/false);
+      asked += partial;
       continue;
     }
-    /* Lines of any length: only the newlines matter; several lines read
-     * at once while a round runs ask for one more round, not several. */
+    /* Lines of any length: only the newlines matter. */
     for (ssize_t i = 0; i < n; i++) {
       partial = buf[i] != '\n';
-      if (!partial)
-        runner_read_all(r, now, /*discard=*/false);
+      asked += !partial;
     }
   }
   return 0;

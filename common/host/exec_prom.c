@@ -123,7 +123,10 @@ long exec_prom_page(struct exec_host *x, uint64_t now) {
                                 : 0
                  : g == 1 ? (double)i->last_duration_ns / 1e9
                           : (double)i->last_unix_ns / 1e9;
-      numfmt_double(v, value, sizeof(value));
+      if (g == 0) /* a flag: 0 or 1 */
+        snprintf(value, sizeof(value), "%d", v > 0);
+      else
+        numfmt_double(v, value, sizeof(value));
       exec_page_put(&p, "%s{plugin=\"%s\",plugin_instance=\"%s\"} %s\n",
                     exec_gauges[g].name, i->ops->name,
                     exec_label(i->label, label), value);

@@ -181,10 +181,12 @@ static int host_exec_run(const char *program,
       status = host_exec_all_failed(&x.runner);
   }
   prom_http_stop(&http);
-  runner_fini(&x.runner, EXEC_STOP_WAIT_NS);
-  for (size_t k = 0; k < x.n_shared; k++)
-    plugin_shared_fini(&x.shared[k]);
-  free(x.shared);
+  /* A read left hung may still use its plugin's shared registry. */
+  if (runner_fini(&x.runner, EXEC_STOP_WAIT_NS) == 0) {
+    for (size_t k = 0; k < x.n_shared; k++)
+      plugin_shared_fini(&x.shared[k]);
+    free(x.shared);
+  }
   free(x.page);
   top_model_fini(&x.top);
   sink_prom_fini(&x.prom);

@@ -238,20 +238,26 @@ static uint64_t runner_grid_next(uint64_t next, uint64_t period, uint64_t now) {
   return next + ((now - next) / period + 1) * period;
 }
 
-/* The first read `delay` after `end` (CLOCK_MONOTONIC, never 0). */
+/* The first read `delay` after `end` (CLOCK_MONOTONIC, never 0). With
+ * RUNNER_EACH_INTERVAL the reads fall on one grid of the interval from
+ * the schedule's anchor, whenever each priming read ended: instances of
+ * one interval are then read together, one round, one batch. */
 static void runner_schedule(struct runner_instance *i, uint64_t end,
                             uint64_t delay) {
-  if (delay == RUNNER_EACH_INTERVAL && i->interval_ns == 0)
+  if (delay != RUNNER_EACH_INTERVAL)
+    i->next_read_ns = end + delay;
+  else if (i->interval_ns == 0)
     i->next_read_ns = 0; /* read on demand only */
   else
     i->next_read_ns =
-        end + (delay == RUNNER_EACH_INTERVAL ? i->interval_ns : delay);
+        runner_grid_next(i->anchor_ns + i->interval_ns, i->interval_ns, end);
 }
 
 void runner_schedule_from(struct runner *r, uint64_t now, uint64_t delay_ns) {
   for (size_t k = 0; k < r->n; k++) {
     struct runner_instance *i = r->inst[k];
     i->delay_ns = delay_ns;
+    i->anchor_ns = now;
     i->schedule_at_end = i->read_pending;
     if (i->read_pending)
       i->next_read_ns = 0;
@@ -262,11 +268,32 @@ void runner_schedule_from(struct runner *r, uint64_t now, uint64_t delay_ns) {
   }
 }
 
+/* Say once that `i`'s read runs longer than its interval, and once that
+ * it ran for RUNNER_STALE_INTERVALS of them (its values are then no
+ * longer served); runner_collect says when it returns. */
+static void runner_complain(struct runner_instance *i, uint64_t now) {
+  if (!i->read_pending || i->interval_ns == 0)
+    return;
+  uint64_t running = now - i->started_ns;
+  if (running > i->interval_ns && log_complaint_raise(&i->slow))
+    log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "read",
+            "still running after %.3g s, longer than its interval: the "
+            "reads due meanwhile are skipped",
+            (double)running / 1e9);
+  if (running > RUNNER_STALE_INTERVALS * i->interval_ns &&
+      log_complaint_raise(&i->stuck))
+    log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "read",
+            "not finished after %.3g s (%d intervals): its values are no "
+            "longer served",
+            (double)running / 1e9, RUNNER_STALE_INTERVALS);
+}
+
 void runner_tick(struct runner *r, uint64_t now) {
   uint64_t shortest = 0;
   bool opened = false;
   for (size_t k = 0; k < r->n; k++) {
     struct runner_instance *i = r->inst[k];
+    runner_complain(i, now);
     if (i->next_read_ns != 0 && now >= i->next_read_ns) {
       i->next_read_ns =
           i->interval_ns > 0
@@ -274,19 +301,6 @@ void runner_tick(struct runner *r, uint64_t now) {
               : 0;
       if (i->read_pending) {
         i->skipped++;
-        double running = (double)(now - i->started_ns) / 1e9;
-        if (log_complaint_raise(&i->slow))
-          log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "read",
-                  "still running after %.3g s, longer than its interval: "
-                  "the reads due meanwhile are skipped",
-                  running);
-        if (i->interval_ns > 0 &&
-            now - i->started_ns > RUNNER_STALE_INTERVALS * i->interval_ns &&
-            log_complaint_raise(&i->stuck))
-          log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "read",
-                  "no read has finished for %.3g s (%d intervals): its "
-                  "values are no longer served",
-                  running, RUNNER_STALE_INTERVALS);
         continue;
       }
       if (!opened) {
@@ -463,7 +477,7 @@ static void runner_instance_free(struct runner_instance *i) {
   free(i);
 }
 
-void runner_fini(struct runner *r, uint64_t wait_ns) {
+size_t runner_fini(struct runner *r, uint64_t wait_ns) {
   size_t left = 0;
   for (size_t k = 0; k < r->n; k++)
     if (r->inst[k]->thread_started)
@@ -503,4 +517,5 @@ void runner_fini(struct runner *r, uint64_t wait_ns) {
     close(r->wake[1]);
   }
   r->wake[0] = r->wake[1] = -1;
+  return left;
 }

@@ -91,6 +91,7 @@ struct runner_instance {
   bool fresh;                 /* collected, not yet written by a batch */
   bool read_pending;          /* a read was started and is not collected */
   uint64_t delay_ns;          /* runner_schedule_from's, while pending */
+  uint64_t anchor_ns;         /* when runner_schedule_from was called */
   bool schedule_at_end;       /* schedule when the pending read ends */
   uint64_t skipped;           /* due reads skipped while busy */
   struct log_complaint slow;  /* said: a read is still running when due */
@@ -192,7 +193,9 @@ uint64_t runner_longest_interval(const struct runner *r);
  * `wait_ns` in all for the jobs still running. An instance whose worker
  * ended is freed (ops->instance_free restores what init changed); one
  * still in a read is left to the process's exit, said at WARNING.
+ * Returns how many were left so (then nothing they may use, such as the
+ * plugin_shared of their plugin, may be freed either).
  */
-void runner_fini(struct runner *r, uint64_t wait_ns);
+size_t runner_fini(struct runner *r, uint64_t wait_ns);
 
 #endif

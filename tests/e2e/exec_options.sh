@@ -38,10 +38,21 @@ help_keys() {
   sed -n '/^Options of /,/^$/p' | sed -nE 's/^  --([A-Za-z.]+) .*/\1/p'
 }
 
-# The host's own flags, read from the parser's table in host_exec.c: each
-# is documented in --help (the same text for every plugin).
-host_flags=$(sed -n '/static const char \*const flags\[\] = {/,/};/p' \
-  common/host/host_exec.c | grep -o '"[a-z-]*"' | tr -d '"')
+# The host's own flags, read from the parser's table in exec_args.c: each
+# is documented in --help (the same text for every plugin); the flags of
+# gpu-telemetry only (multi_only true) in its --help.
+flag_rows=$(sed -n '/static const struct exec_flag exec_flags\[\] = {/,/};/p' \
+  common/host/exec_args.c | grep -E '^ *\{"')
+host_flags=$(grep -E 'false\},$' <<<"$flag_rows" | grep -o '^ *{"[a-z-]*"' | tr -d ' {"')
+multi_flags=$(grep -o '^ *{"[a-z-]*"' <<<"$flag_rows" | tr -d ' {"')
+tap_check "the flag table was read ($(wc -w <<<"$host_flags") flags, $(wc -w <<<"$multi_flags") in gpu-telemetry)" \
+  test "$(wc -w <<<"$host_flags")" -ge 10 -a "$(wc -w <<<"$multi_flags")" -gt "$(wc -w <<<"$host_flags")"
+mhelp=$("$B/gpu-telemetry" --help 2>/dev/null)
+undocumented=
+for f in $multi_flags; do
+  grep -qE -- "--$f([=, ]|$)" <<<"$mhelp" || undocumented="$undocumented $f"
+done
+tap_is "" "$undocumented" "gpu-telemetry --help documents every flag of the parser"
 help=$("$B/drm_fdinfo" --help 2>/dev/null)
 undocumented=
 for f in $host_flags; do

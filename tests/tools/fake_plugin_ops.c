@@ -30,6 +30,7 @@ struct fk_instance {
   char *label;       /* owned */
   char *tag;         /* owned, NULL: no tag */
   char *free_marker; /* owned path, NULL: none */
+  char *hang;        /* owned FIFO path, NULL: reads do not block */
   uint64_t step;
   bool fail_init;
   bool fail_read;
@@ -121,6 +122,8 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
     return fk_set_string(item, &fk->tag);
   if (cfg_key_is(item, "FreeMarker"))
     return fk_set_string(item, &fk->free_marker);
+  if (cfg_key_is(item, "Hang"))
+    return fk_set_string(item, &fk->hang);
   if (cfg_key_is(item, "FailInit"))
     return cfg_get_bool(FK_PLUGIN, item, &fk->fail_init);
   if (cfg_key_is(item, "FailRead"))
@@ -191,7 +194,23 @@ static int fk_read(void *inst, struct metric_sink *sink) {
   return rc;
 }
 
+/* Hang: wait for one byte from the FIFO, as a read of a hung device's
+ * sysfs file waits for the driver. */
+static void fk_hang(const struct fk_instance *fk) {
+  int fd = open(fk->hang, O_RDONLY | O_CLOEXEC);
+  char byte;
+  if (fd < 0) {
+    log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fk->hang, "open", errno, NULL);
+    return;
+  }
+  while (read(fd, &byte, 1) < 0 && errno == EINTR)
+    ;
+  close(fd);
+}
+
 static int fk_read_locked(struct fk_instance *fk, struct metric_sink *sink) {
+  if (fk->hang != NULL)
+    fk_hang(fk);
   fk->reads++;
   if (fk->fail_read) {
     log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "read", EIO, NULL);
@@ -255,6 +274,7 @@ static void fk_instance_free(void *inst) {
   }
   free(fk->extra_names);
   free(fk->free_marker);
+  free(fk->hang);
   free(fk->tag);
   free(fk->label);
   free(fk);
@@ -289,10 +309,24 @@ static const struct cfg_option fk_options[] = {
     {"ReportHost", "false", "add interval_ns"},
     {"DrainInterval", "none", "seconds between drains"},
     {"ExtraFields", "0", "fields x0, x1, ... past the capacity"},
+    {"Hang", "none", "a FIFO each read waits on for a byte"},
     {NULL, NULL, NULL}};
 
 const struct plugin_ops fake_plugin_ops = {
     .name = FK_PLUGIN,
+    .options = fk_options,
+    .instance_new = fk_instance_new,
+    .configure = fk_configure,
+    .init = fk_init,
+    .read = fk_read,
+    .drain = fk_drain,
+    .drain_interval_ns = fk_drain_interval_ns,
+    .units = fk_units,
+    .instance_free = fk_instance_free,
+};
+
+const struct plugin_ops fake_other_ops = {
+    .name = "fake_other",
     .options = fk_options,
     .instance_new = fk_instance_new,
     .configure = fk_configure,

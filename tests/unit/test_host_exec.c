@@ -414,37 +414,37 @@ static const struct error_case error_cases[] = {
     {{"--execd", "--execd"},
      "\"--execd\": choose one of --once, --execd and --interval"},
     {{"--interval=0"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"0\""},
     {{"--interval=-1"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"-1\""},
     {{"--interval=0,5"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"0,5\""},
     {{"--interval=abc"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"abc\""},
     {{"--interval="},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"\""},
     {{"--interval=inf"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"inf\""},
     {{"--interval=nan"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"nan\""},
     {{"--interval=1e400"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"1e400\""},
     {{"--interval=1000001"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"1000001\""},
     {{"--interval=0x10"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"0x10\""},
     {{"--interval= 1"},
-     "--interval: expected a number of seconds > 0 and at most 1e+06, got "
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\" 1\""},
     {{"--window=-1"},
      "--window: expected a number of seconds >= 0 and at most 1e+06, got "
@@ -540,8 +540,102 @@ static void host_exec_parse_args__long_values(void **state) {
   host_exec_args_fini(&a);
 }
 
+/* An escape sequence in an argument never reaches the terminal through a
+ * usage error. */
+static void host_exec_parse_args__error_text_sanitised(void **state) {
+  (void)state;
+  struct host_exec_args a;
+  const char *bad[] = {"--format=\x1b[2J\x07", NULL};
+  assert_int_equal(parse(bad, &a), -EINVAL);
+  assert_null(strchr(a.error, '\x1b'));
+  assert_null(strchr(a.error, '\x07'));
+  const char *pos[] = {"\x1b]0;title\x07", NULL};
+  assert_int_equal(parse(pos, &a), -EINVAL);
+  assert_null(strchr(a.error, '\x1b'));
+}
+
+/* gpu-telemetry's command line: --NAME.Key per plugin of the table. */
+static const struct plugin_ops multi_a = {.name = "alpha"};
+static const struct plugin_ops multi_b = {.name = "beta_x"};
+static const struct plugin_ops *const multi_table[] = {&multi_a, &multi_b};
+
+static int parse_multi(const char *const *args, struct host_exec_args *a) {
+  char *argv[MAX_ARGS + 2] = {(char *)"gpu-telemetry"};
+  int argc = 1;
+  while (argc <= MAX_ARGS && args[argc - 1] != NULL) {
+    argv[argc] = (char *)args[argc - 1];
+    argc++;
+  }
+  return host_exec_parse_args_multi(argc, argv, multi_table, 2, a);
+}
+
+static void host_exec_parse_args_multi__valid(void **state) {
+  (void)state;
+  struct host_exec_args a;
+  const char *args[] = {"--plugin=beta_x",    "--BETA_X.Step=1",
+                        "--beta_x.Filter=f",  "--beta_x.Filter.PMU=p",
+                        "--alpha.Interval=2", "--config=c.conf",
+                        "--interval=5",       NULL};
+  assert_int_equal(parse_multi(args, &a), 0);
+  assert_true(a.plugins_chosen);
+  assert_false(a.plugins[0].chosen);
+  assert_true(a.plugins[1].chosen);
+  assert_true(a.plugins[0].keyed);
+  assert_string_equal(a.config, "c.conf");
+  char got[512] = "";
+  dump(a.plugins[1].items, a.plugins[1].n_items, got, sizeof(got));
+  assert_string_equal(got, "Step=1;Filter=f{PMU=p}");
+  got[0] = '\0';
+  dump(a.plugins[0].items, a.plugins[0].n_items, got, sizeof(got));
+  assert_string_equal(got, "Interval=2");
+  assert_true(a.mode == HOST_EXEC_INTERVAL && a.interval_s == 5);
+  host_exec_args_fini(&a);
+  host_exec_args_fini(&a);
+}
+
+static const struct error_case multi_errors[] = {
+    {{"--Step=1"},
+     "\"--Step=1\": not a flag; a plugin's option is "
+     "--<plugin>.<Key>=<value>, <plugin> one of alpha or beta_x"},
+    {{"--gamma.Step=1"},
+     "\"--gamma.Step=1\": not a flag; a plugin's option is "
+     "--<plugin>.<Key>=<value>, <plugin> one of alpha or beta_x"},
+    {{"--alpha.Step"},
+     "\"--alpha.Step\": plugin options need a value: "
+     "--<plugin>.Key=<value>"},
+    {{"--alpha.=1"}, "empty option name in \"--alpha.=1\""},
+    {{"--plugin=gamma"}, "--plugin: expected alpha or beta_x, got \"gamma\""},
+    {{"--plugin"}, "--plugin needs a value: --flag=<value>"},
+    {{"--config"}, "--config needs a value: --flag=<value>"},
+    {{"--interval=0.0009"},
+     "--interval: expected a number of seconds from 0.001 to 1e+06, got "
+     "\"0.0009\""},
+};
+
+static void host_exec_parse_args_multi__errors(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof(multi_errors) / sizeof(multi_errors[0]); i++) {
+    const struct error_case *c = &multi_errors[i];
+    struct host_exec_args a;
+    int rc = parse_multi(c->args, &a);
+    if (rc != -EINVAL || strcmp(a.error, c->error) != 0)
+      fail_msg("%s: rc %d, error \"%s\", expected \"%s\"", c->args[0], rc,
+               a.error, c->error);
+    assert_null(a.plugins);
+  }
+  /* one plugin's executable has no --plugin or --config: they are keys */
+  struct host_exec_args a;
+  const char *keys[] = {"--plugin=x", "--config=y", NULL};
+  assert_int_equal(parse(keys, &a), 0);
+  assert_int_equal(a.n_items, 2);
+  host_exec_args_fini(&a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(host_exec_parse_args__error_text_sanitised),
+      cmocka_unit_test(host_exec_parse_args_multi__valid),
+      cmocka_unit_test(host_exec_parse_args_multi__errors),
       cmocka_unit_test(host_exec_parse_args__valid),
       cmocka_unit_test(host_exec_parse_args__version),
       cmocka_unit_test(host_exec_parse_args__valid_in_comma_locale),
