@@ -15,6 +15,21 @@
 #include <string.h>
 #include <strings.h>
 
+void cfg_item_clear(struct cfg_item *item) {
+  for (size_t i = 0; i < item->n_values; i++)
+    free((void *)item->values[i].string);
+  free((void *)item->values);
+  cfg_items_free((struct cfg_item *)item->children, item->n_children);
+  free((void *)item->key);
+  memset(item, 0, sizeof(*item));
+}
+
+void cfg_items_free(struct cfg_item *items, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    cfg_item_clear(&items[i]);
+  free(items);
+}
+
 bool cfg_key_is(const struct cfg_item *item, const char *key) {
   return strcasecmp(item->key, key) == 0;
 }

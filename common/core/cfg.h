@@ -42,6 +42,13 @@ struct cfg_option {
   const char *help; /* one short line: what it takes */
 };
 
+/* Free what `item` owns (its key, values and children, each allocated
+ * on the heap as the hosts build them) and zero it. */
+void cfg_item_clear(struct cfg_item *item);
+
+/* Clear each of `n` items, then free the array. NULL is a no-op. */
+void cfg_items_free(struct cfg_item *items, size_t n);
+
 /* Case-insensitive key match. */
 bool cfg_key_is(const struct cfg_item *item, const char *key);
 

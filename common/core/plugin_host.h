@@ -15,6 +15,11 @@
 #include <pthread.h>
 #include <stdint.h>
 
+/* The shortest read interval any host hands a plugin (both hosts refuse a
+ * shorter Interval at start): below it a grid of deadlines stops
+ * advancing and a read that never sleeps starves its host. */
+#define PLUGIN_MIN_INTERVAL_NS 1000000ULL /* 1 ms */
+
 struct plugin_clock {
   uint64_t (*monotonic_ns)(void *ctx); /* CLOCK_MONOTONIC: intervals */
   uint64_t (*realtime_ns)(void *ctx);  /* Unix time: record timestamps */

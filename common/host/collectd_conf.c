@@ -2,7 +2,6 @@
  * collectd_conf.c: collectd's configuration syntax (see collectd_conf.h).
  */
 #include "common/host/collectd_conf.h"
-#include "common/host/host_exec.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -294,7 +293,7 @@ int collectd_conf_parse(const char *text, size_t len, struct cfg_item **items,
   if (rc == -ENOMEM)
     snprintf(err, err_size, "out of memory");
   if (rc != 0) {
-    host_exec_items_free(*items, *n);
+    cfg_items_free(*items, *n);
     *items = NULL;
     *n = 0;
   }

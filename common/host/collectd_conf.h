@@ -33,7 +33,7 @@
 
 /*
  * Parse `len` bytes of `text` into a list of items (`*items`, `*n`; free
- * with host_exec_items_free). Returns 0, -ENOMEM, or -EINVAL with `err`
+ * with cfg_items_free). Returns 0, -ENOMEM, or -EINVAL with `err`
  * saying where and why ("line 3: unterminated string").
  */
 int collectd_conf_parse(const char *text, size_t len, struct cfg_item **items,

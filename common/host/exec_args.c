@@ -3,6 +3,7 @@
  * one table, the rest plugin keys, flat (--Key=v, a single plugin) or
  * prefixed by the plugin's name (--NAME.Key=v, gpu-telemetry).
  */
+#include "common/core/numfmt.h"
 #include "common/core/text.h"
 #include "common/host/host_exec.h"
 
@@ -12,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#define EXEC_STR_(x) #x
-#define EXEC_STR(x) EXEC_STR_(x)
 
 enum exec_flag_id {
   EXEC_FLAG_HELP,
@@ -109,24 +107,13 @@ static int exec_seconds(struct host_exec_args *a, const char *flag,
                      "%s: expected a number of seconds >= 0 and at most %g, "
                      "got \"%s\"",
                      flag, HOST_EXEC_MAX_SECONDS, exec_quote(q, text));
-  /* the bound as written, not %g: the locale may print "0,001" */
+  /* numfmt, not %g: the locale may print "0,001" */
+  char min[NUMFMT_DOUBLE_MAX];
+  numfmt_double(HOST_EXEC_MIN_SECONDS, min, sizeof(min));
   return exec_fail(a,
                    "%s: expected a number of seconds from %s to %g, got "
                    "\"%s\"",
-                   flag, EXEC_STR(HOST_EXEC_MIN_SECONDS), HOST_EXEC_MAX_SECONDS,
-                   exec_quote(q, text));
-}
-
-void host_exec_items_free(struct cfg_item *items, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    free((void *)items[i].key);
-    for (size_t v = 0; v < items[i].n_values; v++)
-      free((void *)items[i].values[v].string);
-    free((void *)items[i].values);
-    host_exec_items_free((struct cfg_item *)items[i].children,
-                         items[i].n_children);
-  }
-  free(items);
+                   flag, min, HOST_EXEC_MAX_SECONDS, exec_quote(q, text));
 }
 
 /* Append an item named key[0..key_len) with `value` (NULL: no value) to
@@ -185,11 +172,11 @@ int host_exec_add_item(struct cfg_item **list, size_t *n, const char *key,
 }
 
 void host_exec_args_fini(struct host_exec_args *a) {
-  host_exec_items_free(a->items, a->n_items);
+  cfg_items_free(a->items, a->n_items);
   a->items = NULL;
   a->n_items = 0;
   for (size_t p = 0; p < a->n_plugins; p++)
-    host_exec_items_free(a->plugins[p].items, a->plugins[p].n_items);
+    cfg_items_free(a->plugins[p].items, a->plugins[p].n_items);
   free(a->plugins);
   a->plugins = NULL;
   a->n_plugins = 0;

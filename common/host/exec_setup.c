@@ -401,6 +401,6 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
     status = 1;
   }
   exec_plan_fini(&p, n_table);
-  host_exec_items_free(conf, n_conf);
+  cfg_items_free(conf, n_conf);
   return status;
 }

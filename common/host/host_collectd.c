@@ -28,6 +28,7 @@
 #include "common/core/metric_unit.h"
 #include "common/host/collectd_map.h"
 #include "common/host/host_collectd.h"
+#include "common/host/record_check.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -40,7 +41,7 @@ struct hc_instance {
   /* read() and drain() run on collectd's read threads, possibly two at
    * once: the plugin contract says never concurrently. */
   pthread_mutex_t lock;
-  struct metric_overflow overflow; /* records that lost tags or fields */
+  struct record_check check; /* what every record is checked for */
 };
 
 static const struct plugin_ops *hc_ops;
@@ -97,19 +98,8 @@ static void hc_instance_free(void *data) {
 
 /* ---- configuration ---- */
 
-static void hc_item_fini(struct cfg_item *item) {
-  for (size_t i = 0; i < item->n_values; i++)
-    free((void *)item->values[i].string);
-  free((void *)item->values);
-  for (size_t i = 0; i < item->n_children; i++)
-    hc_item_fini((struct cfg_item *)&item->children[i]);
-  free((void *)item->children);
-  free((void *)item->key);
-  memset(item, 0, sizeof(*item));
-}
-
 /* Copy an oconfig item into an owned cfg_item; on -ENOMEM the partial
- * copy is left for hc_item_fini(). */
+ * copy is left for cfg_item_clear(). */
 static int hc_item_convert(const oconfig_item_t *ci, struct cfg_item *out) {
   memset(out, 0, sizeof(*out));
   out->key = strdup(ci->key);
@@ -154,8 +144,10 @@ static int hc_item_convert(const oconfig_item_t *ci, struct cfg_item *out) {
 
 static struct hc_instance *hc_instance_new(const char *label) {
   struct hc_instance *hc = calloc(1, sizeof(*hc));
-  if (hc != NULL)
+  if (hc != NULL) {
     pthread_mutex_init(&hc->lock, NULL);
+    record_check_init(&hc->check, hc_ops->name, hc_ops->units);
+  }
   if (hc != NULL && (hc->label = strdup(label)) != NULL &&
       (hc->inst = hc_ops->instance_new(label)) != NULL)
     return hc;
@@ -168,17 +160,17 @@ static struct hc_instance *hc_instance_new(const char *label) {
   return NULL;
 }
 
-/* Interval: one positive number of seconds (a number or a string). */
+/* Interval: seconds (a number or a string), at least 1 ms as in the
+ * executables (plugin_host.h: PLUGIN_MIN_INTERVAL_NS): a shorter one is a
+ * typo, and a read callback that never sleeps would starve collectd's
+ * read threads. */
 static int hc_interval(const struct cfg_item *item, cdtime_t *out) {
   double seconds;
-  int rc = cfg_get_double(hc_ops->name, item, 0, 86400.0 * 366, &seconds);
+  int rc =
+      cfg_get_double(hc_ops->name, item, (double)PLUGIN_MIN_INTERVAL_NS / 1e9,
+                     86400.0 * 366, &seconds);
   if (rc < 0)
     return rc;
-  if (seconds <= 0) {
-    log_msg(LOG_LEVEL_ERROR, hc_ops->name, "config", item->key,
-            "expected a positive number, got %g", seconds);
-    return -EINVAL;
-  }
   *out = DOUBLE_TO_CDTIME_T(seconds);
   return 0;
 }
@@ -193,7 +185,7 @@ static int hc_apply(struct hc_instance *hc, const oconfig_item_t *ci) {
     rc = hc_interval(&item, &hc->interval);
   else
     rc = hc_ops->configure(hc->inst, &item);
-  hc_item_fini(&item);
+  cfg_item_clear(&item);
   return rc;
 }
 
@@ -357,17 +349,14 @@ static int hc_sink_nop(struct metric_sink *sink) {
 /* The dispatch sink: one value list per field of the record. */
 static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
   struct hc_instance *hc = ((struct hc_sink *)sink)->hc;
-  /* A record that lost tags or fields: say so (rate-limited), send the
-   * rest. One read callback per instance, so no lock is needed. */
-  metric_overflow_check(&hc->overflow, hc_ops->name, m);
+  /* A record that lost tags or fields, or has a field of no known unit:
+   * said (record_check.h), the rest sent. One read callback per
+   * instance at a time (hc->lock), so the check needs no lock. */
+  static _Thread_local struct metric kept; /* 4.4 KiB: off the stack */
+  m = record_check(&hc->check, m, &kept);
+  if (m == NULL)
+    return 0;
   for (size_t i = 0; i < m->n_fields; i++) {
-    if (metric_unit_lookup(hc_ops->units, m->fields[i].ctype) == NULL) {
-      hc_bad_type(m->fields[i].ctype, "metric_unit_find",
-                  "no such field type (one unit per type: add a row to "
-                  "metric_unit.c or the plugin's units)",
-                  0);
-      continue;
-    }
     struct collectd_ident id;
     collectd_map(hc_ops->collectd_rules, m, i, hc_ops->name, hc->label, &id);
     const data_set_t *ds = plugin_get_ds(id.type);

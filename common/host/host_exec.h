@@ -46,8 +46,8 @@
 /* Upper bound of --interval and --window, in seconds (11.6 days). */
 #define HOST_EXEC_MAX_SECONDS 1e6
 
-/* Lower bound of --interval (RUNNER_MIN_INTERVAL_NS, runner.h). */
-#define HOST_EXEC_MIN_SECONDS 0.001
+/* Lower bound of --interval and a plugin's Interval, in seconds. */
+#define HOST_EXEC_MIN_SECONDS ((double)PLUGIN_MIN_INTERVAL_NS / 1e9)
 
 /* Seconds between the reads of --listen without --interval (collectd's
  * default interval). */
@@ -124,9 +124,6 @@ void host_exec_args_fini(struct host_exec_args *args);
 int host_exec_add_item(struct cfg_item **list, size_t *n, const char *key,
                        size_t key_len, const char *value, char *error,
                        size_t error_size, const char *arg);
-
-/* Free an item list built by host_exec_add_item or collectd_conf.h. */
-void host_exec_items_free(struct cfg_item *items, size_t n);
 
 /*
  * main() of every plugin executable: parse, create the instance with

@@ -39,10 +39,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The shortest read interval any host accepts: below it the clock
- * arithmetic of a grid of deadlines stops advancing. */
-#define RUNNER_MIN_INTERVAL_NS 1000000ULL /* 1 ms */
-
 /* An instance whose last finished read is older than this many of its
  * intervals is stale: not served, its success gauge 0. */
 #define RUNNER_STALE_INTERVALS 3
@@ -112,7 +108,7 @@ int runner_init(struct runner *r);
 
 /*
  * Add a slot for an instance of `ops` named `label`, read every
- * `interval_ns` (>= RUNNER_MIN_INTERVAL_NS, or 0 for reads only on
+ * `interval_ns` (>= PLUGIN_MIN_INTERVAL_NS, or 0 for reads only on
  * demand), and return it, or NULL on ENOMEM. Its `host` is what the
  * caller hands to ops->init (fill it with plugin_host_init); then either
  * runner_commit with the initialised instance or runner_drop.

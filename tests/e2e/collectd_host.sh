@@ -81,7 +81,7 @@ collectd_start "LoadPlugin fake_plugin
   </Instance>
   <Instance \"zero\">
     FreeMarker \"$M\"
-    Interval 0
+    Interval 0.0001
   </Instance>
   <Instance \"noinit\">
     FreeMarker \"$M\"
@@ -146,7 +146,7 @@ log_has '[error] fake_plugin: config: Instance: "bad": dropped'
 log_has '[error] fake_plugin: config: Instance: "fast": label already used'
 log_has '[error] fake_plugin: config: Instance: "fast": dropped'
 log_has '[error] fake_plugin: config: Instance: expected one non-empty string label; block dropped'
-log_has '[error] fake_plugin: config: Interval: expected a positive number, got 0'
+log_has '[error] fake_plugin: config: Interval: expected a number between 0.001 and 31622400, got 0.0001'
 log_has '[error] fake_plugin: config: Instance: "zero": dropped'
 log_has '[error] fake_plugin: noinit: init: FailInit is set'
 log_has '[error] fake_plugin: init: Instance: "noinit": dropped'
@@ -154,7 +154,7 @@ log_has '[info] fake_plugin: fast: init: step 10'
 log_has '[info] fake_plugin: init: 3 instance(s) started, 5 dropped'
 log_once "[error] fake_plugin: fake_no_such_type: plugin_get_ds: no such type (list the plugin's types.db after the default one in TypesDB); its fields are not dispatched"
 log_once '[error] fake_plugin: io_octets: plugin_get_ds: 2 data sources, expected 1; its fields are not dispatched'
-log_once "[error] fake_plugin: fake_unitless: metric_unit_find: no such field type (one unit per type: add a row to metric_unit.c or the plugin's units); its fields are not dispatched"
+log_once "[error] fake_plugin: fake_unitless: metric_unit_find: no such field type (one unit per type: add a row to metric_unit.c or the plugin's units); its fields are not written"
 log_has '[error] fake_plugin: flaky: read: Input/output error'
 log_has "[notice] read-function of plugin \`fake_plugin/flaky' failed. Will suspend it for 2.000 seconds."
 tap_is $'freed bad reads=0\nfreed fast reads=0\nfreed zero reads=0\nfreed noinit reads=0' \

@@ -98,7 +98,7 @@ static void collectd_conf_parse__trees(void **state) {
     dump(items, n, got, sizeof(got));
     if (strcmp(got, c->tree) != 0)
       fail_msg("\"%s\": got %s, expected %s", c->text, got, c->tree);
-    host_exec_items_free(items, n);
+    cfg_items_free(items, n);
   }
 }
 
@@ -178,7 +178,7 @@ static void collectd_conf_parse__shipped_snippets(void **state) {
               items[i].n_values == 1 &&
               strcmp(items[i].values[0].string, names[k]) == 0;
     assert_true(load);
-    host_exec_items_free(items, n);
+    cfg_items_free(items, n);
   }
 }
 
