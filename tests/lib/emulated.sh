@@ -73,3 +73,30 @@ emu_cmd() {
   done < <(emu_args "$1")
   EMU_CMD=(env "${envs[@]}" "${BUILD:-build}/$1" "${opts[@]}")
 }
+
+# emu_cmd_all PLUGIN...: EMU_CMD for gpu-telemetry running those plugins
+# (all five when none is named) on the emulated devices: every plugin's
+# environment (SHIM_DRIVERS joined), its options as --PLUGIN.Key, and
+# --plugin=PLUGIN for each.
+emu_cmd_all() {
+  local plugins=("$@") envs=() opts=() drivers=() l p seen=" "
+  ((${#plugins[@]})) || plugins=(drm_fdinfo tegra410_uncore panthor_perf i915_oa drm_device)
+  for p in "${plugins[@]}"; do
+    opts+=("--plugin=$p")
+    while IFS= read -r l; do
+      case $l in
+      env:SHIM_DRIVERS=*) drivers+=("${l#env:SHIM_DRIVERS=}") ;;
+      env:*)
+        [[ $seen == *" ${l%%=*} "* ]] && continue
+        seen+="${l%%=*} "
+        envs+=("${l#env:}")
+        ;;
+      opt:--*) opts+=("--$p.${l#opt:--}") ;;
+      esac
+    done < <(emu_args "$p")
+  done
+  local joined
+  joined=$(IFS=,; echo "${drivers[*]}")
+  [[ -n $joined ]] && envs+=("SHIM_DRIVERS=$joined")
+  EMU_CMD=(env "${envs[@]}" "${BUILD:-build}/gpu-telemetry" "${opts[@]}")
+}
