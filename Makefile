@@ -173,7 +173,7 @@ demo: deps-demo
 	@BUILD=$(BUILD) tools/demo.sh
 
 bench: deps-build
-	@$(MAKE) --no-print-directory all bench-build
+	@$(MAKE) --no-print-directory all bench-build tests-build
 	@BUILD=$(BUILD) bench/run.sh
 
 check:

@@ -8,7 +8,9 @@
 # in-process shim; bench_prom: a /metrics scrape of drm_fdinfo as a ratio to
 # its read; bench_ddv: drm_device's read of one device, its read()s per
 # attribute and its allocations; bench_top: what the --format=top view adds
-# to one refresh of drm_fdinfo against the syscall floor of a full /proc walk).
+# to one refresh of drm_fdinfo against the syscall floor of a full /proc walk);
+# then bench/one_process.sh: gpu-telemetry's CPU and memory against the five
+# executables side by side, as ratios.
 # Environment knobs are listed at the top of each bench/*.c.
 # bench/daemon_cost.sh (not run here: it takes over two minutes and needs
 # collectd) measures drm_fdinfo's share of one core in the real daemon.
@@ -40,4 +42,6 @@ for b in "${BUILD:-build}"/bench/*; do
   fi
   pid=
 done
+echo "== one_process"
+bench/one_process.sh || failed=1
 exit $failed
