@@ -1,8 +1,8 @@
 # collectd GPU/SoC telemetry plugins: one entry point for build, test, demo,
-# bench, fuzz and install. See README.md.
+# bench, fuzz and install. See README.md and HACKING.md.
 
 # The plugins: plugins/plugins.manifest's one line; what each needs beyond
-# plugins/<p>/*.c: plugins/<p>/plugin.manifest (README.md, "Adding a plugin").
+# plugins/<p>/*.c: plugins/<p>/plugin.manifest (HACKING.md, "Adding a plugin").
 manifest      = $(shell sed -n 's/^$(2)[[:space:]]*=[[:space:]]*//p' $(1))
 PLUGINS      := $(call manifest,plugins/plugins.manifest,plugins)
 plugin_key    = $(call manifest,plugins/$(1)/plugin.manifest,$(2))
@@ -190,16 +190,26 @@ MAN_PAGES          = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),man_page))
 TELEGRAF_SNIPPETS  = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),telegraf_snippets))
 # gpu-telemetry's, running every plugin in one process
 GPU_TELEMETRY_SNIPPETS = conf.d/telegraf-gpu-telemetry-execd-influx.conf conf.d/telegraf-gpu-telemetry-execd-json.conf
+# The documentation keeps its tree under DOC_DIR, so its links work there:
+# README.md and HACKING.md, docs/*.md, plugins/<p>/README.md.
+TOP_DOCS           = README.md HACKING.md
+SHARED_DOCS        = $(sort $(wildcard docs/*.md))
 install: all
 	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR) \
-	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR) $(DESTDIR)$(SHARE_DIR)/telegraf
+	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf \
+	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p))
 	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(BUILD)/gpu-telemetry $(DESTDIR)$(BIN_DIR)/
 	install -m 0644 $(MAN_PAGES) gpu_telemetry/gpu-telemetry.1 $(DESTDIR)$(MAN_DIR)/man1/
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(DEFAULT_DIR)
 	install -m 0644 gpu_telemetry/gpu-telemetry.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	install -m 0644 gpu_telemetry/gpu-telemetry.default $(DESTDIR)$(DEFAULT_DIR)/gpu-telemetry
-	install -m 0644 README.md $(DESTDIR)$(DOC_DIR)/
+	install -m 0644 $(TOP_DOCS) $(DESTDIR)$(DOC_DIR)/
+	install -m 0644 $(SHARED_DOCS) $(DESTDIR)$(DOC_DIR)/docs/
+	@set -e; for p in $(PLUGINS); do \
+	  echo "install -m 0644 plugins/$$p/README.md $(DESTDIR)$(DOC_DIR)/plugins/$$p/"; \
+	  install -m 0644 plugins/$$p/README.md $(DESTDIR)$(DOC_DIR)/plugins/$$p/; \
+	done
 	install -m 0644 $(BUILD)/types.gpu.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
 	@set -e; for ps in $(SNIPPET_PAIRS); do p=$${ps%%:*}; src=$${ps#*:}; \
 	  grep -qx "LoadPlugin $$p" $$src || { echo "$$src: no line \"LoadPlugin $$p\"" >&2; exit 1; }; \
@@ -227,9 +237,12 @@ uninstall:
 	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES)) gpu-telemetry.1) \
 	  $(DESTDIR)$(BIN_DIR)/gpu-telemetry $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gpu-telemetry.service \
 	  $(DESTDIR)$(DEFAULT_DIR)/gpu-telemetry
-	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(DESTDIR)$(DOC_DIR)/README.md
+	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(addprefix $(DESTDIR)$(DOC_DIR)/,$(TOP_DOCS)) \
+	  $(addprefix $(DESTDIR)$(DOC_DIR)/docs/,$(notdir $(SHARED_DOCS))) \
+	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)/README.md)
 	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(TELEGRAF_SNIPPETS) $(GPU_TELEMETRY_SNIPPETS)))
-	-rmdir $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
+	-rmdir $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)) $(DESTDIR)$(DOC_DIR)/plugins \
+	  $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
 
 clean:
 	rm -rf build
