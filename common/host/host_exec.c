@@ -672,6 +672,19 @@ static int host_exec_top_idle(void *ctx) {
   return host_exec_drain_timeout_ms();
 }
 
+/* The view's c and g keys: drm_fdinfo adds the scope to its ReportBy and
+ * reports its rows from the next read (it reads the option at each read). */
+static int host_exec_top_scope(void *ctx, enum top_scope scope) {
+  struct host_exec_top *t = ctx;
+  struct cfg_value v = {.type = CFG_STRING,
+                        .string =
+                            scope == TOP_SCOPE_CLIENT ? "Client" : "Cgroup"};
+  struct cfg_item item = {.key = "ReportBy", .values = &v, .n_values = 1};
+  if (strcmp(t->ops->name, "drm_fdinfo") != 0)
+    return -ENOTSUP;
+  return t->ops->configure(t->inst, &item) < 0 ? -EINVAL : 0;
+}
+
 /* --format=top: one screen after the window (--once), else the live view
  * (top_view.h), both drawing the model that `out` feeds. */
 static int host_exec_run_top(const struct plugin_ops *ops, void *inst,
@@ -689,6 +702,17 @@ static int host_exec_run_top(const struct plugin_ops *ops, void *inst,
       users.proc_root = args->items[i].values[0].string;
   o.user_name = top_view_user;
   o.user_ctx = &users;
+  /* under "no GPU found": where the plugin looked (its INFO lines) */
+  const char *sysfs = "/sys";
+  for (size_t i = 0; i < args->n_items; i++)
+    if (strcasecmp(args->items[i].key, "SysfsRoot") == 0 &&
+        args->items[i].n_values == 1)
+      sysfs = args->items[i].values[0].string;
+  char looked[600];
+  snprintf(looked, sizeof(looked),
+           "%s: no device under %s (--log-level=info says what it looked at)",
+           ops->name, sysfs);
+  o.looked_at = looked;
   if (args->mode == HOST_EXEC_ONCE) {
     int status = host_exec_run_once(ops, inst, out, args->window_s);
     if (status != 0 || host_exec_stop)
@@ -698,8 +722,9 @@ static int host_exec_run_top(const struct plugin_ops *ops, void *inst,
     return top_view_print(model, &o, stdout);
   }
   struct host_exec_top t = {ops, inst, out};
-  struct top_view_host host = {host_exec_top_read, host_exec_top_idle, &t,
-                               &host_exec_stop};
+  struct top_view_host host = {
+      host_exec_top_read, host_exec_top_idle, &t,
+      &host_exec_stop,    args->window_s,     host_exec_top_scope};
   return top_view_run(model, &o, args->interval_s, &host);
 }
 
