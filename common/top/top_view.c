@@ -215,8 +215,8 @@ static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
              v->o.filter);
   else
     snprintf(help, sizeof(help),
-             "q quit  h help  s/S sort  / filter%s  p/c/g process/client/"
-             "cgroup  t charts  r raw  space %s  every %gs",
+             "q quit  h help  s/S sort  / filter%s  p/c/g rows  space %s  "
+             "every %gs",
              filt, v->paused ? "resume [paused]" : "pause", v->interval_s);
   if (top_view_message[0] != '\0' && rows > 2) {
     line[0] = '\0';
@@ -373,6 +373,12 @@ int top_view_run(struct top_model *m, const struct top_options *start,
   cbreak();
   noecho();
   keypad(stdscr, TRUE);
+  /* Home and End as tmux, screen and the Linux console send them (and
+   * rxvt), which xterm's terminfo does not list (it has ESC O H, ESC O F) */
+  define_key("\033[1~", KEY_HOME);
+  define_key("\033[4~", KEY_END);
+  define_key("\033[7~", KEY_HOME);
+  define_key("\033[8~", KEY_END);
   curs_set(0);
   set_escdelay(25);
 
