@@ -694,20 +694,19 @@ static int host_exec_run_top(const struct plugin_ops *ops, void *inst,
   struct top_options o;
   top_options_init(&o);
   o.notice = top_view_notice();
-  /* USER: the owner of <ProcRoot>/<pid>, the plugin's ProcRoot if given */
+  /* USER: the owner of <ProcRoot>/<pid>, the plugin's ProcRoot if given;
+   * under "no GPU found": its SysfsRoot (where it looked: its INFO lines) */
   struct top_view_users users = {.proc_root = "/proc"};
-  for (size_t i = 0; i < args->n_items; i++)
-    if (strcasecmp(args->items[i].key, "ProcRoot") == 0 &&
-        args->items[i].n_values == 1)
-      users.proc_root = args->items[i].values[0].string;
-  o.user_name = top_view_user;
-  o.user_ctx = &users;
-  /* under "no GPU found": where the plugin looked (its INFO lines) */
   const char *sysfs = "/sys";
   for (size_t i = 0; i < args->n_items; i++)
-    if (strcasecmp(args->items[i].key, "SysfsRoot") == 0 &&
-        args->items[i].n_values == 1)
+    if (args->items[i].n_values == 1 &&
+        strcasecmp(args->items[i].key, "ProcRoot") == 0)
+      users.proc_root = args->items[i].values[0].string;
+    else if (args->items[i].n_values == 1 &&
+             strcasecmp(args->items[i].key, "SysfsRoot") == 0)
       sysfs = args->items[i].values[0].string;
+  o.user_name = top_view_user;
+  o.user_ctx = &users;
   char looked[600];
   snprintf(looked, sizeof(looked),
            "%s: no device under %s (--log-level=info says what it looked at)",

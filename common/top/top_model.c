@@ -294,6 +294,10 @@ int top_render(const struct top_model *m, const struct top_options *in,
       rc = top_render_panels(m, &o, &devs, TOP_PANELS_OF_DEVICE,
                              devs.dev[i].device, out, &panels);
   }
+  /* the panels of devices no header names (panthor_perf's render node,
+   * tegra410_uncore's PMUs), above the table: it may be long */
+  if (rc == 0)
+    rc = top_render_panels(m, &o, &devs, TOP_PANELS_OTHER, NULL, out, &panels);
   /* said once, and only when something is hidden */
   if (rc == 0 && o.notice != NULL && devs.unreadable > 0) {
     char line[512];
@@ -305,10 +309,6 @@ int top_render(const struct top_model *m, const struct top_options *in,
   }
   if (rc == 0 && devs.fdinfo && devs.n > 0)
     rc = top_table_render(m, &o, &devs, out);
-  if (rc == 0 && devs.fdinfo && devs.n > 0 && o.raw)
-    rc = top_screen_add(out, &o, "", TOP_LINE_TEXT);
-  if (rc == 0)
-    rc = top_render_panels(m, &o, &devs, TOP_PANELS_OTHER, NULL, out, &panels);
   if (rc == 0 && devs.n == 0 && panels == 0) {
     rc = top_text_line(out, &o, "no GPU found", TOP_LINE_TITLE);
     if (rc == 0 && o.looked_at != NULL)

@@ -10,13 +10,13 @@
  *    temperature, power, fan and VRAM, typed by unit), its utilisation and
  *    power charts over the last minutes (top_history.h), and the panels of
  *    other plugins' records tagged with that device (i915_oa);
- *  - one line saying what cannot be seen, when something cannot;
- *  - drm_fdinfo's table: one row per process (or client, or cgroup) with
- *    per-engine busy % and memory, sorted, the most useful columns first
- *    when not all fit;
  *  - the panels of every other record (panthor_perf, tegra410_uncore):
  *    float fields (the derived metrics) with units; integer fields (raw
  *    counters) and diagnostic measurements only with `raw`;
+ *  - one line saying what cannot be seen, when something cannot;
+ *  - drm_fdinfo's table: one row per process (or client, or cgroup) with
+ *    per-engine busy % and memory, sorted, the most useful columns first
+ *    when not all fit (last: it may be long, and the view scrolls it);
  *  - "no GPU found" and what the host looked at, when nothing was found.
  *
  * Values are formatted by the unit of their collectd type (metric_unit.h),

@@ -664,8 +664,9 @@ static void top_render__panels_hide_raw_counters(void **state) {
   top_model_fini(&m);
 }
 
-/* A panel tagged with a device goes under that device's header, above
- * the table; drm_device alone (its own executable) makes headers too. */
+/* A panel tagged with a device goes under that device's header, one of no
+ * device after the headers, both above the table; drm_device alone (its
+ * own executable) makes headers too. */
 static void top_render__panels_under_their_device(void **state) {
   (void)state;
   struct top_model m;
@@ -680,6 +681,11 @@ static void top_render__panels_under_their_device(void **state) {
   metric_add_float(&r, "gpu_busy_percent", "percent", 50);
   metric_add_float(&r, "avg_gpu_core_frequency_hz", "gpu_hertz", 1e9);
   assert_int_equal(m.base.write(&m.base, &r), 0);
+  metric_init(&r, "tegra410", 1);
+  metric_add_tag(&r, "pmu", "nvidia_cmem_latency_pmu_0");
+  metric_add_float(&r, "read_latency_seconds", "uncore_latency_seconds",
+                   1.5e-6);
+  assert_int_equal(m.base.write(&m.base, &r), 0);
   m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
@@ -690,6 +696,9 @@ static void top_render__panels_under_their_device(void **state) {
       "i915_oa device=0000:00:02.0 metric_set=render-basic",
       ("  gpu_busy_percent                         50.0%  "
        "avg_gpu_core_frequency_hz             1.00 GHz"),
+      /* a record of no device: after the headers, above the table */
+      "tegra410 pmu=nvidia_cmem_latency_pmu_0",
+      "  read_latency_seconds                   1.50 us",
       "",
       ("     PID NAME                                    DEVICE         "
        "render   BUSY*   RESIDENT     MEMORY"),
