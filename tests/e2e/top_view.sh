@@ -345,6 +345,25 @@ tap_check "i915_oa: GPU busy in % and the core frequency in GHz" has \
   '^i915_oa device=0000:00:02.0 metric_set=db41edd4-d8e7-4730-ad11-b9a2d6833503 engine=render0' \
   '^  gpu_busy_percent +50\.0%  avg_gpu_core_frequency_hz +1\.00 GHz$' <<<"$out"
 
+# Slow reads (each 1 s, at --interval=0.2, the fake plugin): q is read
+# between any two reads, and the view ends after the read under way.
+cat >"$T/slow.sh" <<EOF
+"$PWD/${BUILD:-build}/tests/fake_plugin" --format=top --interval=0.2 --ReadDelay=1
+echo \$? >"$T/exit.slow"
+stty -g >"$T/stty.slow"
+exec sleep 600
+EOF
+tm new-session -d -s slow -x 80 -y 24 "env LANG=C.UTF-8 TERM=xterm-256color bash $T/slow.sh"
+tap_check "slow reads: the view is up" wait_screen slow grep -q '^fake instance='
+t0=$(date +%s%N)
+tm send-keys -t slow q
+for ((i = 0; i < 100; i++)); do [[ -s $T/stty.slow ]] && break; sleep 0.1; done
+ms=$((($(date +%s%N) - t0) / 1000000))
+tap_is 0 "$(cat "$T/exit.slow" 2>/dev/null)" "slow reads: q exits 0"
+tap_check "slow reads: q ends the view within 3 s (${ms} ms; a read is 1 s)" test "$ms" -lt 3000
+tap_is "$(cat "$T/stty.before")" "$(cat "$T/stty.slow" 2>/dev/null)" \
+  "slow reads: the terminal settings are restored"
+
 # The default on a terminal with neither a format nor a mode is the view;
 # on a pipe it stays Influx line protocol.
 sed "s|--format=top --interval=0.3|--interval=0.3|; s|$T/exit|$T/exit.default|" \

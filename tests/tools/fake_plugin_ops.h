@@ -23,7 +23,8 @@
  * overlaps, the times read and drain ran at once), ExtraFields N (at most
  * 1000: N more fields x0=0i, x1=1i, ... of type count, added without
  * checking, so that past the record's capacity the host's overflow report
- * shows). The record's time is the host clock's. Messages start with
+ * shows), ReadDelay S (each read sleeps S seconds, at most 10: a slow
+ * read). The record's time is the host clock's. Messages start with
  * "fake_plugin: <label>: ".
  */
 #ifndef TESTS_TOOLS_FAKE_PLUGIN_OPS_H
