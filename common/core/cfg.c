@@ -24,6 +24,35 @@ void cfg_item_clear(struct cfg_item *item) {
   memset(item, 0, sizeof(*item));
 }
 
+int cfg_item_copy(struct cfg_item *out, const struct cfg_item *in) {
+  memset(out, 0, sizeof(*out));
+  struct cfg_value *values =
+      in->n_values ? calloc(in->n_values, sizeof(*values)) : NULL;
+  struct cfg_item *children =
+      in->n_children ? calloc(in->n_children, sizeof(*children)) : NULL;
+  out->key = strdup(in->key);
+  out->values = values;
+  out->children = children;
+  bool ok = out->key != NULL && (values != NULL || in->n_values == 0) &&
+            (children != NULL || in->n_children == 0);
+  for (size_t i = 0; ok && i < in->n_values; i++) {
+    values[i] = in->values[i];
+    values[i].string = NULL;
+    out->n_values = i + 1;
+    if (in->values[i].type == CFG_STRING &&
+        (values[i].string = strdup(in->values[i].string)) == NULL)
+      ok = false;
+  }
+  for (size_t i = 0; ok && i < in->n_children; i++) {
+    out->n_children = i + 1;
+    ok = cfg_item_copy(&children[i], &in->children[i]) == 0;
+  }
+  if (ok)
+    return 0;
+  cfg_item_clear(out);
+  return -ENOMEM;
+}
+
 void cfg_items_free(struct cfg_item *items, size_t n) {
   for (size_t i = 0; i < n; i++)
     cfg_item_clear(&items[i]);

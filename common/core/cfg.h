@@ -46,6 +46,10 @@ struct cfg_option {
  * on the heap as the hosts build them) and zero it. */
 void cfg_item_clear(struct cfg_item *item);
 
+/* Copy `in` (key, values, children) into `out`, every part on the heap:
+ * 0, or -ENOMEM (`out` then cleared). */
+int cfg_item_copy(struct cfg_item *out, const struct cfg_item *in);
+
 /* Clear each of `n` items, then free the array. NULL is a no-op. */
 void cfg_items_free(struct cfg_item *items, size_t n);
 

@@ -184,11 +184,24 @@ struct exec_top {
   struct exec_host *x;
 };
 
-/* The view's read: the model gets the last read of every instance. */
+/* The view's read: the model gets the last read of every instance. The
+ * first screen waits (at most a second) for the first reads still
+ * running, so it shows them rather than "collecting". */
 static int exec_top_read(void *ctx) {
   struct exec_host *x = ((struct exec_top *)ctx)->x;
+  struct runner *r = &x->runner;
+  bool any = false;
+  for (size_t k = 0; k < r->n; k++)
+    any |= r->inst[k]->have_last;
+  uint64_t until = runner_now() + 1000000000ULL;
+  while (!any && runner_reading(r) && !*x->stop && runner_now() < until) {
+    runner_wait(r, -1, (int)((until - runner_now()) / 1000000) + 1);
+    runner_collect(r, runner_now());
+    for (size_t k = 0; k < r->n; k++)
+      any |= r->inst[k]->have_last;
+  }
   x->top.base.begin(&x->top.base);
-  runner_write_current(&x->runner, &x->top.base, runner_now());
+  runner_write_current(r, &x->top.base, runner_now());
   x->top.base.end(&x->top.base);
   return 0;
 }
@@ -205,13 +218,24 @@ static int exec_top_idle(void *ctx) {
                            runner_reading(&x->runner) ? 50 : -1);
 }
 
-static int exec_run_top(struct exec_host *x) {
-  const struct host_exec_args *a = x->args;
-  struct top_options o;
-  top_options_init(&o);
-  o.notice = top_view_notice();
-  /* USER: the owner of <ProcRoot>/<pid>, the plugin's ProcRoot if given */
-  struct top_view_users users = {.proc_root = "/proc"};
+/* The view's c and g keys: every drm_fdinfo instance adds the scope to its
+ * ReportBy (it reads the option at each read), on its own worker. */
+static int exec_top_scope(void *ctx, enum top_scope scope) {
+  struct exec_host *x = ((struct exec_top *)ctx)->x;
+  struct cfg_value v = {.type = CFG_STRING,
+                        .string =
+                            scope == TOP_SCOPE_CLIENT ? "Client" : "Cgroup"};
+  struct cfg_item item = {.key = "ReportBy", .values = &v, .n_values = 1};
+  int rc = -ENOTSUP;
+  for (size_t k = 0; k < x->runner.n; k++)
+    if (strcmp(x->runner.inst[k]->ops->name, "drm_fdinfo") == 0)
+      rc = runner_reconfigure(x->runner.inst[k], &item) < 0 ? -ENOMEM : 0;
+  return rc;
+}
+
+/* A key of drm_fdinfo's (or the one plugin's) items, or NULL. */
+static const char *exec_top_key(const struct host_exec_args *a,
+                                const char *key) {
   const struct cfg_item *items = a->items;
   size_t n_items = a->n_items;
   for (size_t p = 0; p < a->n_plugins; p++)
@@ -219,24 +243,44 @@ static int exec_run_top(struct exec_host *x) {
       items = a->plugins[p].items;
       n_items = a->plugins[p].n_items;
     }
+  const char *value = NULL;
   for (size_t i = 0; i < n_items; i++)
-    if (strcasecmp(items[i].key, "ProcRoot") == 0 && items[i].n_values == 1)
-      users.proc_root = items[i].values[0].string;
+    if (strcasecmp(items[i].key, key) == 0 && items[i].n_values == 1)
+      value = items[i].values[0].string;
+  return value;
+}
+
+static int exec_run_top(struct exec_host *x) {
+  const struct host_exec_args *a = x->args;
+  struct top_options o;
+  top_options_init(&o);
+  o.notice = top_view_notice();
+  /* USER: the owner of <ProcRoot>/<pid>, drm_fdinfo's ProcRoot if given;
+   * under "no GPU found": the SysfsRoot (where it looked: its INFO lines) */
+  const char *proc = exec_top_key(a, "ProcRoot");
+  const char *sysfs = exec_top_key(a, "SysfsRoot");
+  struct top_view_users users = {.proc_root = proc ? proc : "/proc"};
   o.user_name = top_view_user;
   o.user_ctx = &users;
+  char looked[600];
+  snprintf(looked, sizeof(looked),
+           "%s: no device under %s (--log-level=info says what each plugin "
+           "looked at)",
+           x->program, sysfs ? sysfs : "/sys");
+  o.looked_at = looked;
+  struct exec_top t = {x};
   if (a->mode == HOST_EXEC_ONCE) {
     int status = exec_run_once(x);
     if (status != 0 || *x->stop)
       return status;
-    struct exec_top t = {x};
     exec_top_read(&t);
     o.cols = 0; /* the terminal's, else $COLUMNS, else 100 */
     o.max_rows = a->rows > 0 ? a->rows : 20;
     return top_view_print(&x->top, &o, stdout);
   }
   exec_prime(x, (uint64_t)(a->window_s * 1e9));
-  struct exec_top t = {x};
-  struct top_view_host host = {exec_top_read, exec_top_idle, &t, x->stop};
+  struct top_view_host host = {exec_top_read, exec_top_idle, &t,
+                               x->stop,       a->window_s,   exec_top_scope};
   return top_view_run(&x->top, &o, a->interval_s, &host);
 }
 

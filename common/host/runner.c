@@ -100,6 +100,35 @@ static int runner_sink_write(struct metric_sink *sink, const struct metric *m) {
   return 0;
 }
 
+int runner_reconfigure(struct runner_instance *i, const struct cfg_item *item) {
+  pthread_mutex_lock(&i->lock);
+  struct cfg_item *grown =
+      realloc(i->reconfigure, (i->n_reconfigure + 1) * sizeof(*grown));
+  int rc = grown != NULL ? 0 : -ENOMEM;
+  if (grown != NULL) {
+    i->reconfigure = grown;
+    rc = cfg_item_copy(&grown[i->n_reconfigure], item);
+    i->n_reconfigure += rc == 0;
+  }
+  pthread_mutex_unlock(&i->lock);
+  return rc;
+}
+
+/* On the worker, before a read: the items runner_reconfigure queued. */
+static void runner_apply_reconfigure(struct runner_instance *i) {
+  pthread_mutex_lock(&i->lock);
+  struct cfg_item *items = i->reconfigure;
+  size_t n = i->n_reconfigure;
+  i->reconfigure = NULL;
+  i->n_reconfigure = 0;
+  pthread_mutex_unlock(&i->lock);
+  for (size_t k = 0; k < n; k++)
+    if (i->ops->configure(i->inst, &items[k]) < 0)
+      log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "reconfigure",
+              "%s: refused while running", items[k].key);
+  cfg_items_free(items, n);
+}
+
 struct runner_worker_arg {
   struct runner_instance *i;
   int wake;
@@ -122,6 +151,8 @@ static void *runner_worker(void *arg) {
     i->busy = true;
     pthread_mutex_unlock(&i->lock);
     int rc = 0;
+    if (job == RUNNER_READ)
+      runner_apply_reconfigure(i);
     uint64_t start = runner_now(), end;
     if (job == RUNNER_READ) {
       snapshot_clear(&i->work);
@@ -469,6 +500,7 @@ uint64_t runner_longest_interval(const struct runner *r) {
 /* ---- the end ---- */
 
 static void runner_instance_free(struct runner_instance *i) {
+  cfg_items_free(i->reconfigure, i->n_reconfigure);
   pthread_mutex_destroy(&i->lock);
   pthread_cond_destroy(&i->cond);
   snapshot_fini(&i->work);

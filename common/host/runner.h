@@ -69,6 +69,8 @@ struct runner_instance {
   bool finished;        /* a read finished and was not collected */
   bool discard;         /* the running read primes: its records are dropped */
   struct snapshot work; /* the read in progress (the worker's) */
+  struct cfg_item *reconfigure; /* items to configure before the next read */
+  size_t n_reconfigure;
   int work_rc;
   uint64_t work_start_ns, work_end_ns, work_unix_ns;
 
@@ -124,6 +126,14 @@ void runner_drop(struct runner *r);
 
 /* Start the workers. 0 or -errno (nothing started). */
 int runner_start(struct runner *r);
+
+/*
+ * Hand `item` (copied) to instance `i`'s configure() on its worker, just
+ * before its next read: a key changed while running (the live view's c
+ * and g keys) without entering the plugin from a second thread. 0 or
+ * -ENOMEM.
+ */
+int runner_reconfigure(struct runner_instance *i, const struct cfg_item *item);
 
 /* CLOCK_MONOTONIC now, nanoseconds. */
 uint64_t runner_now(void);

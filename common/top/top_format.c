@@ -1,8 +1,11 @@
 /*
- * top_format.c: values for people, by field name and collectd type
- * (top_format_value in top_model.h): percent, bytes, bytes per second,
- * hertz, seconds, watts, degrees, plain numbers.
+ * top_format.c: values for people (top_format_value in top_model.h), by the
+ * unit of the field's collectd type as the one unit table has it
+ * (common/core/metric_unit.h): percent, bytes, bytes per second, hertz,
+ * watts, joules, volts, degrees, revolutions, time, or a plain number with
+ * its symbol. Never by the field's name.
  */
+#include "common/core/metric_unit.h"
 #include "common/top/top_model.h"
 
 #include <math.h>
@@ -10,13 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool top_has(const char *s, const char *part) {
-  return s != NULL && strstr(s, part) != NULL;
-}
-
-static bool top_ends(const char *s, const char *suffix) {
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && strcmp(s + a - b, suffix) == 0;
+static size_t top_fmt_len(int n, size_t size) {
+  if (n < 0)
+    return 0;
+  return (size_t)n >= size ? size - 1 : (size_t)n;
 }
 
 /* v scaled by 1024 (iec) or 1000 with a prefix; "%.1f %s%s". */
@@ -37,14 +37,11 @@ static size_t top_scaled(char *buf, size_t size, double v, bool iec,
               ? snprintf(buf, size, "%.0f %s", v, unit)
               : snprintf(buf, size, "%.*f %s%s", a < 10 ? 2 : 1, v,
                          iec ? bin[k] : si[k], unit);
-  if (n < 0)
-    n = 0;
-  if ((size_t)n >= size)
-    n = size ? (int)size - 1 : 0;
+  size_t len = top_fmt_len(n, size);
   /* no unit: drop the trailing space */
-  if (n > 0 && buf[n - 1] == ' ')
-    buf[--n] = '\0';
-  return (size_t)n;
+  if (len > 0 && buf[len - 1] == ' ')
+    buf[--len] = '\0';
+  return len;
 }
 
 /* Seconds as ns, us, ms or s. */
@@ -56,42 +53,46 @@ static size_t top_seconds(char *buf, size_t size, double s) {
     v /= 1000;
     k++;
   }
-  int n = snprintf(buf, size, "%.*f %s", fabs(v) < 10 ? 2 : 1, v, unit[k]);
-  return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
+  return top_fmt_len(
+      snprintf(buf, size, "%.*f %s", fabs(v) < 10 ? 2 : 1, v, unit[k]), size);
 }
 
-size_t top_format_value(char *buf, size_t size, const char *key,
-                        const char *ctype, bool is_int, double v) {
-  int n;
+/* A number without a unit of its own: integers whole up to a million,
+ * fractions with two decimals below 10^4, else scaled (12.3 M). */
+static size_t top_plain(char *buf, size_t size, bool is_int, double v,
+                        const char *symbol) {
+  const char *sep = symbol[0] != '\0' && symbol[0] != '/' ? " " : "";
+  if (is_int && fabs(v) < 1e6)
+    return top_fmt_len(snprintf(buf, size, "%.0f%s%s", v, sep, symbol), size);
+  if (!is_int && fabs(v) < 1e4)
+    return top_fmt_len(snprintf(buf, size, "%.2f%s%s", v, sep, symbol), size);
+  char unit[24];
+  snprintf(unit, sizeof(unit), "%s", symbol);
+  return top_scaled(buf, size, v, /*iec=*/false, unit);
+}
+
+size_t top_format_value(char *buf, size_t size, const char *ctype, bool is_int,
+                        double v) {
   if (size == 0)
     return 0;
-  if (top_has(key, "percent") || top_has(key, "utilization") ||
-      (ctype && strcmp(ctype, "percent") == 0))
-    n = snprintf(buf, size, "%.1f%%", v);
-  else if (top_has(key, "bandwidth") || top_has(key, "bytes_per_second") ||
-           top_has(ctype, "bytes_per_second"))
-    return top_scaled(buf, size, v, /*iec=*/true, "B/s");
-  else if (top_ends(key, "bytes") ||
-           (ctype &&
-            (strcmp(ctype, "bytes") == 0 || strcmp(ctype, "gpu_bytes") == 0)))
+  const struct metric_unit *u = metric_unit_find(ctype);
+  const char *sym = u != NULL ? u->symbol : "";
+  if (strcmp(sym, "%") == 0)
+    return top_fmt_len(snprintf(buf, size, "%.1f%%", v), size);
+  if (strcmp(sym, "B") == 0)
     return top_scaled(buf, size, v, /*iec=*/true, "B");
-  else if (top_ends(key, "_hz") || top_has(key, "frequency") ||
-           top_has(ctype, "hertz") || (ctype && !strcmp(ctype, "frequency")))
-    return top_scaled(buf, size, v, /*iec=*/false, "Hz");
-  else if (top_ends(key, "_seconds"))
+  if (strcmp(sym, "B/s") == 0)
+    return top_scaled(buf, size, v, /*iec=*/true, "B/s");
+  if (strcmp(sym, "Hz") == 0 || strcmp(sym, "W") == 0 ||
+      strcmp(sym, "J") == 0 || strcmp(sym, "V") == 0)
+    return top_scaled(buf, size, v, /*iec=*/false, sym);
+  if (strcmp(sym, "C") == 0)
+    return top_fmt_len(snprintf(buf, size, "%.1f C", v), size);
+  if (strcmp(sym, "rpm") == 0)
+    return top_fmt_len(snprintf(buf, size, "%.0f rpm", v), size);
+  if (strcmp(sym, "s") == 0)
     return top_seconds(buf, size, v);
-  else if (top_ends(key, "_ns"))
+  if (strcmp(sym, "ns") == 0)
     return top_seconds(buf, size, v / 1e9);
-  else if (top_has(key, "watt") || top_has(key, "power") ||
-           top_has(ctype, "power"))
-    return top_scaled(buf, size, v, /*iec=*/false, "W");
-  else if (top_has(key, "temp") || top_has(key, "celsius"))
-    n = snprintf(buf, size, "%.1f C", v);
-  else if (is_int && fabs(v) < 1e6)
-    n = snprintf(buf, size, "%.0f", v);
-  else if (!is_int && fabs(v) < 1e4)
-    n = snprintf(buf, size, "%.2f", v);
-  else
-    return top_scaled(buf, size, v, /*iec=*/false, "");
-  return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
+  return top_plain(buf, size, is_int, v, sym);
 }

@@ -1,25 +1,28 @@
 /*
  * top_model.h: the model behind the executables' --format=top: a sink that
  * keeps one batch of records (the same struct metric every other format
- * gets, so every plugin works unchanged) and pure functions that turn it
- * into the lines of one screen.
+ * gets, so every plugin works unchanged; one batch may hold the records of
+ * several plugins, begin() and end() around them all) and pure functions
+ * that turn it into the lines of one screen:
  *
- * Two kinds of view, chosen by the measurements present:
- *  - drm_fdinfo (drm_engine, drm_memory): one header line per device from
- *    the scope=device records (engines' busy % as bars, memory), followed
- *    by every field of a drm_device record of the same device, whatever
- *    plugin wrote it, formatted by its name and collectd type (so
- *    frequency, idle %, power and temperature appear without code
- *    changes); then one row per process (or client, or cgroup: the scope
- *    the options select) with per-engine busy % and memory, sorted;
- *  - every other measurement: one panel per record, its float fields (the
- *    derived metrics: percentages, rates, bandwidths, latencies) with
- *    units; integer fields (raw counters) and the measurements that only
- *    carry counters or diagnostics (TOP_RAW_MEASUREMENTS) only with `raw`.
+ *  - per GPU, a header joined from every plugin that names the device
+ *    (top_device.h: drm_fdinfo's engines and memory, drm_device's clock,
+ *    temperature, power, fan and VRAM, typed by unit), its utilisation and
+ *    power charts over the last minutes (top_history.h), and the panels of
+ *    other plugins' records tagged with that device (i915_oa);
+ *  - the panels of every other record (panthor_perf, tegra410_uncore):
+ *    float fields (the derived metrics) with units; integer fields (raw
+ *    counters) and diagnostic measurements only with `raw`;
+ *  - one line saying what cannot be seen, when something cannot;
+ *  - drm_fdinfo's table: one row per process (or client, or cgroup) with
+ *    per-engine busy % and memory, sorted, the most useful columns first
+ *    when not all fit (last: it may be long, and the view scrolls it);
+ *  - "no GPU found" and what the host looked at, when nothing was found.
  *
- * Every string from a record is made printable and cut to its column by
- * display width (top_text.h) before it is placed: a line never holds a
- * control character and is never wider than the screen.
+ * Values are formatted by the unit of their collectd type (metric_unit.h),
+ * never by their name. Every string from a record is made printable and
+ * cut to its column by display width (top_text.h) before it is placed: a
+ * line never holds a control character and is never wider than the screen.
  */
 #ifndef COMMON_TOP_TOP_MODEL_H
 #define COMMON_TOP_TOP_MODEL_H
@@ -29,6 +32,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct top_history; /* top_history.h */
 
 /* One stored field; strings are offsets into the model's arena. */
 struct top_field {
@@ -55,7 +60,10 @@ struct top_model {
   size_t n_fields, cap_fields;
   struct top_record *recs; /* owned */
   size_t n_recs, cap_recs;
-  bool failed; /* an allocation failed in this batch: the rest is lost */
+  bool failed;      /* an allocation failed in this batch: the rest is lost */
+  uint64_t time_ns; /* the batch's time: the latest record's */
+  struct top_history *history; /* owned, kept across batches; NULL until
+                                  the first end() (or out of memory) */
 };
 
 /* Set up `m` (caller-owned storage), empty. */
@@ -73,6 +81,11 @@ static inline const char *top_model_str(const struct top_model *m, size_t off) {
 const char *top_model_tag(const struct top_model *m, const struct top_record *r,
                           const char *key);
 
+/* The field `key` of record `r`, or NULL. */
+const struct top_field *top_model_field(const struct top_model *m,
+                                        const struct top_record *r,
+                                        const char *key);
+
 /* Which drm_fdinfo scope the rows show. */
 enum top_scope { TOP_SCOPE_PROCESS, TOP_SCOPE_CLIENT, TOP_SCOPE_CGROUP };
 
@@ -89,12 +102,25 @@ enum top_sort {
 struct top_options {
   enum top_scope scope; /* default process */
   int sort;             /* enum top_sort, or TOP_SORT_ENGINE + k */
-  char filter[64];      /* substring of driver, device, name, pid; "" all */
+  char filter[64];      /* substring, any case, of the rows' driver, device,
+                           name, cgroup, pid and of the panels' tags; the
+                           device headers stay; "" all */
   bool raw;             /* show raw counters and diagnostic measurements */
+  bool charts;          /* the devices' history charts (default on) */
+  bool utf8;            /* braille charts, else ASCII (the locale's
+                           codeset; top_options_init asks nl_langinfo) */
+  bool scope_requested; /* the host was asked for the scope's records: an
+                           empty table says "none yet", not the option */
   int cols;             /* screen width in display columns, >= 20 */
   int rows;             /* at most this many lines in all; 0: no limit */
-  int max_rows;         /* at most this many drm rows; 0: no limit */
-  const char *notice;   /* one line shown under the headers, or NULL */
+  int max_rows;         /* at most this many table rows; 0: no limit */
+  /* Why some processes may be missing (not root), or NULL: shown once,
+   * with the count, only when drm_fdinfo counted unreadable processes. */
+  const char *notice;
+  /* What the host looked at, shown under "no GPU found" when the batch
+   * names no device and holds no panel (e.g. "drm_fdinfo: /sys/class/drm,
+   * /sys/class/accel, /proc"), or NULL. Borrowed. */
+  const char *looked_at;
   /* The user owning process `pid` (a name or a number), for the USER
    * column of process and client rows; NULL: no such column. Called only
    * for the rows placed on the screen; the result is borrowed until the
@@ -103,7 +129,8 @@ struct top_options {
   void *user_ctx;
 };
 
-/* Defaults: process scope, sort by busy, no filter, 80 columns. */
+/* Defaults: process scope, sort by busy, no filter, charts, 80 columns,
+ * utf8 from the locale's codeset. */
 void top_options_init(struct top_options *o);
 
 /* What a screen line is, for the terminal's attributes. */
@@ -118,6 +145,10 @@ struct top_screen {
   struct top_line *lines; /* owned */
   size_t n, cap;
   int n_engines; /* engine columns of the drm rows (sort keys) */
+  /* Lines before `body` (device headers, the table's column header) stay
+   * on a scrolled screen; those from it scroll. 0: nothing stays. */
+  size_t body;
+  size_t n_rows; /* rows of the table (all, not only those placed) */
 };
 
 /*
@@ -131,13 +162,15 @@ int top_render(const struct top_model *m, const struct top_options *o,
 void top_screen_fini(struct top_screen *s);
 
 /*
- * Format `v` for a person by its field name and collectd type: percent
- * ("45.0%"), bytes ("16.0 MiB"), bytes per second ("1.5 GiB/s"), hertz
- * ("1.20 GHz"), seconds and nanoseconds ("833 ns", "1.50 ms"), watts,
- * degrees, else a plain number ("1234", "0.25", "1.5 M"). Writes at most
+ * Format `v` for a person by the unit of its collectd type `ctype`
+ * (metric_unit.h): percent ("45.0%"), bytes ("16.0 MiB"), bytes per
+ * second ("1.50 GiB/s"), hertz ("1.20 GHz"), watts, joules, volts,
+ * degrees ("54.0 C"), rpm, seconds and nanoseconds ("833.3 ns"), else a
+ * plain number with the unit's symbol ("1234", "0.25 req/cycle",
+ * "12.3 M"). A type the table lacks is a plain number. Writes at most
  * `size` bytes, NUL-terminated; returns the length.
  */
-size_t top_format_value(char *buf, size_t size, const char *key,
-                        const char *ctype, bool is_int, double v);
+size_t top_format_value(char *buf, size_t size, const char *ctype, bool is_int,
+                        double v);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "common/top/top_text.h"
 
+#include <langinfo.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -80,4 +81,74 @@ int top_text_width(const char *in) {
     used += cols;
   }
   return used;
+}
+
+bool top_text_utf8(void) {
+  const char *cs = nl_langinfo(CODESET);
+  return cs != NULL && strcmp(cs, "UTF-8") == 0;
+}
+
+static const char *top_text_marker(void) {
+  return top_text_utf8() ? "\xe2\x80\xa6" : "~";
+}
+
+static void top_text_pad(char *out, size_t out_size, int used, int width) {
+  size_t o = strlen(out);
+  while (used < width && o + 2 <= out_size) {
+    out[o++] = ' ';
+    used++;
+  }
+  out[o] = '\0';
+}
+
+int top_text_fit_end(char *out, size_t out_size, const char *in, int width,
+                     int pad) {
+  if (width <= 1 || top_text_width(in) <= width)
+    return top_text_fit(out, out_size, in, width, pad);
+  int used = top_text_fit(out, out_size, in, width - 1, 0);
+  used += top_text_fit(out, out_size, top_text_marker(), 1, 0);
+  if (pad)
+    top_text_pad(out, out_size, used, width);
+  return used < width && pad ? width : used;
+}
+
+/* The suffix of `in` that is at most `width` columns wide. */
+static const char *top_text_tail(const char *in, int width) {
+  int total = top_text_width(in);
+  size_t len = strlen(in);
+  mbstate_t st;
+  memset(&st, 0, sizeof(st));
+  size_t i = 0;
+  while (i < len && total > width) {
+    int cols;
+    bool replace;
+    i += top_text_next(in + i, len - i, &st, &cols, &replace);
+    total -= cols;
+  }
+  return in + i;
+}
+
+int top_text_fit_middle(char *out, size_t out_size, const char *in, int width,
+                        int pad) {
+  if (in == NULL || width <= 1 || top_text_width(in) <= width)
+    return top_text_fit(out, out_size, in, width, pad);
+  const char *slash = strrchr(in, '/');
+  int tail_w = slash != NULL && slash != in && slash[1] != '\0'
+                   ? top_text_width(slash)
+                   : -1;
+  int used;
+  if (tail_w > 0 && tail_w + 2 <= width) {
+    /* "/user.slice/…/app-firefox.scope": the front, the marker, the end */
+    used = top_text_fit(out, out_size, in, width - 1 - tail_w, 0);
+    used += top_text_fit(out, out_size, top_text_marker(), 1, 0);
+    used += top_text_fit(out, out_size, slash, tail_w, 0);
+  } else {
+    /* "…efox.scope": the end of the last component */
+    used = top_text_fit(out, out_size, top_text_marker(), 1, 0);
+    used +=
+        top_text_fit(out, out_size, top_text_tail(in, width - 1), width - 1, 0);
+  }
+  if (pad)
+    top_text_pad(out, out_size, used, width);
+  return pad && used < width ? width : used;
 }

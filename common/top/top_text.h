@@ -11,6 +11,7 @@
 #ifndef COMMON_TOP_TOP_TEXT_H
 #define COMMON_TOP_TOP_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -24,5 +25,20 @@ int top_text_fit(char *out, size_t out_size, const char *in, int width,
 
 /* Display width of `in` after the same replacements. */
 int top_text_width(const char *in);
+
+/* True when the locale's codeset is UTF-8 (nl_langinfo(CODESET)): the cut
+ * marker is then U+2026 (one column), else '~'; charts use braille. */
+bool top_text_utf8(void);
+
+/* Like top_text_fit, but a text wider than `width` ends in the cut marker
+ * (so a cut name never reads as a whole one). */
+int top_text_fit_end(char *out, size_t out_size, const char *in, int width,
+                     int pad);
+
+/* Like top_text_fit_end, but a path ("/user.slice/user-1000.slice/app.scope")
+ * is cut in the middle: its last component is kept whole when it fits with
+ * a little of the front, else its end is kept after the marker. */
+int top_text_fit_middle(char *out, size_t out_size, const char *in, int width,
+                        int pad);
 
 #endif

@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#define TOP_VIEW_LINE 2048 /* a screen line: 4 bytes per column at most */
+#define TOP_VIEW_MIN_INTERVAL_S 0.001
 
 /* Set while curses owns the terminal: the fatal-signal path restores it. */
 static volatile sig_atomic_t top_view_active;
@@ -63,6 +67,7 @@ int top_view_print(const struct top_model *m, const struct top_options *in,
                    FILE *out) {
   struct top_options o = *in;
   setlocale(LC_CTYPE, "");
+  o.utf8 = top_text_utf8();
   if (o.cols <= 0) {
     struct winsize ws;
     const char *env = getenv("COLUMNS");
@@ -100,48 +105,121 @@ static double top_view_now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void top_view_draw(const struct top_model *m,
-                          const struct top_options *o, bool fresh, bool paused,
-                          bool editing, double interval_s) {
+/* What the keys change between screens. */
+struct top_view_state {
+  struct top_options o;
+  bool fresh;    /* a read has come */
+  bool paused;   /* space */
+  bool editing;  /* the filter line */
+  bool help;     /* the help screen */
+  size_t scroll; /* lines scrolled under the pinned ones */
+  size_t page;   /* lines a page scrolls (the last screen's) */
+  int n_engines; /* engine columns of the last screen (sort keys) */
+  double first_s, interval_s;
+};
+
+static const char *const top_view_help_text[] = {
+    "Keys",
+    "  q            quit (also Ctrl-C)",
+    "  h ? F1       this help; any key leaves it",
+    "  s S          sort by the next / previous column: BUSY, MEMORY, PID,",
+    "               NAME, each engine (the sort column is marked *)",
+    "  /            filter rows and panels, any case, as you type; Enter",
+    "               keeps it, Esc clears it, / again edits it",
+    "  p c g        rows per process, DRM client, cgroup",
+    "  up down      scroll one line; PgUp PgDn a page; Home End",
+    "  t            charts on / off",
+    "  r            raw counters and diagnostic records",
+    "  space        pause / resume",
+    "",
+    "Per GPU: a header joined from every plugin that names the device,",
+    "its engines, then its utilisation and power over the last minutes.",
+};
+
+/* Draw lines [from, from + count) of `s` at screen row `y`. */
+static int top_view_lines(const struct top_screen *s, size_t from, size_t count,
+                          int y) {
+  for (size_t i = from; i < s->n && i < from + count; i++, y++) {
+    int attr = s->lines[i].kind == TOP_LINE_HEADER  ? A_REVERSE
+               : s->lines[i].kind == TOP_LINE_TITLE ? A_BOLD
+                                                    : A_NORMAL;
+    attron(attr);
+    mvaddstr(y, 0, s->lines[i].text);
+    attroff(attr);
+  }
+  return y;
+}
+
+static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
   int rows, cols;
   getmaxyx(stdscr, rows, cols);
-  struct top_options lo = *o;
+  struct top_options lo = v->o;
   lo.cols = cols;
-  /* the help line, and the latest message above it */
-  lo.rows = rows - 1 - (top_view_message[0] != '\0' && rows > 2);
-  if (lo.rows < 1)
-    lo.rows = 1;
+  lo.rows = 0; /* every line: the view scrolls them */
   lo.max_rows = 0;
+  /* the help line, and the latest message above it */
+  int avail = rows - 1 - (top_view_message[0] != '\0' && rows > 2);
+  if (avail < 1)
+    avail = 1;
   struct top_screen s;
   memset(&s, 0, sizeof(s));
   erase();
-  if (!fresh) {
-    mvaddnstr(0, 0, "collecting: the first values come after one interval",
-              cols);
+  char line[TOP_VIEW_LINE];
+  if (v->help) {
+    for (size_t i = 0;
+         i < sizeof(top_view_help_text) / sizeof(char *) && (int)i < avail;
+         i++) {
+      line[0] = '\0';
+      top_text_fit(line, sizeof(line), top_view_help_text[i], cols, 0);
+      mvaddstr((int)i, 0, line);
+    }
+  } else if (!v->fresh) {
+    snprintf(line, sizeof(line), "collecting: the first values come after %gs",
+             v->first_s);
+    mvaddnstr(0, 0, line, cols);
   } else {
-    top_render(m, &lo, &s);
-    for (size_t i = 0; i < s.n && (int)i < rows - 1; i++) {
-      int attr = s.lines[i].kind == TOP_LINE_HEADER  ? A_REVERSE
-                 : s.lines[i].kind == TOP_LINE_TITLE ? A_BOLD
-                                                     : A_NORMAL;
-      attron(attr);
-      mvaddstr((int)i, 0, s.lines[i].text);
-      attroff(attr);
+    if (top_render(m, &lo, &s) < 0)
+      mvaddnstr(0, 0, "(out of memory)", cols);
+    v->n_engines = s.n_engines;
+    /* the device headers and the table's column header stay when they
+     * leave room for a few rows; the rest scrolls */
+    size_t pinned = s.body;
+    if (pinned + 3 > (size_t)avail)
+      pinned = 0;
+    size_t room = (size_t)avail - pinned, body = s.n - pinned;
+    bool more = body > room;
+    size_t shown = more ? room - 1 : room; /* one line says what is off */
+    if (shown == 0)
+      shown = 1;
+    size_t max_scroll = body > shown ? body - shown : 0;
+    if (v->scroll > max_scroll)
+      v->scroll = max_scroll;
+    v->page = shown;
+    int y = top_view_lines(&s, 0, pinned, 0);
+    y = top_view_lines(&s, pinned + v->scroll, shown, y);
+    if (more && y < avail) {
+      size_t below = body - v->scroll - shown;
+      snprintf(line, sizeof(line),
+               "  (%zu more below, %zu above: up/down, PgUp/PgDn)", below,
+               v->scroll);
+      attron(A_DIM);
+      mvaddnstr(y, 0, line, cols);
+      attroff(A_DIM);
     }
   }
   char help[256], filt[80] = "";
-  if (o->filter[0])
-    snprintf(filt, sizeof(filt), " [%s]", o->filter);
-  if (editing)
-    snprintf(help, sizeof(help), "filter: %s_  (Enter apply, Esc clear)",
-             o->filter);
+  if (v->o.filter[0])
+    snprintf(filt, sizeof(filt), " [%s]", v->o.filter);
+  if (v->editing)
+    snprintf(help, sizeof(help), "filter: %s_  (Enter keep, Esc clear)",
+             v->o.filter);
   else
     snprintf(help, sizeof(help),
-             "q quit  s/S sort  / filter%s  p/c/g process/client/cgroup  "
-             "r raw  space %s  every %gs",
-             filt, paused ? "resume [paused]" : "pause", interval_s);
+             "q quit  h help  s/S sort  / filter%s  p/c/g rows  space %s  "
+             "every %gs",
+             filt, v->paused ? "resume [paused]" : "pause", v->interval_s);
   if (top_view_message[0] != '\0' && rows > 2) {
-    char line[2048] = "";
+    line[0] = '\0';
     top_text_fit(line, sizeof(line), top_view_message, cols - 1, 0);
     move(rows - 2, 0);
     clrtoeol();
@@ -149,60 +227,114 @@ static void top_view_draw(const struct top_model *m,
     mvaddstr(rows - 2, 0, line);
     attroff(A_BOLD);
   }
+  line[0] = '\0';
+  top_text_fit(line, sizeof(line), help, cols - 1, 0);
   attron(A_REVERSE);
-  mvaddnstr(rows - 1, 0, help, cols - 1);
+  mvaddstr(rows - 1, 0, line);
   attroff(A_REVERSE);
   top_screen_fini(&s);
   refresh();
 }
 
+/* A key of the filter line. */
+static void top_view_edit(int ch, struct top_view_state *v) {
+  char *f = v->o.filter;
+  size_t len = strlen(f);
+  if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+    v->editing = false;
+  } else if (ch == 27) {
+    f[0] = '\0';
+    v->editing = false;
+  } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+    f[len - 1] = '\0';
+  } else if (ch == 21) { /* Ctrl-U: the whole line */
+    f[0] = '\0';
+  } else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(v->o.filter)) {
+    f[len] = (char)ch;
+    f[len + 1] = '\0';
+  }
+  v->scroll = 0;
+}
+
+/* Switch the table's scope, asking the host for its records. */
+static void top_view_scope(struct top_view_state *v, enum top_scope scope,
+                           const struct top_view_host *host) {
+  v->o.scope = scope;
+  v->scroll = 0;
+  if (scope != TOP_SCOPE_PROCESS && host->scope != NULL)
+    v->o.scope_requested = host->scope(host->ctx, scope) == 0;
+  else
+    v->o.scope_requested = false;
+}
+
 /* One key; returns true when the view should quit. */
-static bool top_view_key(int ch, struct top_options *o, bool *paused,
-                         bool *editing, int n_engines) {
-  if (*editing) {
-    size_t len = strlen(o->filter);
-    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-      *editing = false;
-    else if (ch == 27) {
-      o->filter[0] = '\0';
-      *editing = false;
-    } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
-      o->filter[len - 1] = '\0';
-    else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(o->filter)) {
-      o->filter[len] = (char)ch;
-      o->filter[len + 1] = '\0';
-    }
+static bool top_view_key(int ch, struct top_view_state *v,
+                         const struct top_view_host *host) {
+  if (v->editing) {
+    top_view_edit(ch, v);
     return false;
   }
-  int n_sort = TOP_SORT_ENGINE + n_engines;
+  if (v->help) { /* any key leaves the help screen; q also quits */
+    v->help = false;
+    return ch == 'q' || ch == 'Q';
+  }
+  int n_sort = TOP_SORT_ENGINE + v->n_engines;
+  size_t page = v->page > 1 ? v->page - 1 : 1;
   switch (ch) {
   case 'q':
   case 'Q':
     return true;
+  case 'h':
+  case '?':
+  case KEY_F(1):
+    v->help = true;
+    break;
   case 's':
-    o->sort = (o->sort + 1) % n_sort;
+    v->o.sort = (v->o.sort + 1) % n_sort;
     break;
   case 'S':
-    o->sort = (o->sort + n_sort - 1) % n_sort;
+    v->o.sort = (v->o.sort + n_sort - 1) % n_sort;
     break;
   case '/':
-    *editing = true;
-    o->filter[0] = '\0';
+    v->editing = true; /* the filter as it is: edited, not wiped */
     break;
   case 'p':
-    o->scope = TOP_SCOPE_PROCESS;
+    top_view_scope(v, TOP_SCOPE_PROCESS, host);
     break;
   case 'c':
-    o->scope = TOP_SCOPE_CLIENT;
+    top_view_scope(v, TOP_SCOPE_CLIENT, host);
     break;
   case 'g':
-    o->scope = TOP_SCOPE_CGROUP;
+    top_view_scope(v, TOP_SCOPE_CGROUP, host);
     break;
   case 'r':
-    o->raw = !o->raw;
+    v->o.raw = !v->o.raw;
+    break;
+  case 't':
+    v->o.charts = !v->o.charts;
     break;
   case ' ':
-    *paused = !*paused;
+    v->paused = !v->paused;
+    break;
+  case KEY_DOWN:
+  case 'j':
+    v->scroll++;
+    break;
+  case KEY_UP:
+  case 'k':
+    v->scroll = v->scroll > 0 ? v->scroll - 1 : 0;
+    break;
+  case KEY_NPAGE:
+    v->scroll += page;
+    break;
+  case KEY_PPAGE:
+    v->scroll = v->scroll > page ? v->scroll - page : 0;
+    break;
+  case KEY_HOME:
+    v->scroll = 0;
+    break;
+  case KEY_END:
+    v->scroll = (size_t)-1 / 2; /* clamped by the next draw */
     break;
   default:
     break;
@@ -212,7 +344,6 @@ static bool top_view_key(int ch, struct top_options *o, bool *paused,
 
 int top_view_run(struct top_model *m, const struct top_options *start,
                  double interval_s, const struct top_view_host *host) {
-  struct top_options o = *start;
   if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
     /* escape codes into a pipe or a file help nobody */
     fprintf(stderr,
@@ -221,6 +352,10 @@ int top_view_run(struct top_model *m, const struct top_options *start,
             isatty(STDOUT_FILENO) ? "stdin" : "stdout");
     return 1;
   }
+  /* The host refuses an interval below 1 ms; a deadline grid finer than
+   * that would only spin. */
+  if (!(interval_s >= TOP_VIEW_MIN_INTERVAL_S))
+    interval_s = TOP_VIEW_MIN_INTERVAL_S;
   setlocale(LC_CTYPE, "");
   SCREEN *scr = newterm(NULL, stdout, stdin);
   if (scr == NULL) {
@@ -238,13 +373,25 @@ int top_view_run(struct top_model *m, const struct top_options *start,
   cbreak();
   noecho();
   keypad(stdscr, TRUE);
+  /* Home and End as tmux, screen and the Linux console send them (and
+   * rxvt), which xterm's terminfo does not list (it has ESC O H, ESC O F) */
+  define_key("\033[1~", KEY_HOME);
+  define_key("\033[4~", KEY_END);
+  define_key("\033[7~", KEY_HOME);
+  define_key("\033[8~", KEY_END);
   curs_set(0);
   set_escdelay(25);
 
+  struct top_view_state v;
+  memset(&v, 0, sizeof(v));
+  v.o = *start;
+  v.o.utf8 = top_text_utf8();
+  v.interval_s = interval_s;
+  v.first_s = host->first_s > 0 && host->first_s < interval_s ? host->first_s
+                                                              : interval_s;
   int status = 0;
-  bool fresh = false, paused = false, editing = false;
-  double next = top_view_now() + interval_s;
-  top_view_draw(m, &o, fresh, paused, editing, interval_s);
+  double next = top_view_now() + v.first_s;
+  top_view_draw(m, &v);
   while (!*host->stop) {
     double left = next - top_view_now();
     int ms = left <= 0 ? 0 : (int)(left * 1000.0) + 1;
@@ -256,37 +403,29 @@ int top_view_run(struct top_model *m, const struct top_options *start,
     if (*host->stop)
       break;
     bool redraw = false;
-    if (ch == KEY_RESIZE)
+    if (ch == KEY_RESIZE) {
       redraw = true;
-    else if (ch != ERR) {
-      struct top_screen s;
-      memset(&s, 0, sizeof(s));
-      /* the engine columns the sort key cycles through */
-      struct top_options lo = o;
-      lo.rows = 1;
-      top_render(m, &lo, &s);
-      int n_engines = s.n_engines;
-      top_screen_fini(&s);
-      if (top_view_key(ch, &o, &paused, &editing, n_engines))
+    } else if (ch != ERR) {
+      if (top_view_key(ch, &v, host))
         break;
       redraw = true;
     }
     double now = top_view_now();
     if (now >= next) {
-      /* one grid of deadlines; missed ones are skipped */
-      while (next <= now)
-        next += interval_s;
-      if (!paused) {
+      /* one grid of deadlines; missed ones are skipped, not caught up
+       * (computed, not counted: no loop however far behind) */
+      next += (floor((now - next) / interval_s) + 1.0) * interval_s;
+      if (!v.paused) {
         if (host->read(host->ctx) < 0) {
           status = 1;
           break;
         }
-        fresh = true;
+        v.fresh = true;
       }
       redraw = true;
     }
-    if (redraw)
-      top_view_draw(m, &o, fresh, paused, editing, interval_s);
+    if (redraw && !*host->stop)
+      top_view_draw(m, &v);
   }
   endwin();
   top_view_active = 0;

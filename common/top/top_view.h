@@ -3,10 +3,15 @@
  * one plain-text screen (--once). The layout is top_model's; this file
  * only draws lines, reads keys and keeps the terminal sane.
  *
- * Keys: s / S next / previous sort column (busy, memory, pid, name, each
- * engine), / filter (device, driver, name, pid; Enter applies, Esc
- * clears), p c g rows per process / client / cgroup, space pause, r raw
- * counters, q quit (exit 0). The terminal is restored on q, on SIGINT,
+ * Keys (h, ? or F1 list them on a help screen): s / S next / previous sort
+ * column (busy, memory, pid, name, each engine), / filter (any case; the
+ * rows and panels as it is typed, the device headers stay; / again edits
+ * it, Enter keeps it, Esc clears it), p c g rows per process / client /
+ * cgroup (asking the host for those records: top_view_host.scope), arrows,
+ * PgUp, PgDn, Home, End scroll the rows under the pinned headers, t the
+ * charts, space pause, r raw counters, q quit (exit 0), also while reads
+ * are slow (keys are read between any two reads). The terminal is
+ * restored on q, on SIGINT,
  * SIGTERM and SIGHUP (the host's stop flag), and on a fatal signal
  * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: endwin, then the default
  * action). Resizes arrive as KEY_RESIZE (ncurses' SIGWINCH handler).
@@ -22,13 +27,24 @@
 
 /* What the live view asks of its host. */
 struct top_view_host {
-  /* one batch into the model; < 0 ends the view with status 1 */
+  /* one batch into the model (begin(), the records of every plugin,
+   * end()); < 0 ends the view with status 1 */
   int (*read)(void *ctx);
   /* run what is due between reads; returns the most milliseconds the
    * view may wait before calling it again (-1: no limit) */
   int (*idle)(void *ctx);
   void *ctx;
   volatile sig_atomic_t *stop; /* set by the host's signal handlers */
+  /* Seconds from the start to the first read (the host has primed the
+   * plugins: the first screen's rates cover this window); 0: one
+   * interval. */
+  double first_s;
+  /* Optional (NULL: the keys only switch the table): make the plugins
+   * report rows of `scope` from the next read on, as if started with
+   * --ReportBy=Client or Cgroup (drm_fdinfo: ReportBy adds, it never
+   * removes). Returns 0, or < 0 when no plugin can (the view then says
+   * which option to start with). */
+  int (*scope)(void *ctx, enum top_scope scope);
 };
 
 /*

@@ -43,6 +43,7 @@ struct fk_instance {
   uint64_t reads;
   bool report_host;               /* ReportHost */
   double drain_s;                 /* DrainInterval, 0: no drain hook */
+  double read_delay_s;            /* ReadDelay: each read sleeps so long */
   const struct plugin_host *host; /* from init */
   atomic_uint_fast64_t drains;
   atomic_uint_fast64_t overlaps; /* read and drain ran at the same time */
@@ -136,6 +137,8 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
     return fk_configure_field(fk, item);
   if (cfg_key_is(item, "ReportHost"))
     return cfg_get_bool(FK_PLUGIN, item, &fk->report_host);
+  if (cfg_key_is(item, "ReadDelay"))
+    return cfg_get_double(FK_PLUGIN, item, 0, 10, &fk->read_delay_s);
   if (cfg_key_is(item, "DrainInterval"))
     return cfg_get_double(FK_PLUGIN, item, 0.001, 3600, &fk->drain_s);
   if (cfg_key_is(item, "ExtraFields"))
@@ -212,6 +215,13 @@ static int fk_read_locked(struct fk_instance *fk, struct metric_sink *sink) {
   if (fk->hang != NULL)
     fk_hang(fk);
   fk->reads++;
+  if (fk->read_delay_s > 0) { /* a slow read (the live view's keys) */
+    struct timespec d = {
+        (time_t)fk->read_delay_s,
+        (long)((fk->read_delay_s - (double)(time_t)fk->read_delay_s) * 1e9)};
+    while (nanosleep(&d, &d) != 0 && errno == EINTR)
+      ;
+  }
   if (fk->fail_read) {
     log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "read", EIO, NULL);
     return -EIO;
@@ -310,6 +320,7 @@ static const struct cfg_option fk_options[] = {
     {"DrainInterval", "none", "seconds between drains"},
     {"ExtraFields", "0", "fields x0, x1, ... past the capacity"},
     {"Hang", "none", "a FIFO each read waits on for a byte"},
+    {"ReadDelay", "0", "seconds each read sleeps"},
     {NULL, NULL, NULL}};
 
 const struct plugin_ops fake_plugin_ops = {

@@ -24,10 +24,11 @@
  * 1000: N more fields x0=0i, x1=1i, ... of type count, added without
  * checking, so that past the record's capacity the host's overflow report
  * shows), Hang PATH (each read first waits for a byte from the FIFO at
- * PATH: a read that blocks like one of a hung device). The record's time
- * is the host clock's. fake_other_ops is the same core under the name
- * fake_other, for the one-process host (tests/tools/fake_multi.c). Messages
- * start with "fake_plugin: <label>: ".
+ * PATH: a read that blocks like one of a hung device), ReadDelay S (each
+ * read sleeps S seconds, at most 10: a slow read). The record's time is
+ * the host clock's. Messages start with "fake_plugin: <label>: ".
+ * fake_other_ops is the same core under the name fake_other, for the
+ * one-process host (tests/tools/fake_multi.c).
  */
 #ifndef TESTS_TOOLS_FAKE_PLUGIN_OPS_H
 #define TESTS_TOOLS_FAKE_PLUGIN_OPS_H

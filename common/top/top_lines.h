@@ -1,0 +1,54 @@
+/*
+ * top_lines.h: building screen lines for top_render (internal to
+ * common/top/): a line builder that places cells by display width, and
+ * the parts of one screen, each in its own file: the device headers and
+ * charts (top_header.c) and the process table (top_table.c).
+ */
+#ifndef COMMON_TOP_TOP_LINES_H
+#define COMMON_TOP_TOP_LINES_H
+
+#include "common/top/top_device.h"
+#include "common/top/top_model.h"
+
+#include <stdbool.h>
+
+#define TOP_LINE_BYTES 2048 /* 4 bytes per column at most, and the NUL */
+#define TOP_MAX_COLS 500
+
+struct top_lb {
+  char buf[TOP_LINE_BYTES];
+  int used, cols;
+};
+
+void top_lb_start(struct top_lb *lb, int cols);
+
+/* Add `s` in a cell of `width` columns (-1: as wide as the text), padded;
+ * right-aligned when `right` (a number: shown whole or not at all, and
+ * nothing after it). Cut to the line's width. */
+void top_lb_cell(struct top_lb *lb, const char *s, int width, bool right);
+
+/* Add `s` only when it fits whole (a header's optional parts). */
+void top_lb_whole(struct top_lb *lb, const char *s);
+
+/* Append a line (copied); beyond o->rows lines nothing is added. */
+int top_screen_add(struct top_screen *s, const struct top_options *o,
+                   const char *text, enum top_line_kind kind);
+/* Append the builder's line, trailing blanks dropped. */
+int top_screen_lb(struct top_screen *s, const struct top_options *o,
+                  struct top_lb *lb, enum top_line_kind kind);
+
+/* Case-insensitive substring match of the filter in any of the values;
+ * an empty filter matches everything. */
+bool top_match(const char *filter, const char *const *values, size_t n);
+
+/* top_header.c: the header lines of device `d`, and its charts when the
+ * history holds two batches or more and o->charts. */
+int top_header_render(const struct top_model *m, const struct top_options *o,
+                      const struct top_device *d, struct top_screen *s);
+
+/* top_table.c: the process (client, cgroup) table: its column header,
+ * then its rows; sets s->body to the first row's line. */
+int top_table_render(const struct top_model *m, const struct top_options *o,
+                     const struct top_devices *devs, struct top_screen *s);
+
+#endif
