@@ -92,7 +92,7 @@ static const struct collectd_rule ddv_collectd_rules[] = {
      NULL,
      {{"device", NULL, 0}},
      {{"pci_vendor", NULL, 0},
-      {"pci_device", NULL, 0},
+      {"pci_device", NULL, CM_OPTIONAL},
       {"pci_subsystem_vendor", NULL, CM_OPTIONAL},
       {"pci_subsystem_device", NULL, CM_OPTIONAL}}},
     {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{0}}},

@@ -852,6 +852,26 @@ static void gpu_metrics__report_groups(void **state) {
   expect_no_line(f, "drm_device,driver=amdgpu,device=0000:c5:00.0 runtime");
 }
 
+/* An id not of the shape its show function prints is left out, and said
+ * once; the others stay. */
+static void info__malformed_id_left_out(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_apu"), 0);
+  put(f, "card0", "device/device", "0x16365\n");
+  put(f, "card0", "device/subsystem_vendor", "17aa\n");
+  start(f, "Report", "info", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=amdgpu,device=0000:c1:00.0,"
+                 "pci_vendor=0x1002,pci_subsystem_device=0x3801 info=1i");
+  assert_int_equal(logs_with("drm_device: 0000:c1:00.0: device/device: not a "
+                             "value the kernel prints here (8 bytes): left "
+                             "out"),
+                   1);
+  assert_int_equal(logs_with("device/subsystem_vendor: not a value"), 1);
+  read_at(f, 2);
+  assert_int_equal(logs_with("device/device: not a value"), 1);
+}
+
 /* The collectd identities of the new records (collectd_map.h), each part
  * within 63 bytes. */
 struct ident_sink {
@@ -950,6 +970,8 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(collectd__info_and_gpu_metrics_identities,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(info__malformed_id_left_out, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
