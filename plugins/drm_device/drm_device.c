@@ -71,7 +71,7 @@ static void ddv_free(void *inst) {
  *   drm_device-0000:03:00.0/gpu_flag-runtime_suspended
  *   drm_device-0000:03:00.0/gpu_hertz-gt1-actual_hz
  *   drm_device-0000:03:00.0/gpu_energy-card-energy_joules
- *   drm_device-0000:03:00.0/gpu_celsius-hotspot-celsius  (gpu_metrics)
+ *   drm_device-0000:03:00.0/gpu_celsius-gpu_metrics-edge-celsius
  *
  * The info record (ddv_info.c) carries its PCI ids in the type_instance,
  * the four that fit (33 bytes with the key); unique_id, vram_vendor and
@@ -105,7 +105,13 @@ static const struct collectd_rule ddv_collectd_rules[] = {
     DDV_RULE("drm_device_temperature", "sensor", CM_FREE),
     DDV_RULE("drm_device_fan", "sensor", CM_FREE),
     DDV_RULE("drm_device_voltage", "sensor", CM_FREE),
-    DDV_RULE("drm_device_gpu_metrics", "sensor", 0),
+    /* "gpu_metrics-" first: the SMU's sensors are named like hwmon's
+     * labels (edge, mem), and collectd's identity has no measurement */
+    {"drm_device_gpu_metrics",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}},
+     {{NULL, "gpu_metrics", 0}, {"sensor", NULL, 0}}},
     {0},
 };
 

@@ -48,7 +48,7 @@ tap_check "energy: three rows" \
 tap_check "amdgpu memory of the suspended APU: a row" \
   collectd_wait_rows "$A/bytes-gtt-used_bytes-*" 1 30
 tap_check "gpu_metrics energy: a row" \
-  collectd_wait_rows "$M/gpu_energy-socket-energy_joules-*" 1 30
+  collectd_wait_rows "$M/gpu_energy-gpu_metrics-socket-energy_joules-*" 1 30
 collectd_stop
 
 tap_is 1234567891 \
@@ -72,9 +72,9 @@ tap_is 104857600.000000 "$(first "$A/bytes-gtt-used_bytes-*")" \
 tap_is 1.000000 \
   "$(first "$A/gpu_flag-0x1002-0x1636-0x17aa-0x3801-info-*")" \
   "the APU's info series, its PCI ids in the type_instance"
-tap_is 1000000000 "$(first "$M/gpu_energy-socket-energy_joules-*")" \
+tap_is 1000000000 "$(first "$M/gpu_energy-gpu_metrics-socket-energy_joules-*")" \
   "gpu_metrics energy: 1000 J (2^-16 J units) stored as µJ"
-tap_is 70.000000 "$(first "$M/gpu_celsius-hotspot-celsius-*")" \
+tap_is 70.000000 "$(first "$M/gpu_celsius-gpu_metrics-hotspot-celsius-*")" \
   "gpu_metrics hotspot temperature in °C"
 n=$(find "$A" \( -name '*_hz-*' -o -name 'percent-*' -o -name '*-gfx-*' \) | wc -l)
 tap_is 0 "$n" "nothing that would wake the suspended APU is reported"

@@ -904,7 +904,8 @@ static void collectd__info_and_gpu_metrics_identities(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
   assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
-  start(f, "Report", "info", "Report", "gpu_metrics", NULL);
+  start(f, "Report", "info", "Report", "gpu_metrics", "Report", "temperature",
+        "Report", "throttle", NULL);
   static struct ident_sink s;
   memset(&s, 0, sizeof(s));
   s.base.write = ident_write;
@@ -913,10 +914,19 @@ static void collectd__info_and_gpu_metrics_identities(void **state) {
   const char *want[] = {
       "0000:0b:00.0/gpu_flag-0x1002-0x73bf-0x1002-0x0e3a-info",
       "fde60000.gpu/gpu_flag-info",
-      "0000:0b:00.0/gpu_celsius-hotspot-celsius",
-      "0000:0b:00.0/gpu_hertz-gfxclk-average_hz",
-      "0000:0b:00.0/percent-umc-busy_percent",
-      "0000:0b:00.0/gpu_watts-socket-power_watts"};
+      "0000:0b:00.0/gpu_celsius-gpu_metrics-hotspot-celsius",
+      "0000:0b:00.0/gpu_hertz-gpu_metrics-gfxclk-average_hz",
+      "0000:0b:00.0/percent-gpu_metrics-umc-busy_percent",
+      "0000:0b:00.0/gpu_watts-gpu_metrics-socket-power_watts",
+      /* hwmon's edge and the SMU's edge: two series, two identities */
+      "0000:0b:00.0/gpu_celsius-edge-celsius",
+      "0000:0b:00.0/gpu_celsius-gpu_metrics-edge-celsius",
+      "0000:0b:00.0/gpu_flag-smu-throttled"};
+  /* no identity twice */
+  for (size_t i = 0; i < s.n; i++)
+    for (size_t j = i + 1; j < s.n; j++)
+      if (strcmp(s.idents[i], s.idents[j]) == 0)
+        fail_msg("two values under %s", s.idents[i]);
   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
     if (!has_ident(&s, want[i])) {
       for (size_t j = 0; j < s.n; j++)
