@@ -873,16 +873,16 @@ static void info__malformed_id_left_out(void **state) {
 }
 
 /* The collectd identities of the new records (collectd_map.h), each part
- * within 63 bytes. */
+ * within 63 bytes, none twice, on every amdgpu layout family. */
 struct ident_sink {
   struct metric_sink base;
-  char idents[64][200];
+  char idents[256][200];
   size_t n;
 };
 
 static int ident_write(struct metric_sink *sink, const struct metric *m) {
   struct ident_sink *s = (struct ident_sink *)sink;
-  for (size_t i = 0; i < m->n_fields && s->n < 64; i++) {
+  for (size_t i = 0; i < m->n_fields && s->n < 256; i++) {
     struct collectd_ident id;
     collectd_map(drm_device_ops.collectd_rules, m, i, "drm_device", NULL, &id);
     assert_true(strlen(id.plugin_instance) <= 63);
@@ -904,6 +904,8 @@ static void collectd__info_and_gpu_metrics_identities(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
   assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_mi300"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_strix"), 0);
   start(f, "Report", "info", "Report", "gpu_metrics", "Report", "temperature",
         "Report", "throttle", NULL);
   static struct ident_sink s;
@@ -921,7 +923,10 @@ static void collectd__info_and_gpu_metrics_identities(void **state) {
       /* hwmon's edge and the SMU's edge: two series, two identities */
       "0000:0b:00.0/gpu_celsius-edge-celsius",
       "0000:0b:00.0/gpu_celsius-gpu_metrics-edge-celsius",
-      "0000:0b:00.0/gpu_flag-smu-throttled"};
+      "0000:0b:00.0/gpu_flag-smu-throttled",
+      "0000:05:00.0/gpu_watts-gpu_metrics-socket-current_power_watts",
+      "0000:05:00.0/gpu_energy-gpu_metrics-socket-energy_joules",
+      "0000:c5:00.0/gpu_hertz-gpu_metrics-gfxclk-max_hz"};
   /* no identity twice */
   for (size_t i = 0; i < s.n; i++)
     for (size_t j = i + 1; j < s.n; j++)
