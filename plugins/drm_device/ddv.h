@@ -31,6 +31,8 @@ enum ddv_group {
   DDV_G_TEMPERATURE,
   DDV_G_FAN,
   DDV_G_VOLTAGE,
+  DDV_G_GPU_METRICS, /* amdgpu gpu_metrics (ddv_gpu_metrics.c) */
+  DDV_G_INFO,        /* drm_device info=1 with the ids (ddv_info.c) */
   DDV_G_COUNT
 };
 
@@ -48,6 +50,8 @@ enum ddv_kind {
   DDV_K_FLAG,    /* 0 or 1 -> integer field */
   DDV_K_COUNTER, /* cumulative, may wrap -> field + rate field */
   DDV_K_DPM,     /* amdgpu pp_dpm_* current level -> hertz */
+  /* amdgpu's binary gpu_metrics table -> dev->gm (ddv_gpu_metrics.c) */
+  DDV_K_GPU_METRICS,
 };
 
 /* One attribute of one device and what it gives. */
@@ -82,6 +86,9 @@ struct ddv_rec {
   char tag[48];
 };
 
+struct ddv_gm;   /* ddv_gpu_metrics.c */
+struct ddv_info; /* ddv_info.c */
+
 struct ddv_device {
   char node[24];      /* card0, accel0 */
   char name[64];      /* PCI slot or platform device name, as drm_fdinfo */
@@ -96,6 +103,8 @@ struct ddv_device {
   size_t n_probes, cap_probes;
   struct ddv_rec *recs;
   size_t n_recs, cap_recs;
+  struct ddv_gm *gm;     /* owned, NULL: no gpu_metrics */
+  struct ddv_info *info; /* owned, NULL: none (no memory) */
 };
 
 struct ddv_config {
@@ -141,6 +150,23 @@ void ddv_devices_free(struct ddv *d);
 
 /* Find the hwmon channels of `dev` (once, when it is first seen active). */
 void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev);
+
+/* ddv_gpu_metrics.c: the gpu_metrics probe of an amdgpu device, its
+ * decode at each read (0, or -errno already said) and its records. */
+void ddv_gm_probe(const struct ddv *d, struct ddv_device *dev);
+int ddv_gm_update(struct ddv_device *dev, struct ddv_probe *p, const void *buf,
+                  size_t len, uint64_t now_ns);
+int ddv_gm_report(const struct ddv *d, const struct ddv_device *dev,
+                  uint64_t time_ns, struct metric_sink *sink);
+void ddv_gm_free(struct ddv_device *dev);
+
+/* ddv_info.c: the identity of a device (PCI ids at setup, amdgpu's
+ * unique_id once it is seen active) and its info record. */
+void ddv_info_probe(struct ddv *d, struct ddv_device *dev);
+void ddv_info_active(struct ddv *d, struct ddv_device *dev);
+int ddv_info_report(const struct ddv *d, const struct ddv_device *dev,
+                    uint64_t time_ns, struct metric_sink *sink);
+void ddv_info_free(struct ddv_device *dev);
 
 /* ddv_read.c */
 void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns);

@@ -30,6 +30,8 @@ const struct ddv_group_info ddv_groups[DDV_G_COUNT] = {
     [DDV_G_TEMPERATURE] = {"temperature", "drm_device_temperature", "sensor"},
     [DDV_G_FAN] = {"fan", "drm_device_fan", "sensor"},
     [DDV_G_VOLTAGE] = {"voltage", "drm_device_voltage", "sensor"},
+    [DDV_G_GPU_METRICS] = {"gpu_metrics", "drm_device_gpu_metrics", "sensor"},
+    [DDV_G_INFO] = {"info", "drm_device", NULL},
 };
 
 void ddv_config_defaults(struct ddv_config *cfg) {
@@ -107,7 +109,8 @@ static int ddv_config_report(struct ddv_config *cfg,
     if (v->type != CFG_STRING || g == DDV_G_COUNT) {
       log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
               "unknown group \"%s\"; expected runtime, freq, idle, throttle, "
-              "memory, busy, power, temperature, fan or voltage",
+              "memory, busy, power, temperature, fan, voltage, "
+              "gpu_metrics or info",
               v->type == CFG_STRING ? v->string : "(not a string)");
       return -EINVAL;
     }

@@ -283,8 +283,9 @@ static void ddv_probe_i915(const struct ddv *d, struct ddv_device *dev) {
 /*
  * xe: device/tile<T>/gt<G>/ (xe_tile_sysfs.c, xe_gt_sysfs.c; GT ids are
  * unique across tiles, so the domain is gt<G>):
- *  - freq0/{act,cur,min,max,rp0,rpe,rpn}_freq in MHz (xe_gt_freq.c:
- *    act_freq_show ... rpn_freq_show);
+ *  - freq0/{act,cur,min,max,rp0,rpe,rpa,rpn}_freq in MHz (xe_gt_freq.c:
+ *    act_freq_show ... rpn_freq_show; rpa_freq_show, the achievable
+ *    frequency, on newer kernels only);
  *  - gtidle/idle_residency_ms (xe_gt_idle.c: idle_residency_ms_show);
  *  - freq0/throttle/status and reason_* (xe_gt_throttle.c: status_show,
  *    reason_pl1_show, ...), each 0 or 1.
@@ -298,7 +299,7 @@ static const struct {
 } ddv_xe_freqs[] = {{"act_freq", "actual_hz"}, {"cur_freq", "requested_hz"},
                     {"min_freq", "min_hz"},    {"max_freq", "max_hz"},
                     {"rp0_freq", "rp0_hz"},    {"rpe_freq", "rpe_hz"},
-                    {"rpn_freq", "rpn_hz"}};
+                    {"rpa_freq", "rpa_hz"},    {"rpn_freq", "rpn_hz"}};
 
 static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
   char tiles[8][64];
@@ -376,6 +377,37 @@ static void ddv_probe_amdgpu(const struct ddv *d, struct ddv_device *dev) {
                     "percent", "percent", DDV_K_SINT, false);
   p = ddv_probe_add(d, dev, DDV_G_BUSY, "memory", "device/mem_busy_percent",
                     "percent", "percent", DDV_K_SINT, false);
+  /* gpu_metrics (amdgpu_pm.c: amdgpu_get_gpu_metrics): the same runtime-PM
+   * access as pp_dpm_* above, so never read asleep (ddv_gpu_metrics.c) */
+  p = ddv_probe_add(d, dev, DDV_G_GPU_METRICS, "", "device/gpu_metrics",
+                    "gpu_metrics", "", DDV_K_GPU_METRICS, false);
+  if (p != NULL)
+    ddv_gm_probe(d, dev);
+}
+
+/*
+ * intel_vpu, the Intel NPU (accel node), under device/ (ivpu_sysfs.c):
+ *  - npu_busy_time_us (npu_busy_time_us_show): the time the NPU had jobs
+ *    submitted, in us, cumulative: time_ns and the busy percent of the
+ *    interval;
+ *  - npu_memory_utilization (npu_memory_utilization_show): bytes of the
+ *    NPU's resident buffer objects.
+ * Both add up driver state under a lock (busy_time plus the running job's
+ * time from ktime_get; the bo_list): no register, no runtime PM: safe
+ * asleep.
+ */
+static void ddv_probe_ivpu(const struct ddv *d, struct ddv_device *dev) {
+  struct ddv_probe *p =
+      ddv_probe_add(d, dev, DDV_G_BUSY, "npu", "device/npu_busy_time_us",
+                    "time_ns", "gpu_time", DDV_K_COUNTER, true);
+  if (p != NULL) {
+    p->mult = 1000;            /* us -> ns */
+    p->rate_field = "percent"; /* as amdgpu's gpu_busy_percent */
+    p->rate_ctype = "percent";
+    p->rate_scale = 1e-6 * 100.0; /* us -> s, as a percentage */
+  }
+  ddv_probe_add(d, dev, DDV_G_MEMORY, "npu", "device/npu_memory_utilization",
+                "used_bytes", "bytes", DDV_K_UINT, true);
 }
 
 /*
@@ -568,6 +600,8 @@ static void ddv_device_fini(const struct ddv *d, struct ddv_device *dev) {
     d->k->close(dev->dirfd);
   free(dev->probes);
   free(dev->recs);
+  ddv_gm_free(dev);
+  ddv_info_free(dev);
   dev->dirfd = -1;
   dev->probes = NULL;
   dev->recs = NULL;
@@ -599,8 +633,11 @@ static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
     ddv_device_fini(d, dev);
     return false;
   }
+  ddv_info_probe(d, dev);
   ddv_probe_runtime(d, dev);
-  if (strcmp(dev->driver, "i915") == 0)
+  if (strcmp(dev->driver, "intel_vpu") == 0)
+    ddv_probe_ivpu(d, dev);
+  else if (strcmp(dev->driver, "i915") == 0)
     ddv_probe_i915(d, dev);
   else if (strcmp(dev->driver, "xe") == 0)
     ddv_probe_xe(d, dev);

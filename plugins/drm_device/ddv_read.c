@@ -163,6 +163,11 @@ static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
       if (rc == 0)
         ddv_counter(p, u, now_ns);
       break;
+    case DDV_K_GPU_METRICS: /* binary; said by ddv_gm_update */
+      if (ddv_gm_update(dev, p, b, len, now_ns) < 0)
+        return;
+      rc = 0;
+      break;
     }
   }
   if (rc < 0) {
@@ -188,6 +193,8 @@ void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns) {
   }
   if (dev->hwmon_pending && !dev->asleep)
     ddv_probe_hwmon(d, dev); /* allocates, once per device */
+  if (!dev->asleep)
+    ddv_info_active(d, dev); /* once per device */
   for (size_t i = 0; i < dev->n_probes; i++) {
     struct ddv_probe *p = &dev->probes[i];
     if ((int)i == dev->status)
@@ -215,6 +222,8 @@ static void ddv_add(struct metric *m, const char *key, const char *ctype,
 }
 
 static void ddv_probe_fields(const struct ddv_probe *p, struct metric *m) {
+  if (p->kind == DDV_K_GPU_METRICS)
+    return; /* its own records: ddv_gm_report */
   if (p->kind == DDV_K_COUNTER) {
     if (!p->have)
       return;
@@ -267,5 +276,11 @@ int ddv_device_report(const struct ddv *d, const struct ddv_device *dev,
     if (wrc < 0 && rc == 0)
       rc = wrc;
   }
+  int wrc = ddv_gm_report(d, dev, time_ns, sink);
+  if (wrc < 0 && rc == 0)
+    rc = wrc;
+  wrc = ddv_info_report(d, dev, time_ns, sink);
+  if (wrc < 0 && rc == 0)
+    rc = wrc;
   return rc;
 }

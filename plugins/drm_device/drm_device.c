@@ -71,6 +71,14 @@ static void ddv_free(void *inst) {
  *   drm_device-0000:03:00.0/gpu_flag-runtime_suspended
  *   drm_device-0000:03:00.0/gpu_hertz-gt1-actual_hz
  *   drm_device-0000:03:00.0/gpu_energy-card-energy_joules
+ *   drm_device-0000:03:00.0/gpu_celsius-gpu_metrics-edge-celsius
+ *
+ * The info record (ddv_info.c) carries its PCI ids in the type_instance,
+ * the four that fit (33 bytes with the key); unique_id, vram_vendor and
+ * the driver are in its tags only (JSON, Influx, Prometheus):
+ *
+ *   drm_device-0000:03:00.0/gpu_flag-0x1002-0x73bf-0x1002-0x0e3a-info
+ *   drm_device-fde60000.gpu/gpu_flag-info                 (no PCI ids)
  */
 #define DDV_RULE(measurement, tag, flags)                                      \
   {                                                                            \
@@ -79,6 +87,14 @@ static void ddv_free(void *inst) {
     }                                                                          \
   }
 static const struct collectd_rule ddv_collectd_rules[] = {
+    {"drm_device",
+     "pci_vendor",
+     NULL,
+     {{"device", NULL, 0}},
+     {{"pci_vendor", NULL, 0},
+      {"pci_device", NULL, CM_OPTIONAL},
+      {"pci_subsystem_vendor", NULL, CM_OPTIONAL},
+      {"pci_subsystem_device", NULL, CM_OPTIONAL}}},
     {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
     DDV_RULE("drm_device_freq", "domain", 0),
     DDV_RULE("drm_device_idle", "domain", 0),
@@ -89,6 +105,13 @@ static const struct collectd_rule ddv_collectd_rules[] = {
     DDV_RULE("drm_device_temperature", "sensor", CM_FREE),
     DDV_RULE("drm_device_fan", "sensor", CM_FREE),
     DDV_RULE("drm_device_voltage", "sensor", CM_FREE),
+    /* "gpu_metrics-" first: the SMU's sensors are named like hwmon's
+     * labels (edge, mem), and collectd's identity has no measurement */
+    {"drm_device_gpu_metrics",
+     NULL,
+     NULL,
+     {{"device", NULL, 0}},
+     {{NULL, "gpu_metrics", 0}, {"sensor", NULL, 0}}},
     {0},
 };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The real collectd daemon loads build/drm_device.so with the shipped
-# conf.d snippet (SysfsRoot pointed at a fixture tree of an xe card and an
-# amdgpu APU): values under the documented identifiers with exact values,
+# conf.d snippet (SysfsRoot pointed at a fixture tree of an xe card, an
+# amdgpu APU and an MI300 with gpu_metrics): values under the documented identifiers with exact values,
 # energy stored as a DERIVE in microjoules (gpu_energy), a suspended
 # device reporting only its runtime PM and memory, a bad block dropped on
 # its own. Identities: drm_device-DEVICE/TYPE-[TAG-]FIELD (ddv_collectd_rules).
@@ -19,7 +19,7 @@ cleanup() {
   [[ -n ${CD_DIR:-} && -z ${KEEP:-} ]] && rm -rf "$CD_DIR"
 }
 trap cleanup EXIT
-"$B/tests/ddv_tree" "$T" xe_bmg amdgpu_apu
+"$B/tests/ddv_tree" "$T" xe_bmg amdgpu_apu amdgpu_mi300
 # 1234.567891 J: the float survives as integer microjoules
 "$B/tests/ddv_tree" "$T" --write card1 device/hwmon/hwmon2/energy1_input $'1234567891\n'
 "$B/tests/ddv_tree" "$T" --runtime card0 suspended 1000 7000
@@ -35,6 +35,7 @@ collectd_start "$snippet"
 
 X="$CD_CSV/e2e/drm_device-0000:03:00.0"
 A="$CD_CSV/e2e/drm_device-0000:c1:00.0"
+M="$CD_CSV/e2e/drm_device-0000:05:00.0"
 first() { # glob: the value of the first data row
   local f
   for f in $1; do
@@ -46,6 +47,8 @@ tap_check "energy: three rows" \
   collectd_wait_rows "$X/gpu_energy-card-energy_joules-*" 3 30
 tap_check "amdgpu memory of the suspended APU: a row" \
   collectd_wait_rows "$A/bytes-gtt-used_bytes-*" 1 30
+tap_check "gpu_metrics energy: a row" \
+  collectd_wait_rows "$M/gpu_energy-gpu_metrics-socket-energy_joules-*" 1 30
 collectd_stop
 
 tap_is 1234567891 \
@@ -66,7 +69,14 @@ tap_is 1.000000 "$(first "$A/gpu_flag-runtime_suspended-*")" \
   "the APU is suspended"
 tap_is 104857600.000000 "$(first "$A/bytes-gtt-used_bytes-*")" \
   "GTT used while suspended (a memory manager count)"
-n=$(find "$A" \( -name '*_hz-*' -o -name 'percent-*' \) | wc -l)
+tap_is 1.000000 \
+  "$(first "$A/gpu_flag-0x1002-0x1636-0x17aa-0x3801-info-*")" \
+  "the APU's info series, its PCI ids in the type_instance"
+tap_is 1000000000 "$(first "$M/gpu_energy-gpu_metrics-socket-energy_joules-*")" \
+  "gpu_metrics energy: 1000 J (2^-16 J units) stored as µJ"
+tap_is 70.000000 "$(first "$M/gpu_celsius-gpu_metrics-hotspot-celsius-*")" \
+  "gpu_metrics hotspot temperature in °C"
+n=$(find "$A" \( -name '*_hz-*' -o -name 'percent-*' -o -name '*-gfx-*' \) | wc -l)
 tap_is 0 "$n" "nothing that would wake the suspended APU is reported"
 tap_check "the bad block is dropped with its error" \
   grep -q 'drm_device: config: Report: unknown group "planets"' "$CD_LOG"

@@ -69,7 +69,8 @@ tap_check "execd: power_watts is positive ($w)" python3 -c "import sys; sys.exit
 # too), is an exposition promtool takes without a lint, with each name's
 # HELP and TYPE once and no series twice.
 if command -v promtool >/dev/null; then
-  for fx in i915_igpu i915_mtl i915_dgpu xe_bmg amdgpu_dgpu amdgpu_apu panfrost ivpu; do
+  for fx in i915_igpu i915_mtl i915_dgpu xe_bmg amdgpu_dgpu amdgpu_apu amdgpu_mi300 \
+    amdgpu_strix panfrost ivpu; do
     mkdir -p "$T/prom-$fx"
     "$B/tests/ddv_tree" "$T/prom-$fx" "$fx"
     "$BIN" --once --window=0.2 --format=prometheus --SysfsRoot="$T/prom-$fx/sys" \
@@ -82,7 +83,33 @@ if command -v promtool >/dev/null; then
     tap_is "" "$(python3 tests/lib/prom_expo.py check "$T/$fx.prom")" \
       "$fx prometheus: HELP and TYPE once per name, no series twice"
   done
+  # the info series (node_drm_card_info's shape) and gpu_metrics by name
+  tap_check "amdgpu_dgpu prometheus: drm_device_info with its ids" grep -qxF \
+    'drm_device_info{driver="amdgpu",device="0000:0b:00.0",pci_vendor="0x1002",pci_device="0x73bf",pci_subsystem_vendor="0x1002",pci_subsystem_device="0x0e3a",vram_vendor="samsung",unique_id="5c2d4e1f0a3b6978"} 1' \
+    "$T/amdgpu_dgpu.prom"
+  tap_check "amdgpu_mi300 prometheus: gpu_metrics energy counter" grep -qxF \
+    'drm_device_gpu_metrics_energy_joules_total{driver="amdgpu",device="0000:05:00.0",sensor="socket"} 1000.0' \
+    "$T/amdgpu_mi300.prom"
+  tap_check "amdgpu_strix prometheus: gpu_metrics busy ratio" grep -qxF \
+    'drm_device_gpu_metrics_busy_ratio{driver="amdgpu",device="0000:c5:00.0",sensor="gfx"} 0.42' \
+    "$T/amdgpu_strix.prom"
+  tap_check "ivpu prometheus: the NPU's busy time" grep -qxF \
+    'drm_device_busy_time_seconds_total{driver="intel_vpu",device="0000:00:0b.0",unit="npu"} 1.5' \
+    "$T/ivpu.prom"
 else
   tap_skip "prometheus: promtool check metrics of every fixture" "promtool not installed"
 fi
+# gpu_metrics and the info record in Influx and JSON
+mkdir -p "$T/gm"
+"$B/tests/ddv_tree" "$T/gm" amdgpu_dgpu
+u=$("$BIN" --once --window=0 --format=influx --SysfsRoot="$T/gm/sys" 2>"$T/gm.err" | lp_untime)
+tap_is "" "$(cat "$T/gm.err")" "gpu_metrics influx: nothing on stderr"
+tap_check "gpu_metrics influx: the gfxclk record" grep -qxF \
+  'drm_device_gpu_metrics,driver=amdgpu,device=0000:0b:00.0,sensor=gfxclk average_hz=1800000000i,actual_hz=1900000000i T' <<<"$u"
+tap_check "gpu_metrics influx: the info record" grep -qxF \
+  'drm_device,driver=amdgpu,device=0000:0b:00.0,pci_vendor=0x1002,pci_device=0x73bf,pci_subsystem_vendor=0x1002,pci_subsystem_device=0x0e3a,vram_vendor=samsung,unique_id=5c2d4e1f0a3b6978 info=1i T' <<<"$u"
+out=$("$BIN" --once --window=0 --format=json --SysfsRoot="$T/gm/sys" 2>/dev/null)
+line=$(sed 's/"time":[0-9]*/"time":T/; s/^\[//; s/[],]$//' <<<"$out" | grep '"sensor":"hotspot"')
+tap_is '{"name":"drm_device_gpu_metrics","time":T,"driver":"amdgpu","device":"0000:0b:00.0","sensor":"hotspot","celsius":60.0}' \
+  "$line" "gpu_metrics json: the hotspot record"
 tap_done

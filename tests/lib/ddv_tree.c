@@ -3,6 +3,8 @@
  */
 #include "tests/lib/ddv_tree.h"
 
+#include "tests/lib/gm_build.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -26,6 +28,25 @@ static int dt_mkdirs(const char *path) {
   if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
     return -errno;
   return 0;
+}
+
+static int dt_write_abs_bin(const char *path, const void *data, size_t len) {
+  char dir[1024];
+  snprintf(dir, sizeof(dir), "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash != NULL) {
+    *slash = '\0';
+    int rc = dt_mkdirs(dir);
+    if (rc < 0)
+      return rc;
+  }
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0)
+    return -errno;
+  ssize_t n = write(fd, data, len);
+  int err = errno;
+  close(fd);
+  return n == (ssize_t)len ? 0 : -(n < 0 ? err : EIO);
 }
 
 static int dt_write_abs(const char *path, const char *text) {
@@ -121,6 +142,23 @@ int ddv_tree_write(struct ddv_tree *t, const char *node, const char *rel,
   snprintf(path, sizeof(path), "%s/class/%s/%s/%s", t->sys, dt_cls(node), node,
            rel);
   return dt_write_abs(path, text);
+}
+
+int ddv_tree_write_bin(struct ddv_tree *t, const char *node, const char *rel,
+                       const void *data, size_t len) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/class/%s/%s/%s", t->sys, dt_cls(node), node,
+           rel);
+  return dt_write_abs_bin(path, data, len);
+}
+
+int ddv_tree_gpu_metrics(struct ddv_tree *t, const char *node, unsigned format,
+                         unsigned content, int first_layout) {
+  static uint8_t b[GM_BUILD_MAX];
+  size_t len = gm_build(b, format, content, first_layout);
+  if (len == 0)
+    return -EINVAL;
+  return ddv_tree_write_bin(t, node, "device/gpu_metrics", b, len);
 }
 
 int ddv_tree_remove(struct ddv_tree *t, const char *node, const char *rel) {
@@ -344,8 +382,18 @@ int ddv_tree_fixture(struct ddv_tree *t, const char *name) {
         {"device/hwmon/hwmon4/freq1_input", "1850000000\n"},
         {"device/hwmon/hwmon4/freq1_label", "sclk\n"},
         {"device/hwmon/hwmon4/freq2_input", "1000000000\n"},
-        {"device/hwmon/hwmon4/freq2_label", "mclk\n"}};
-    return DT_FILES(t, "card1", f);
+        {"device/hwmon/hwmon4/freq2_label", "mclk\n"},
+        /* pci-sysfs.c; amdgpu_pm.c: amdgpu_get_unique_id;
+         * amdgpu_vram_mgr.c: amdgpu_mem_info_vram_vendor */
+        {"device/vendor", "0x1002\n"},
+        {"device/device", "0x73bf\n"},
+        {"device/subsystem_vendor", "0x1002\n"},
+        {"device/subsystem_device", "0x0e3a\n"},
+        {"device/unique_id", "5c2d4e1f0a3b6978\n"},
+        {"device/mem_info_vram_vendor", "samsung\n"}};
+    if ((rc = DT_FILES(t, "card1", f)) < 0)
+      return rc;
+    return ddv_tree_gpu_metrics(t, "card1", 1, 3, 0);
   }
   if (strcmp(name, "amdgpu_apu") == 0) {
     if ((rc = ddv_tree_device(t, "drm", "card0", "0000:c1:00.0", "amdgpu")) < 0)
@@ -357,8 +405,31 @@ int ddv_tree_fixture(struct ddv_tree *t, const char *name) {
         {"device/mem_info_vram_total", "536870912\n"},
         {"device/mem_info_vram_used", "268435456\n"},
         {"device/mem_info_gtt_total", "16777216000\n"},
-        {"device/mem_info_gtt_used", "104857600\n"}};
-    return DT_FILES(t, "card0", f);
+        {"device/mem_info_gtt_used", "104857600\n"},
+        {"device/vendor", "0x1002\n"},
+        {"device/device", "0x1636\n"},
+        {"device/subsystem_vendor", "0x17aa\n"},
+        {"device/subsystem_device", "0x3801\n"}};
+    if ((rc = DT_FILES(t, "card0", f)) < 0)
+      return rc;
+    return ddv_tree_gpu_metrics(t, "card0", 2, 2, 0);
+  }
+  if (strcmp(name, "amdgpu_mi300") == 0) {
+    if ((rc = ddv_tree_device(t, "drm", "card2", "0000:05:00.0", "amdgpu")) < 0)
+      return rc;
+    static const struct dt_file f[] = {
+        {"device/mem_info_vram_total", "206141652992\n"},
+        {"device/mem_info_vram_used", "2147483648\n"},
+        {"device/vendor", "0x1002\n"},
+        {"device/device", "0x74a1\n"}};
+    if ((rc = DT_FILES(t, "card2", f)) < 0)
+      return rc;
+    return ddv_tree_gpu_metrics(t, "card2", 1, 8, 0);
+  }
+  if (strcmp(name, "amdgpu_strix") == 0) {
+    if ((rc = ddv_tree_device(t, "drm", "card3", "0000:c5:00.0", "amdgpu")) < 0)
+      return rc;
+    return ddv_tree_gpu_metrics(t, "card3", 3, 0, 0);
   }
   if (strcmp(name, "panfrost") == 0) {
     if ((rc = ddv_tree_device(t, "drm", "card0", "fde60000.gpu", "panfrost")) <
@@ -371,7 +442,19 @@ int ddv_tree_fixture(struct ddv_tree *t, const char *name) {
         {"device/devfreq/fde60000.gpu/governor", "simple_ondemand\n"}};
     return DT_FILES(t, "card0", f);
   }
-  if (strcmp(name, "ivpu") == 0)
-    return ddv_tree_device(t, "accel", "accel0", "0000:00:0b.0", "intel_vpu");
+  if (strcmp(name, "ivpu") == 0) {
+    if ((rc = ddv_tree_device(t, "accel", "accel0", "0000:00:0b.0",
+                              "intel_vpu")) < 0)
+      return rc;
+    /* ivpu_sysfs.c: npu_busy_time_us_show, npu_memory_utilization_show */
+    static const struct dt_file f[] = {
+        {"device/npu_busy_time_us", "1500000\n"},
+        {"device/npu_memory_utilization", "268435456\n"},
+        {"device/vendor", "0x8086\n"},
+        {"device/device", "0x7d1d\n"},
+        {"device/subsystem_vendor", "0x8086\n"},
+        {"device/subsystem_device", "0x0000\n"}};
+    return DT_FILES(t, "accel0", f);
+  }
   return -EINVAL;
 }

@@ -14,6 +14,7 @@
 #define TESTS_LIB_DDV_TREE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ddv_tree {
   char root[256];
@@ -35,6 +36,13 @@ int ddv_tree_device(struct ddv_tree *t, const char *cls, const char *node,
  * sys/class/accel/<node>/<rel> (accel nodes), making directories. */
 int ddv_tree_write(struct ddv_tree *t, const char *node, const char *rel,
                    const char *text);
+/* Write `len` bytes of `data` there (binary attributes: gpu_metrics). */
+int ddv_tree_write_bin(struct ddv_tree *t, const char *node, const char *rel,
+                       const void *data, size_t len);
+/* Write amdgpu's gpu_metrics of revision format.content there
+ * (tests/lib/gm_build: first_layout for v1.6's first). */
+int ddv_tree_gpu_metrics(struct ddv_tree *t, const char *node, unsigned format,
+                         unsigned content, int first_layout);
 /* Remove that file. */
 int ddv_tree_remove(struct ddv_tree *t, const char *node, const char *rel);
 
@@ -44,10 +52,15 @@ int ddv_tree_remove(struct ddv_tree *t, const char *node, const char *rel);
  *   i915_mtl    card0 0000:00:02.0 i915, gt/gt0 and gt/gt1
  *   i915_dgpu   card1 0000:03:00.0 i915, gt/gt0, hwmon energy/power
  *   xe_bmg      card1 0000:03:00.0 xe, tile0/gt0 and tile0/gt1, hwmon
- *   amdgpu_dgpu card1 0000:0b:00.0 amdgpu, pp_dpm, mem_info, hwmon
- *   amdgpu_apu  card0 0000:c1:00.0 amdgpu, pp_dpm, mem_info, busy
+ *   amdgpu_dgpu card1 0000:0b:00.0 amdgpu, pp_dpm, mem_info, hwmon, PCI
+ *               ids, unique_id, vram vendor, gpu_metrics v1.3
+ *   amdgpu_apu  card0 0000:c1:00.0 amdgpu, pp_dpm, mem_info, busy, PCI
+ *               ids, gpu_metrics v2.2
+ *   amdgpu_mi300 card2 0000:05:00.0 amdgpu, mem_info, gpu_metrics v1.8
+ *   amdgpu_strix card3 0000:c5:00.0 amdgpu, gpu_metrics v3.0
  *   panfrost    card0 fde60000.gpu panfrost, devfreq
- *   ivpu        accel0 0000:00:0b.0 intel_vpu, runtime PM only
+ *   ivpu        accel0 0000:00:0b.0 intel_vpu, npu_busy_time_us,
+ *               npu_memory_utilization, PCI ids
  * Returns 0 or -errno; -EINVAL for an unknown name.
  */
 int ddv_tree_fixture(struct ddv_tree *t, const char *name);

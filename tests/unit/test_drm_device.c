@@ -11,8 +11,10 @@
 
 #include "common/core/log.h"
 #include "common/core/metric_unit.h"
+#include "common/host/collectd_map.h"
 #include "tests/lib/capture_sink.h"
 #include "tests/lib/ddv_tree.h"
+#include "tests/lib/gm_build.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -243,7 +245,29 @@ static void amdgpu_dgpu__exact_records(void **state) {
                  "power_watts=123.0,power_cap_watts=272.0");
   expect_line(f, "drm_device_fan," AMD ",sensor=fan1 rpm=1450.0");
   expect_line(f, "drm_device_voltage," AMD ",sensor=vddgfx volts=0.987");
-  assert_int_equal(f->sink.n_lines, 14);
+  /* ddv_info.c */
+  expect_line(f, "drm_device," AMD ",pci_vendor=0x1002,pci_device=0x73bf,"
+                 "pci_subsystem_vendor=0x1002,pci_subsystem_device=0x0e3a,"
+                 "vram_vendor=samsung,unique_id=5c2d4e1f0a3b6978 info=1i");
+  /* gpu_metrics v1.3 (tests/lib/gm_build.c): degrees, W, %, MHz, RPM;
+   * mm and the VR temperatures are not filled (0xFFFF): absent */
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=edge celsius=45.0");
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=hotspot celsius=60.0");
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=mem celsius=70.0");
+  expect_line(f, "drm_device_gpu_metrics," AMD
+                 ",sensor=gfx busy_percent=35.0,volts=0.9");
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=umc busy_percent=10.0");
+  expect_line(f,
+              "drm_device_gpu_metrics," AMD ",sensor=socket power_watts=150.0");
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=gfxclk "
+                 "average_hz=1800000000i,actual_hz=1900000000i");
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=fan rpm=1500.0");
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=hbm0 celsius=80.0");
+  /* indep_throttle_status bit 35 (SMU_THROTTLER_TEMP_EDGE_BIT) */
+  expect_line(f, "drm_device_throttle," AMD ",domain=smu throttled=1i,"
+                 "reason_power=0i,reason_current=0i,reason_thermal=1i,"
+                 "reason_other=0i");
+  assert_int_equal(f->sink.n_lines, 25);
   assert_int_equal(n_logs, 1); /* the INFO line of discovery */
 }
 
@@ -258,7 +282,7 @@ static void amdgpu_dgpu__average_and_input_one_power(void **state) {
   read_at(f, 1);
   expect_line(f, "drm_device_power," AMD ",sensor=PPT "
                  "power_watts=123.0,power_cap_watts=272.0");
-  assert_int_equal(f->sink.n_lines, 14);
+  assert_int_equal(f->sink.n_lines, 25);
   for (size_t i = 0; i < n_opened; i++)
     if (strstr(opened[i], "power1_input") != NULL)
       fail_msg("read %s, whose value is not reported", opened[i]);
@@ -417,7 +441,23 @@ static void panfrost_devfreq_and_npu(void **state) {
   expect_line(f, "drm_device,driver=intel_vpu,device=0000:00:0b.0 "
                  "runtime_suspended=0i,runtime_active_ns=1000000000i,"
                  "runtime_suspended_ns=0i");
-  assert_int_equal(f->sink.n_lines, 3);
+  /* ivpu_sysfs.c: the first busy reading has no interval yet */
+  expect_line(f, "drm_device_busy,driver=intel_vpu,device=0000:00:0b.0,"
+                 "unit=npu time_ns=1500000000i");
+  expect_line(f, "drm_device_memory,driver=intel_vpu,device=0000:00:0b.0,"
+                 "region=npu used_bytes=268435456i");
+  expect_line(f, "drm_device,driver=intel_vpu,device=0000:00:0b.0,"
+                 "pci_vendor=0x8086,pci_device=0x7d1d,"
+                 "pci_subsystem_vendor=0x8086,pci_subsystem_device=0x0000 "
+                 "info=1i");
+  /* a platform device: no PCI ids */
+  expect_line(f, "drm_device,driver=panfrost,device=fde60000.gpu info=1i");
+  assert_int_equal(f->sink.n_lines, 7);
+  /* 0.75 s of NPU work in the 2 s since */
+  put(f, "accel0", "device/npu_busy_time_us", "2250000\n");
+  read_at(f, 3);
+  expect_line(f, "drm_device_busy,driver=intel_vpu,device=0000:00:0b.0,"
+                 "unit=npu time_ns=2250000000i,percent=37.5");
 }
 
 /* The never-wake rule: a suspended device has only the attributes read
@@ -640,6 +680,266 @@ static void devices_come_and_go(void **state) {
   assert_int_equal(logs_with("card0 is gone"), 1);
 }
 
+#define MI "driver=amdgpu,device=0000:05:00.0"
+
+/* The NPU's attributes are driver bookkeeping (ivpu_sysfs.c): read while
+ * the NPU is suspended too. */
+static void npu__read_while_suspended(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "ivpu"), 0);
+  assert_int_equal(
+      ddv_tree_runtime(&f->tree, "accel0", "suspended", 1000, 9000), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_memory,driver=intel_vpu,device=0000:00:0b.0,"
+                 "region=npu used_bytes=268435456i");
+  expect_line(f, "drm_device_busy,driver=intel_vpu,device=0000:00:0b.0,"
+                 "unit=npu time_ns=1500000000i");
+}
+
+/* xe_gt_freq.c: rpa_freq_show, beside the other limits (newer kernels) */
+static void xe__rpa_freq(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  put(f, "card1", "device/tile0/gt0/freq0/rpa_freq", "2100\n");
+  start(f, "Report", "freq", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
+                 "requested_hz=2000000000i,min_hz=400000000i,"
+                 "max_hz=2850000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,"
+                 "rpa_hz=2100000000i,rpn_hz=400000000i");
+  /* gt1 has none: no field, not 0 */
+  expect_line(f, "drm_device_freq," XE ",domain=gt1 actual_hz=1200000000i,"
+                 "requested_hz=2000000000i,min_hz=400000000i,"
+                 "max_hz=2850000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,"
+                 "rpn_hz=400000000i");
+  /* it takes a runtime-PM reference: not read asleep */
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "suspended", 1000, 60),
+                   0);
+  read_at(f, 2);
+  for (size_t i = 0; i < n_opened; i++)
+    if (strstr(opened[i], "rpa_freq") != NULL)
+      fail_msg("read %s while suspended", opened[i]);
+}
+
+/* gpu_metrics is read like pp_dpm_* (amdgpu_get_gpu_metrics: runtime-PM
+ * access): never while the device may sleep; the info record's ids are
+ * read at setup, unique_id only once the device is seen active. */
+static void gpu_metrics__not_read_asleep(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "suspended", 1000, 50),
+                   0);
+  start(f, NULL);
+  read_at(f, 1);
+  for (size_t i = 0; i < n_opened; i++)
+    if (strstr(opened[i], "gpu_metrics") != NULL ||
+        strstr(opened[i], "unique_id") != NULL)
+      fail_msg("read %s while suspended", opened[i]);
+  expect_no_line(f, "drm_device_gpu_metrics");
+  expect_no_line(f, "drm_device_throttle");
+  expect_line(f, "drm_device," AMD ",pci_vendor=0x1002,pci_device=0x73bf,"
+                 "pci_subsystem_vendor=0x1002,pci_subsystem_device=0x0e3a,"
+                 "vram_vendor=samsung info=1i");
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "active", 1100, 50), 0);
+  read_at(f, 2);
+  expect_line(f, "drm_device_gpu_metrics," AMD ",sensor=edge celsius=45.0");
+  expect_line(f, "drm_device," AMD ",pci_vendor=0x1002,pci_device=0x73bf,"
+                 "pci_subsystem_vendor=0x1002,pci_subsystem_device=0x0e3a,"
+                 "vram_vendor=samsung,unique_id=5c2d4e1f0a3b6978 info=1i");
+  /* asleep again: the table's values are absent, not the last ones */
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "suspended", 1100, 60),
+                   0);
+  read_at(f, 3);
+  expect_no_line(f, "drm_device_gpu_metrics");
+}
+
+/* The energy accumulator (v1.8: 2^-16 J) as a counter: it adds up, and a
+ * step back (an SMU reset) restarts from the new value, adding nothing. */
+static void gpu_metrics__energy_counter_and_reset(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_mi300"), 0);
+  start(f, "Report", "gpu_metrics", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_gpu_metrics," MI ",sensor=socket "
+                 "current_power_watts=550.0,energy_joules=1000.0");
+  static uint8_t b[GM_BUILD_MAX];
+  size_t len = gm_build(b, 1, 8, 0);
+  gm_put(b, 24, 8, UINT64_C(65536) * 1250); /* +250 J */
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card2", "device/gpu_metrics", b, len), 0);
+  read_at(f, 2);
+  expect_line(f, "drm_device_gpu_metrics," MI ",sensor=socket "
+                 "current_power_watts=550.0,energy_joules=1250.0");
+  gm_put(b, 24, 8, UINT64_C(65536) * 10); /* reset */
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card2", "device/gpu_metrics", b, len), 0);
+  read_at(f, 3);
+  expect_line(f, "drm_device_gpu_metrics," MI ",sensor=socket "
+                 "current_power_watts=550.0,energy_joules=1250.0");
+  gm_put(b, 24, 8, UINT64_C(65536) * 15); /* +5 J after it */
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card2", "device/gpu_metrics", b, len), 0);
+  read_at(f, 4);
+  expect_line(f, "drm_device_gpu_metrics," MI ",sensor=socket "
+                 "current_power_watts=550.0,energy_joules=1255.0");
+  expect_line(f, "drm_device_gpu_metrics," MI
+                 ",sensor=gfxclk0 actual_hz=2100000000i");
+  expect_no_line(f, "drm_device_throttle"); /* not in v1.8 */
+}
+
+/* An unknown revision is said once, naming it; a cut table is said once;
+ * the device's other values go on. */
+static void gpu_metrics__unknown_and_cut_said_once(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_mi300"), 0);
+  static uint8_t b[GM_BUILD_MAX];
+  size_t len = gm_build(b, 1, 8, 0);
+  b[3] = 9; /* v1.9 */
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card2", "device/gpu_metrics", b, len), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(logs_with("drm_device: 0000:05:00.0: device/gpu_metrics: "
+                             "gpu_metrics revision 1.9 is not known here: "
+                             "skipped"),
+                   1);
+  expect_no_line(f, "drm_device_gpu_metrics");
+  expect_line(f, "drm_device_memory," MI ",region=vram "
+                 "total_bytes=206141652992i,used_bytes=2147483648i");
+  /* cut: 100 bytes of a 3872-byte table */
+  b[3] = 8;
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card2", "device/gpu_metrics", b, 100), 0);
+  read_at(f, 3);
+  read_at(f, 4);
+  assert_int_equal(logs_with("device/gpu_metrics: gpu_metrics 1.8: 100 bytes "
+                             "read, structure_size 3872"),
+                   1);
+  expect_no_line(f, "drm_device_gpu_metrics");
+  /* whole again */
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card2", "device/gpu_metrics", b, len), 0);
+  read_at(f, 5);
+  expect_line(f, "drm_device_gpu_metrics," MI ",sensor=uclk "
+                 "actual_hz=1300000000i");
+  assert_int_equal(logs_with("device/gpu_metrics: readable again"), 1);
+}
+
+/* Report without gpu_metrics: the table is not read at all; without info:
+ * no info record. */
+static void gpu_metrics__report_groups(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_strix"), 0);
+  start(f, "Report", "runtime", NULL);
+  read_at(f, 1);
+  for (size_t i = 0; i < n_opened; i++)
+    if (strstr(opened[i], "gpu_metrics") != NULL)
+      fail_msg("read %s, not asked for", opened[i]);
+  expect_no_line(f, "drm_device_gpu_metrics");
+  expect_no_line(f, "drm_device,driver=amdgpu,device=0000:c5:00.0 info");
+  drm_device_ops.instance_free(f->inst);
+  f->inst = NULL;
+  start(f, "Report", "gpu_metrics", "Report", "info", NULL);
+  read_at(f, 1);
+  /* v3.0: centi-Celsius and centi-percent, mW */
+  expect_line(f, "drm_device_gpu_metrics,driver=amdgpu,device=0000:c5:00.0,"
+                 "sensor=gfx celsius=52.0,busy_percent=42.0");
+  expect_line(f, "drm_device_gpu_metrics,driver=amdgpu,device=0000:c5:00.0,"
+                 "sensor=socket power_watts=25.0,power_cap_watts=30.0");
+  expect_line(f, "drm_device,driver=amdgpu,device=0000:c5:00.0 info=1i");
+  expect_no_line(f, "drm_device,driver=amdgpu,device=0000:c5:00.0 runtime");
+}
+
+/* An id not of the shape its show function prints is left out, and said
+ * once; the others stay. */
+static void info__malformed_id_left_out(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_apu"), 0);
+  put(f, "card0", "device/device", "0x16365\n");
+  put(f, "card0", "device/subsystem_vendor", "17aa\n");
+  start(f, "Report", "info", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=amdgpu,device=0000:c1:00.0,"
+                 "pci_vendor=0x1002,pci_subsystem_device=0x3801 info=1i");
+  assert_int_equal(logs_with("drm_device: 0000:c1:00.0: device/device: not a "
+                             "value the kernel prints here (8 bytes): left "
+                             "out"),
+                   1);
+  assert_int_equal(logs_with("device/subsystem_vendor: not a value"), 1);
+  read_at(f, 2);
+  assert_int_equal(logs_with("device/device: not a value"), 1);
+}
+
+/* The collectd identities of the new records (collectd_map.h), each part
+ * within 63 bytes, none twice, on every amdgpu layout family. */
+struct ident_sink {
+  struct metric_sink base;
+  char idents[256][200];
+  size_t n;
+};
+
+static int ident_write(struct metric_sink *sink, const struct metric *m) {
+  struct ident_sink *s = (struct ident_sink *)sink;
+  for (size_t i = 0; i < m->n_fields && s->n < 256; i++) {
+    struct collectd_ident id;
+    collectd_map(drm_device_ops.collectd_rules, m, i, "drm_device", NULL, &id);
+    assert_true(strlen(id.plugin_instance) <= 63);
+    assert_true(strlen(id.type_instance) <= 63);
+    snprintf(s->idents[s->n++], sizeof(s->idents[0]), "%s/%s-%s",
+             id.plugin_instance, id.type, id.type_instance);
+  }
+  return 0;
+}
+
+static bool has_ident(const struct ident_sink *s, const char *want) {
+  for (size_t i = 0; i < s->n; i++)
+    if (strcmp(s->idents[i], want) == 0)
+      return true;
+  return false;
+}
+
+static void collectd__info_and_gpu_metrics_identities(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_mi300"), 0);
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_strix"), 0);
+  start(f, "Report", "info", "Report", "gpu_metrics", "Report", "temperature",
+        "Report", "throttle", NULL);
+  static struct ident_sink s;
+  memset(&s, 0, sizeof(s));
+  s.base.write = ident_write;
+  f->mono = SEC;
+  assert_int_equal(drm_device_ops.read(f->inst, &s.base), 0);
+  const char *want[] = {
+      "0000:0b:00.0/gpu_flag-0x1002-0x73bf-0x1002-0x0e3a-info",
+      "fde60000.gpu/gpu_flag-info",
+      "0000:0b:00.0/gpu_celsius-gpu_metrics-hotspot-celsius",
+      "0000:0b:00.0/gpu_hertz-gpu_metrics-gfxclk-average_hz",
+      "0000:0b:00.0/percent-gpu_metrics-umc-busy_percent",
+      "0000:0b:00.0/gpu_watts-gpu_metrics-socket-power_watts",
+      /* hwmon's edge and the SMU's edge: two series, two identities */
+      "0000:0b:00.0/gpu_celsius-edge-celsius",
+      "0000:0b:00.0/gpu_celsius-gpu_metrics-edge-celsius",
+      "0000:0b:00.0/gpu_flag-smu-throttled",
+      "0000:05:00.0/gpu_watts-gpu_metrics-socket-current_power_watts",
+      "0000:05:00.0/gpu_energy-gpu_metrics-socket-energy_joules",
+      "0000:c5:00.0/gpu_hertz-gpu_metrics-gfxclk-max_hz"};
+  /* no identity twice */
+  for (size_t i = 0; i < s.n; i++)
+    for (size_t j = i + 1; j < s.n; j++)
+      if (strcmp(s.idents[i], s.idents[j]) == 0)
+        fail_msg("two values under %s", s.idents[i]);
+  for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+    if (!has_ident(&s, want[i])) {
+      for (size_t j = 0; j < s.n; j++)
+        fprintf(stderr, "# %s\n", s.idents[j]);
+      fail_msg("no identity %s", want[i]);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(amdgpu_dgpu__exact_records, setup,
@@ -672,6 +972,21 @@ int main(void) {
       cmocka_unit_test_setup_teardown(filters_and_report_groups, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(devices_come_and_go, setup, teardown),
+      cmocka_unit_test_setup_teardown(npu__read_while_suspended, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(xe__rpa_freq, setup, teardown),
+      cmocka_unit_test_setup_teardown(gpu_metrics__not_read_asleep, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(gpu_metrics__energy_counter_and_reset,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(gpu_metrics__unknown_and_cut_said_once,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(gpu_metrics__report_groups, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(collectd__info_and_gpu_metrics_identities,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(info__malformed_id_left_out, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,28 @@
+/*
+ * gm_build.h: amdgpu gpu_metrics tables built byte for byte for tests, at
+ * offsets worked out by hand from the kernel's structs
+ * (drivers/gpu/drm/amd/include/kgd_pp_interface.h), not from our copy of
+ * them, so the decoder's layout is checked against an independent reading.
+ * Every byte is 0xFF first, as smu_cmn_init_soft_gpu_metrics leaves the
+ * fields a firmware does not fill; then the header, then the values listed
+ * in gm_build.c for that revision (little-endian).
+ */
+#ifndef TESTS_LIB_GM_BUILD_H
+#define TESTS_LIB_GM_BUILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The largest table (v1.8). */
+#define GM_BUILD_MAX 3872
+
+/* Build revision format.content ("1.6a" is v1.6's first layout: pass
+ * content 6 with first_layout 1) into buf (GM_BUILD_MAX bytes); returns
+ * its size, or 0 for a revision without a table here. */
+size_t gm_build(uint8_t *buf, unsigned format, unsigned content,
+                int first_layout);
+
+/* Store `width` bytes of v at buf + off, little-endian. */
+void gm_put(uint8_t *buf, size_t off, unsigned width, uint64_t v);
+
+#endif
