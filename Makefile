@@ -143,8 +143,9 @@ test: deps-test
 
 # The demo needs the plugins, the simulated machine and the shim only.
 demo: deps-demo
+	@[ "$$(id -u)" = 0 ] || echo "make demo: not root: only the executables on emulated devices will run (collectd's simulated machine needs mknod: sudo make demo)"
 	@echo "make demo: building the plugins and the simulated machine (about 30 s on 2 cores)"
-	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(SHIM_SO)
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(BUILD)/tests/ddv_tree $(SHIM_SO)
 	@BUILD=$(BUILD) tools/demo.sh
 
 bench: deps-build
