@@ -16,6 +16,8 @@ CONF_DIR     ?= /etc/collectd/collectd.conf.d
 BIN_DIR      ?= $(PREFIX)/bin
 MAN_DIR      ?= $(PREFIX)/share/man
 DOC_DIR      ?= $(PREFIX)/share/doc/collectd-gpu-plugins
+# Grafana dashboards and Prometheus rules, for every way to run
+DASHBOARD_DIR ?= $(PREFIX)/share/gpu-telemetry
 # collectd's compiled-in plugin directory (Debian's). When PLUGIN_DIR is
 # another, each installed snippet sets PluginDir around its LoadPlugin and
 # sets this one back, so plugins loaded after it are found where they were.
@@ -84,7 +86,7 @@ core_srcs     = $(filter-out plugins/$(1)/module.c plugins/$(1)/main.c,$(wildcar
 core_objs     = $(call core_srcs,$(1):%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all test demo bench fuzz install uninstall check clean deps-build deps-test deps-demo unit
-all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p)) $(BUILD)/types.gpu.db
+all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p)) $(BUILD)/types.gpu.db man
 
 # The installed types db: types.db, then each plugin's types_db fragment.
 TYPES_DB_PARTS := $(foreach p,$(PLUGINS),$(call plugin_key,$(p),types_db))
@@ -104,6 +106,18 @@ $(BUILD)/obj/common/host/host_exec.o: debian/changelog
 
 $(BUILD)/obj/common/host/prom_http.o: ALL_CFLAGS += $(MHD_CFLAGS)
 
+# The man pages carry the same version and the changelog's month: each
+# plugin's page with its .TH version field set, and collectd-gpu-plugins(5)
+# written from every plugin's option table (tools/man5.sh).
+MAN_DATE     := $(shell LC_ALL=C date -u -d "$$(sed -n 's/^ -- .*>  //p' debian/changelog | head -n 1)" '+%B %Y' 2>/dev/null)
+BUILT_MAN1    = $(foreach p,$(PLUGINS),$(BUILD)/man/$(notdir $(call plugin_key,$(p),man_page)))
+BUILT_MAN5   := $(BUILD)/man/collectd-gpu-plugins.5
+.PHONY: man
+man: $(BUILT_MAN1) $(BUILT_MAN5)
+$(BUILT_MAN5): tools/man5.sh docs/collectd-gpu-plugins.5.in debian/changelog $(foreach p,$(PLUGINS),$(BUILD)/$(p))
+	@mkdir -p $(dir $@)
+	$(Q)$(call quiet,GEN,$@)tools/man5.sh "$(VERSION)" "$(MAN_DATE)" $(foreach p,$(PLUGINS),$(BUILD)/$(p)) >$@.tmp && mv $@.tmp $@
+
 $(BUILD)/obj/common/host/host_collectd.o: common/host/host_collectd.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
@@ -120,6 +134,12 @@ $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
 	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(MHD_LIBS) $(CURSES_LIBS) $(LDLIBS_ALL)
 endef
 $(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
+define man1_rule
+$(BUILD)/man/$(notdir $(call plugin_key,$(1),man_page)): $(call plugin_key,$(1),man_page) debian/changelog
+	@mkdir -p $$(dir $$@)
+	$(Q)$$(call quiet,GEN,$$@)sed -E '1s/^(\.TH +[^ ]+ +[0-9] +)"[^"]*" +"[^"]*"/\1"$(MAN_DATE)" "collectd-gpu-plugins $(VERSION)"/' $$< >$$@
+endef
+$(foreach p,$(PLUGINS),$(eval $(call man1_rule,$(p))))
 
 # Keep intermediate objects (tests/lib, bench) between runs.
 .SECONDARY:
@@ -168,13 +188,19 @@ TELEGRAF_SNIPPETS  = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),telegraf_snip
 # README.md and HACKING.md, docs/*.md, plugins/<p>/README.md.
 TOP_DOCS           = README.md HACKING.md
 SHARED_DOCS        = $(sort $(wildcard docs/*.md))
+# dashboards/grafana/<plugin>-<schema>.json, dashboards/prometheus/*.yml
+# but the rules' own unit tests
+DASHBOARDS         = $(sort $(wildcard dashboards/grafana/*.json))
+PROM_RULES         = $(sort $(filter-out %.test.yml,$(wildcard dashboards/prometheus/*.yml)))
 install: all
 	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR) \
-	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf \
-	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p))
+	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(MAN_DIR)/man5 $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf \
+	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)) \
+	  $(DESTDIR)$(DASHBOARD_DIR)/grafana $(DESTDIR)$(DASHBOARD_DIR)/prometheus
 	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
-	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MAN_DIR)/man1/
+	install -m 0644 $(BUILT_MAN1) $(DESTDIR)$(MAN_DIR)/man1/
+	install -m 0644 $(BUILT_MAN5) $(DESTDIR)$(MAN_DIR)/man5/
 	install -m 0644 $(TOP_DOCS) $(DESTDIR)$(DOC_DIR)/
 	install -m 0644 $(SHARED_DOCS) $(DESTDIR)$(DOC_DIR)/docs/
 	@set -e; for p in $(PLUGINS); do \
@@ -182,6 +208,8 @@ install: all
 	  install -m 0644 plugins/$$p/README.md $(DESTDIR)$(DOC_DIR)/plugins/$$p/; \
 	done
 	install -m 0644 $(BUILD)/types.gpu.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
+	install -m 0644 $(DASHBOARDS) $(DESTDIR)$(DASHBOARD_DIR)/grafana/
+	install -m 0644 $(PROM_RULES) $(DESTDIR)$(DASHBOARD_DIR)/prometheus/
 	@set -e; for ps in $(SNIPPET_PAIRS); do p=$${ps%%:*}; src=$${ps#*:}; \
 	  grep -qx "LoadPlugin $$p" $$src || { echo "$$src: no line \"LoadPlugin $$p\"" >&2; exit 1; }; \
 	  if [ "$(PLUGIN_DIR)" = "$(COLLECTD_PLUGIN_DIR)" ]; then \
@@ -205,11 +233,15 @@ install: all
 uninstall:
 	rm -f $(foreach f,$(INSTALLED_SNIPPETS),$(DESTDIR)$(f))
 	rm -f $(foreach p,$(PLUGINS),$(DESTDIR)$(PLUGIN_DIR)/$(p).so $(DESTDIR)$(BIN_DIR)/$(p)) \
-	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES)))
+	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES))) \
+	  $(DESTDIR)$(MAN_DIR)/man5/$(notdir $(BUILT_MAN5))
 	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(addprefix $(DESTDIR)$(DOC_DIR)/,$(TOP_DOCS)) \
 	  $(addprefix $(DESTDIR)$(DOC_DIR)/docs/,$(notdir $(SHARED_DOCS))) \
 	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)/README.md)
 	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(TELEGRAF_SNIPPETS)))
+	rm -f $(addprefix $(DESTDIR)$(DASHBOARD_DIR)/grafana/,$(notdir $(DASHBOARDS))) \
+	  $(addprefix $(DESTDIR)$(DASHBOARD_DIR)/prometheus/,$(notdir $(PROM_RULES)))
+	-rmdir $(DESTDIR)$(DASHBOARD_DIR)/grafana $(DESTDIR)$(DASHBOARD_DIR)/prometheus $(DESTDIR)$(DASHBOARD_DIR) 2>/dev/null
 	-rmdir $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)) $(DESTDIR)$(DOC_DIR)/plugins \
 	  $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
 
