@@ -123,7 +123,7 @@ want=$(for f in dashboards/grafana/*.json dashboards/prometheus/*.yml; do
 done | sort)
 tap_is "$want" "$(grep -h '^\./usr/share/gpu-telemetry/.*\.' "$T/plugins.list" "$T/tools.list" | sort)" \
   "the packages ship every dashboard and rules file in /usr/share/gpu-telemetry"
-tap_is "" "$(grep -E '^\./usr/share/gpu-telemetry/.*(telegraf|prometheus)\.json|exporter' "$T/plugins.list")" \
+tap_is "" "$(grep -E '^\./usr/share/gpu-telemetry/.*((telegraf|prometheus)\.json|exporter)' "$T/plugins.list")" \
   "collectd-gpu-plugins ships only the collectd schema's dashboards and rules"
 tap_check "collectd-gpu-plugins has collectd-gpu-plugins(5)" \
   grep -qx './usr/share/man/man5/collectd-gpu-plugins.5.gz' "$T/plugins.list"
