@@ -19,6 +19,8 @@ DOC_DIR      ?= $(PREFIX)/share/doc/collectd-gpu-plugins
 # gpu-telemetry's service (installed disabled) and its arguments
 SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 DEFAULT_DIR  ?= /etc/default
+# Grafana dashboards and Prometheus rules, for every way to run
+DASHBOARD_DIR ?= $(PREFIX)/share/gpu-telemetry
 # collectd's compiled-in plugin directory (Debian's). When PLUGIN_DIR is
 # another, each installed snippet sets PluginDir around its LoadPlugin and
 # sets this one back, so plugins loaded after it are found where they were.
@@ -87,7 +89,7 @@ core_srcs     = $(filter-out plugins/$(1)/module.c plugins/$(1)/main.c,$(wildcar
 core_objs     = $(call core_srcs,$(1):%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all test demo bench fuzz install uninstall check clean deps-build deps-test deps-demo unit
-all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p)) $(BUILD)/gpu-telemetry $(BUILD)/types.gpu.db
+all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p)) $(BUILD)/gpu-telemetry $(BUILD)/types.gpu.db man
 
 # The installed types db: types.db, then each plugin's types_db fragment.
 TYPES_DB_PARTS := $(foreach p,$(PLUGINS),$(call plugin_key,$(p),types_db))
@@ -108,6 +110,19 @@ $(EXEC_HOST_OBJS): debian/changelog
 
 $(BUILD)/obj/common/host/prom_http.o: ALL_CFLAGS += $(MHD_CFLAGS)
 
+# The man pages carry the same version and the changelog's month: each
+# plugin's page with its .TH version field set, and collectd-gpu-plugins(5)
+# written from every plugin's option table (tools/man5.sh).
+MAN_DATE     := $(shell LC_ALL=C date -u -d "$$(sed -n 's/^ -- .*>  //p' debian/changelog | head -n 1)" '+%B %Y' 2>/dev/null)
+BUILT_MAN1    = $(foreach p,$(PLUGINS),$(BUILD)/man/$(notdir $(call plugin_key,$(p),man_page))) \
+                $(BUILD)/man/gpu-telemetry.1
+BUILT_MAN5   := $(BUILD)/man/collectd-gpu-plugins.5
+.PHONY: man
+man: $(BUILT_MAN1) $(BUILT_MAN5)
+$(BUILT_MAN5): tools/man5.sh docs/collectd-gpu-plugins.5.in debian/changelog $(foreach p,$(PLUGINS),$(BUILD)/$(p))
+	@mkdir -p $(dir $@)
+	$(Q)$(call quiet,GEN,$@)tools/man5.sh "$(VERSION)" "$(MAN_DATE)" $(foreach p,$(PLUGINS),$(BUILD)/$(p)) >$@.tmp && mv $@.tmp $@
+
 $(BUILD)/obj/common/host/host_collectd.o: common/host/host_collectd.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
@@ -124,6 +139,15 @@ $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
 	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(MHD_LIBS) $(CURSES_LIBS) $(LDLIBS_ALL)
 endef
 $(foreach p,$(PLUGINS),$(eval $(call plugin_rules,$(p))))
+define man1_rule
+$(BUILD)/man/$(notdir $(call plugin_key,$(1),man_page)): $(call plugin_key,$(1),man_page) debian/changelog
+	@mkdir -p $$(dir $$@)
+	$(Q)$$(call quiet,GEN,$$@)sed -E '1s/^(\.TH +[^ ]+ +[0-9] +)"[^"]*" +"[^"]*"/\1"$(MAN_DATE)" "collectd-gpu-plugins $(VERSION)"/' $$< >$$@
+endef
+$(foreach p,$(PLUGINS),$(eval $(call man1_rule,$(p))))
+$(BUILD)/man/gpu-telemetry.1: gpu_telemetry/gpu-telemetry.1 debian/changelog
+	@mkdir -p $(dir $@)
+	$(Q)$(call quiet,GEN,$@)sed -E '1s/^(\.TH +[^ ]+ +[0-9] +)"[^"]*" +"[^"]*"/\1"$(MAN_DATE)" "collectd-gpu-plugins $(VERSION)"/' $< >$@
 
 # gpu-telemetry: every plugin's core in one executable. Its table of
 # plugins is generated from the manifest (plugin <p>: <p>_ops, declared in
@@ -168,8 +192,9 @@ test: deps-test
 
 # The demo needs the plugins, the simulated machine and the shim only.
 demo: deps-demo
+	@[ "$$(id -u)" = 0 ] || echo "make demo: not root: only the executables on emulated devices will run (collectd's simulated machine needs mknod: sudo make demo)"
 	@echo "make demo: building the plugins and the simulated machine (about 30 s on 2 cores)"
-	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(SHIM_SO)
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(BUILD)/tests/ddv_tree $(SHIM_SO)
 	@BUILD=$(BUILD) tools/demo.sh
 
 bench: deps-build
@@ -194,13 +219,19 @@ GPU_TELEMETRY_SNIPPETS = conf.d/telegraf-gpu-telemetry-execd-influx.conf conf.d/
 # README.md and HACKING.md, docs/*.md, plugins/<p>/README.md.
 TOP_DOCS           = README.md HACKING.md
 SHARED_DOCS        = $(sort $(wildcard docs/*.md))
+# dashboards/grafana/<plugin>-<schema>.json, dashboards/prometheus/*.yml
+# but the rules' own unit tests
+DASHBOARDS         = $(sort $(wildcard dashboards/grafana/*.json))
+PROM_RULES         = $(sort $(filter-out %.test.yml,$(wildcard dashboards/prometheus/*.yml)))
 install: all
 	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR) \
-	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf \
-	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p))
+	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(MAN_DIR)/man5 $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf \
+	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)) \
+	  $(DESTDIR)$(DASHBOARD_DIR)/grafana $(DESTDIR)$(DASHBOARD_DIR)/prometheus
 	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(BUILD)/gpu-telemetry $(DESTDIR)$(BIN_DIR)/
-	install -m 0644 $(MAN_PAGES) gpu_telemetry/gpu-telemetry.1 $(DESTDIR)$(MAN_DIR)/man1/
+	install -m 0644 $(BUILT_MAN1) $(DESTDIR)$(MAN_DIR)/man1/
+	install -m 0644 $(BUILT_MAN5) $(DESTDIR)$(MAN_DIR)/man5/
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(DEFAULT_DIR)
 	install -m 0644 gpu_telemetry/gpu-telemetry.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	install -m 0644 gpu_telemetry/gpu-telemetry.default $(DESTDIR)$(DEFAULT_DIR)/gpu-telemetry
@@ -211,6 +242,8 @@ install: all
 	  install -m 0644 plugins/$$p/README.md $(DESTDIR)$(DOC_DIR)/plugins/$$p/; \
 	done
 	install -m 0644 $(BUILD)/types.gpu.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
+	install -m 0644 $(DASHBOARDS) $(DESTDIR)$(DASHBOARD_DIR)/grafana/
+	install -m 0644 $(PROM_RULES) $(DESTDIR)$(DASHBOARD_DIR)/prometheus/
 	@set -e; for ps in $(SNIPPET_PAIRS); do p=$${ps%%:*}; src=$${ps#*:}; \
 	  grep -qx "LoadPlugin $$p" $$src || { echo "$$src: no line \"LoadPlugin $$p\"" >&2; exit 1; }; \
 	  if [ "$(PLUGIN_DIR)" = "$(COLLECTD_PLUGIN_DIR)" ]; then \
@@ -234,13 +267,17 @@ install: all
 uninstall:
 	rm -f $(foreach f,$(INSTALLED_SNIPPETS),$(DESTDIR)$(f))
 	rm -f $(foreach p,$(PLUGINS),$(DESTDIR)$(PLUGIN_DIR)/$(p).so $(DESTDIR)$(BIN_DIR)/$(p)) \
-	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES)) gpu-telemetry.1) \
+	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(BUILT_MAN1))) \
+	  $(DESTDIR)$(MAN_DIR)/man5/$(notdir $(BUILT_MAN5)) \
 	  $(DESTDIR)$(BIN_DIR)/gpu-telemetry $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gpu-telemetry.service \
 	  $(DESTDIR)$(DEFAULT_DIR)/gpu-telemetry
 	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(addprefix $(DESTDIR)$(DOC_DIR)/,$(TOP_DOCS)) \
 	  $(addprefix $(DESTDIR)$(DOC_DIR)/docs/,$(notdir $(SHARED_DOCS))) \
 	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)/README.md)
 	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(TELEGRAF_SNIPPETS) $(GPU_TELEMETRY_SNIPPETS)))
+	rm -f $(addprefix $(DESTDIR)$(DASHBOARD_DIR)/grafana/,$(notdir $(DASHBOARDS))) \
+	  $(addprefix $(DESTDIR)$(DASHBOARD_DIR)/prometheus/,$(notdir $(PROM_RULES)))
+	-rmdir $(DESTDIR)$(DASHBOARD_DIR)/grafana $(DESTDIR)$(DASHBOARD_DIR)/prometheus $(DESTDIR)$(DASHBOARD_DIR) 2>/dev/null
 	-rmdir $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)) $(DESTDIR)$(DOC_DIR)/plugins \
 	  $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
 

@@ -10,14 +10,17 @@
 #    SysfsRoot and DebugfsRoot pointed at the simulated machine, Interval 1
 #    and ReportBy Cgroup switched on. It loads $BUILD/drm_fdinfo.so.
 # 3. For DEMO_SECONDS (20) the latest values of the csv files collectd
-#    writes are shown, refreshed every second.
+#    writes are shown, redrawn in place every second on a terminal (once,
+#    at the end, otherwise).
 # 4. The same machine through the Telegraf executable's table view.
-# 5. panthor_perf and i915_oa through the kernel emulation (tests/shim):
-#    an emulated Mali-G720, an emulated Intel TGL GPU (i915) and an
-#    emulated Intel Battlemage GPU (xe), table views.
-# 5. panthor_perf through the shim's emulated Mali-G720 (table view).
+# 5. The other plugins' executables, table views: panthor_perf, i915_oa
+#    and tegra410_uncore through the kernel emulation (tests/shim: an
+#    emulated Mali-G720, Intel TGL GPU on i915, Intel Battlemage GPU on xe,
+#    Tegra410 PMUs), drm_device on synthetic sysfs trees (an xe card, an
+#    amdgpu APU).
 # Everything started here is stopped by PID and removed on exit.
-# Needs root: the simulated device nodes are made with mknod.
+# Steps 1 to 4 need root (the simulated device nodes are made with mknod);
+# without it only step 5 runs, and the Makefile says so before building.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
@@ -29,13 +32,15 @@ die() {
   exit 1
 }
 
+root=1
 if [[ $(id -u) -ne 0 ]]; then
-  echo "demo: the simulated machine needs real DRM device nodes (mknod)," >&2
-  echo "demo: which only root can make; run it as root: sudo make demo" >&2
-  exit 1
+  root=0
+  echo "demo: not root: the simulated machine that collectd watches needs DRM device"
+  echo "demo: nodes (mknod), which only root can make; showing the emulated devices"
+  echo "demo: through the executables only (sudo make demo shows collectd too)"
 fi
 [[ $DEMO_SECONDS =~ ^[0-9]+$ ]] || die "DEMO_SECONDS: expected whole seconds, got \"$DEMO_SECONDS\""
-for f in "$BUILD/tests/demo_tree" "$BUILD/drm_fdinfo.so" "$BUILD/drm_fdinfo"; do
+for f in "$BUILD/tests/demo_tree" "$BUILD/tests/ddv_tree" "$BUILD/tests/shim.so" "$BUILD/drm_fdinfo.so" "$BUILD/drm_fdinfo"; do
   [[ -x $f || -f $f ]] || die "$f: missing; build it first: make all tests-build"
 done
 [[ -f $SNIPPET ]] || die "$SNIPPET: missing"
@@ -47,7 +52,7 @@ source tests/lib/collectd.sh
 # its own).
 wrapper='' daemon=$COLLECTD
 if setpriv --pdeathsig TERM true 2>/dev/null; then
-  wrapper=$(mktemp "${TMPDIR:-/tmp}/demo-collectd.XXXXXX")
+  wrapper=$(mktemp "${TMPDIR:-/tmp}/demo-collectd.XXXXXX") || die "cannot make a temp file in ${TMPDIR:-/tmp}"
   printf '#!/bin/sh\nexec setpriv --pdeathsig TERM %s "$@"\n' "$COLLECTD" >"$wrapper"
   chmod 0755 "$wrapper"
   COLLECTD=$wrapper
@@ -68,6 +73,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
+collectd_part() {
 # The simulated machine; its first stdout line is the tree root.
 coproc TREE { exec "$BUILD/tests/demo_tree"; }
 tree_pid=$TREE_PID
@@ -112,7 +118,7 @@ latest() {
       sub(/^[^-]*-/, "", inst) # the <Instance> label (the snippet has one)
       series = p[n]; sub(/-[0-9]+-[0-9]+-[0-9]+$/, "", series)
       if (series == "objects-clients") { # a device
-        printf "30 - %d %s\n", last, inst
+        printf "30 - %d - %s\n", last, inst
         return
       }
       # docs/collectd-naming.md: device, device-pid-comm,
@@ -120,14 +126,16 @@ latest() {
       scope = inst !~ /-/ ? "device" : inst ~ /^[^-]+-[0-9]+-/ ? "process" : \
         inst ~ /^[^-]+-client[0-9]+-/ ? "client" : "cgroup"
       order = scope == "device" ? 1 : scope == "process" ? 2 : 3
+      what = series; sub(/^[a-z_]+-/, "", what) # the engine or region
+      sub(/-[a-z_]+$/, "", what)
       if (series ~ /^percent-.*-utilization$/)
-        printf "1%d %s %.1f %s\n", order, scope, last, inst
+        printf "1%d %s %.1f %s %s\n", order, scope, last, what, inst
       else if (series ~ /^bytes-.*-resident_bytes$/ && order == 1)
-        printf "2%d %s %.1f %s\n", order, scope, last / 1048576, inst
+        printf "2%d %s %.1f %s %s\n", order, scope, last / 1048576, what, inst
     }
     FNR == 1 { flush(); file = FILENAME; last = ""; next }
     { when = $1; last = $2 }
-    END { flush() }' "${files[@]}" | sort -k1,1n -k4,4
+    END { flush() }' "${files[@]}" | sort -k1,1n -k5,5 -k4,4
 }
 
 show() {
@@ -140,7 +148,7 @@ show() {
       if (section ~ /^2/) print "\nresident memory MiB per device (bytes-REGION-resident_bytes):"
       if (section == 30) print "\nclients per device (objects-clients):"
     }
-    { printf "  %8s  %s\n", $3, $4 }'
+    { printf "  %8s  %-14s %s\n", $3, ($4 == "-" ? "" : $4), $5 }'
 }
 
 end=$((SECONDS + DEMO_SECONDS))
@@ -150,16 +158,15 @@ while ((SECONDS < end)); do
     cat "$CD_LOG" >&2
     exit 1
   }
-  if [[ -t 1 ]]; then
-    clear
+  if [[ -t 1 ]]; then # redrawn in place: cursor home, clear to the end
+    printf '\033[H\033[2J'
     show "$(date +%T)" $((end - SECONDS))
     sleep 1
-  else # not a terminal: a snapshot every 5 s
-    show "$(date +%T)" $((end - SECONDS))
-    echo
-    sleep 5
+  else # not a terminal: one screen, at the end
+    sleep 1
   fi
 done
+[[ -t 1 ]] || show "$(date +%T)" 0
 
 echo
 echo "collectd's log ($CD_LOG):"
@@ -172,14 +179,20 @@ echo
 "$BUILD/drm_fdinfo" --format=table --window=1 --ReportBy=Device \
   --ReportBy=Process --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys" \
   --DebugfsRoot="$FP/debug" || die "$BUILD/drm_fdinfo failed"
+}
+if [[ $root == 1 ]]; then
+  collectd_part
+fi
 
 # panthor_perf: a Mali-G720 through the shim's panthor node (the perf uAPI
 # is not in mainline, so no machine here has one).
 echo
 echo "panthor_perf against an emulated Mali-G720 (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=panthor):"
 echo "  $BUILD/panthor_perf --format=table --window=1 --Device=<tmp>/renderD128"
+echo "(The emulation follows the out-of-tree kernel that keeps a perf session at"
+echo "TEARDOWN: the TEARDOWN warning below is about that emulated kernel, not this machine.)"
 echo
-pp_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-panthor.XXXXXX")
+pp_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-panthor.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
 # per 1 ms sample (the shim's virtual time): GPU 800 MHz active, queues,
 # tiler and cores busy in proportion, ~1 GB/s read and ~0.5 GB/s written
 pp_rates=cshw:4=800000,cshw:32=600000,cshw:24=200000,tiler:4=300000
@@ -197,7 +210,7 @@ echo
 echo "i915_oa against an emulated Intel TGL GPU (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=i915):"
 echo "  $BUILD/i915_oa --format=table --window=1 --FlexEvent='eu_active 4' --FlexEvent='eu_stall 5'"
 echo
-oa_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-i915.XXXXXX")
+oa_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-i915.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
 (
   source tests/lib/i915_tree.sh
   i915_tree "$oa_dir" 0000:00:02.0
@@ -214,7 +227,7 @@ echo
 echo "i915_oa against an emulated Intel Battlemage GPU on xe (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=xe):"
 echo "  $BUILD/i915_oa --format=table --window=1 --MetricSet=1"
 echo
-xe_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-xe.XXXXXX")
+xe_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-xe.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
 (
   mkdir -p "$xe_dir/dev/dri" "$xe_dir/sys"
   : >"$xe_dir/dev/dri/renderD128"
@@ -225,3 +238,31 @@ xe_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-xe.XXXXXX")
     --MetricSet=1
 ) || echo "demo: $BUILD/i915_oa (xe) failed" >&2
 rm -rf "$xe_dir"
+
+# tegra410_uncore: the Tegra410 preset on emulated PMUs (the shim's perf
+# driver counts at fixed rates).
+echo
+echo "tegra410_uncore against emulated Tegra410 PMUs (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=perf):"
+echo "  $BUILD/tegra410_uncore --format=table --window=1 --SysfsRoot=<tmp>/sys"
+echo
+t4_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-t410.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
+(
+  source tests/lib/tegra410_tree.sh
+  t410_tree "$t4_dir"
+  SHIM_DRIVERS=perf LD_PRELOAD="$PWD/$BUILD/tests/shim.so" "$BUILD/tegra410_uncore" \
+    --format=table --window=1 --SysfsRoot="$t4_dir/sys"
+) || echo "demo: $BUILD/tegra410_uncore failed" >&2
+rm -rf "$t4_dir"
+
+# drm_device: each GPU's own state from sysfs, on synthetic trees shaped
+# as the kernel's (an xe Battlemage card with two GTs and hwmon, an amdgpu
+# APU).
+echo
+echo "drm_device on synthetic sysfs trees (an xe card, an amdgpu APU):"
+echo "  $BUILD/drm_device --format=table --window=1 --SysfsRoot=<tmp>/sys"
+echo
+dd_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-ddv.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
+"$BUILD/tests/ddv_tree" "$dd_dir" xe_bmg amdgpu_apu &&
+  "$BUILD/drm_device" --format=table --window=1 --SysfsRoot="$dd_dir/sys" ||
+  echo "demo: $BUILD/drm_device failed" >&2
+rm -rf "$dd_dir"

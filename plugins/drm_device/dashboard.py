@@ -2,7 +2,7 @@
 
 Read by dashboards/grafana/generate.py, which runs this file with its
 helpers in scope (collectd_query, collectd_field, collectd_variables, inst,
-GPU_DEVICE_RE, telegraf_query) and takes DASHBOARDS: output file name ->
+GPU_DEVICE_RE, telegraf_query, tvar) and takes DASHBOARDS: output file name ->
 (uid, title, database, panels[, template variables]).
 """
 # flake8: noqa: F821
@@ -32,40 +32,42 @@ DDV_COLLECTD = [
 ]
 DDV_VARIABLES = collectd_variables("drm_device", GPU_DEVICE_RE)
 
+# The Telegraf panels follow the template variables host and device.
+_SEL = tvar(("host", "host"), ("device", "device"))
 _BY_DOMAIN = "\"host\", \"driver\", \"device\", \"domain\""
 _BY_SENSOR = "\"host\", \"driver\", \"device\", \"sensor\""
 
 DDV_TELEGRAF = [
     ("Actual frequency per device and domain", telegraf_query(
-        "actual_hz", "drm_device_freq", "", _BY_DOMAIN),
+        "actual_hz", "drm_device_freq", _SEL, _BY_DOMAIN),
      "hertz", "$tag_host $tag_device $tag_domain"),
     ("Requested frequency per device and domain", telegraf_query(
-        "requested_hz", "drm_device_freq", "", _BY_DOMAIN),
+        "requested_hz", "drm_device_freq", _SEL, _BY_DOMAIN),
      "hertz", "$tag_host $tag_device $tag_domain"),
     ("Idle residency (RC6, gtidle) over the interval", telegraf_query(
-        "idle_percent", "drm_device_idle", "", _BY_DOMAIN),
+        "idle_percent", "drm_device_idle", _SEL, _BY_DOMAIN),
      "percent", "$tag_host $tag_device $tag_domain"),
     ("Power per sensor", telegraf_query(
-        "power_watts", "drm_device_power", "", _BY_SENSOR),
+        "power_watts", "drm_device_power", _SEL, _BY_SENSOR),
      "watt", "$tag_host $tag_device $tag_sensor"),
     ("Temperature per sensor", telegraf_query(
-        "celsius", "drm_device_temperature", "", _BY_SENSOR),
+        "celsius", "drm_device_temperature", _SEL, _BY_SENSOR),
      "celsius", "$tag_host $tag_device $tag_sensor"),
     ("Memory used per region", telegraf_query(
-        "used_bytes", "drm_device_memory", "",
+        "used_bytes", "drm_device_memory", _SEL,
         "\"host\", \"driver\", \"device\", \"region\""),
      "bytes", "$tag_host $tag_device $tag_region"),
     ("Busy percentage (amdgpu)", telegraf_query(
-        "percent", "drm_device_busy", "",
+        "percent", "drm_device_busy", _SEL,
         "\"host\", \"driver\", \"device\", \"unit\""),
      "percent", "$tag_host $tag_device $tag_unit"),
     ("Throttled (1) per domain", telegraf_query(
-        "throttled", "drm_device_throttle", "", _BY_DOMAIN),
+        "throttled", "drm_device_throttle", _SEL, _BY_DOMAIN),
      "short", "$tag_host $tag_device $tag_domain"),
-    ("Fan speed", telegraf_query("rpm", "drm_device_fan", "", _BY_SENSOR),
+    ("Fan speed", telegraf_query("rpm", "drm_device_fan", _SEL, _BY_SENSOR),
      "rotrpm", "$tag_host $tag_device $tag_sensor"),
     ("Runtime suspended (1)", telegraf_query(
-        "runtime_suspended", "drm_device", "",
+        "runtime_suspended", "drm_device", _SEL,
         "\"host\", \"driver\", \"device\""),
      "short", "$tag_host $tag_driver $tag_device"),
 ]
@@ -77,4 +79,10 @@ DASHBOARDS = {
     "drm_device-telegraf.json": ("gpu-drm-device-telegraf",
                                  "GPU devices (drm_device, Telegraf)",
                                  "telegraf", DDV_TELEGRAF),
+}
+
+# Template variables of the Telegraf dashboard: host, device.
+TELEGRAF_VARIABLES = {
+    "drm_device-telegraf.json": [("host", "Host", "drm_device", "host"),
+                                 ("device", "Device", "drm_device", "device")],
 }

@@ -329,6 +329,15 @@ for f in "$T"/dash/*.json; do
   tap_check "dashboards/grafana/${f##*/} is what generate.py writes" \
     cmp -s "$f" "dashboards/grafana/${f##*/}"
 done
+# Every dashboard can be narrowed to a host and a device (tegra410_uncore:
+# a PMU in the collectd schema, a socket in the others; the host is
+# Prometheus' instance label there).
+for f in dashboards/grafana/*.json; do
+  tap_is "$([[ $f == *-prometheus.json ]] && echo instance || echo host) $([[ $f == *tegra410* && $f != *-collectd.json ]] && echo socket || echo device)" \
+    "$(python3 -c 'import json, sys
+print(" ".join(v["name"] for v in json.load(open(sys.argv[1]))["templating"]["list"][:2]))' "$f" 2>&1)" \
+    "${f##*/}: template variables host and device"
+done
 if compgen -G "dashboards/grafana/*.json" >/dev/null; then
   python3 tests/lib/grafana_queries.py "$INFLUX_URL" dashboards/grafana/*.json | verdicts
 else

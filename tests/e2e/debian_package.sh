@@ -115,6 +115,18 @@ for p in $plugins; do
   tap_check "the description names $p" grep -q "$p" "$T/description"
   tap_check "the changelog names $p" bash -c "dpkg-parsechangelog -l debian/changelog -S Changes | grep -q '$p'"
 done
+# Every dashboard and rules file is in one of the packages, under
+# /usr/share/gpu-telemetry: the collectd schema's with the plugins, the
+# executables' (Telegraf, Prometheus) with the tools.
+want=$(for f in dashboards/grafana/*.json dashboards/prometheus/*.yml; do
+  [[ $f == *.test.yml ]] || echo "./usr/share/gpu-telemetry/${f#dashboards/}"
+done | sort)
+tap_is "$want" "$(grep -h '^\./usr/share/gpu-telemetry/.*\.' "$T/plugins.list" "$T/tools.list" | sort)" \
+  "the packages ship every dashboard and rules file in /usr/share/gpu-telemetry"
+tap_is "" "$(grep -E '^\./usr/share/gpu-telemetry/.*((telegraf|prometheus)\.json|exporter)' "$T/plugins.list")" \
+  "collectd-gpu-plugins ships only the collectd schema's dashboards and rules"
+tap_check "collectd-gpu-plugins has collectd-gpu-plugins(5)" \
+  grep -qx './usr/share/man/man5/collectd-gpu-plugins.5.gz' "$T/plugins.list"
 tap_is "" "$(grep "^\./$ENABLED" "$T/plugins.list")" \
   "nothing is shipped in $ENABLED (the links are made by postinst)"
 # The documentation as make install lays it out, in both packages
@@ -163,6 +175,12 @@ for p in $plugins; do
   tap_check "/usr/bin/$p --help runs" bash -c "/usr/bin/$p --help >/dev/null 2>&1"
   tap_check "man $p renders" bash -c "man -l /usr/share/man/man1/$p.1.gz 2>&1 >/dev/null | grep -q . && exit 1; man -l /usr/share/man/man1/$p.1.gz | grep -q '$p'"
 done
+if command -v man >/dev/null; then
+  tap_is /usr/share/man/man5/collectd-gpu-plugins.5.gz "$(MANPATH= man -w collectd-gpu-plugins 2>&1)" \
+    "man collectd-gpu-plugins finds the collectd side's page"
+  tap_check "man collectd-gpu-plugins renders, every plugin's section in it" bash -c \
+    "man collectd-gpu-plugins 2>/dev/null | grep -c '^   [a-z0-9_]*\$' | grep -qx $(wc -w <<<"$plugins")"
+fi
 stock_collectd_check "after install" "$T/install" "$VALUES"
 for p in $plugins; do
   tap_check "after install: the stock daemon loads $p" \

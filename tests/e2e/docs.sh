@@ -31,4 +31,8 @@ for d in docs/*.md HACKING.md; do
   tap_check "README.md links $d" grep -qF "]($d)" README.md
 done
 tap_check "README.md has a \"Which way to run\" section" grep -qx '## Which way to run' README.md
+# The version is the changelog's, set at build time (Makefile, man1_rule):
+# a man page's source names none, so none can be left behind.
+tap_is "" "$(grep -lE '^\.TH .*"collectd-gpu-plugins [0-9]' plugins/*/*.1 | paste -sd' ')" \
+  "no man page source carries a version of its own"
 tap_done

@@ -53,6 +53,16 @@ for p in $plugins; do
     "$CONF/$p.conf loads $p from $PREFIX/lib/collectd and sets collectd's PluginDir back"
 done
 tap_check "README.md installed" test -f "$PREFIX/share/doc/collectd-gpu-plugins/README.md"
+# man finds the pages where make install put them (man-db searches
+# PREFIX/share/man for PREFIX/bin on PATH).
+if command -v man >/dev/null; then
+  man_w() { realpath -e "$(PATH=$PREFIX/bin:$PATH MANPATH= man -w "$1" 2>&1)" 2>&1; }
+  tap_is "$PREFIX/share/man/man5/collectd-gpu-plugins.5" "$(man_w collectd-gpu-plugins)" \
+    "man collectd-gpu-plugins finds its page"
+  tap_is "$PREFIX/share/man/man1/drm_fdinfo.1" "$(man_w drm_fdinfo)" "man drm_fdinfo finds its page"
+else
+  tap_skip "man collectd-gpu-plugins finds its page" "no man (man-db) here"
+fi
 stock_collectd_check "after make install" "$T/install" '*/drm_fdinfo-*/*.rrd'
 for p in $plugins; do
   tap_check "after make install: the stock daemon loads $p" \
