@@ -194,8 +194,14 @@ static int exec_top_read(void *ctx) {
   for (size_t k = 0; k < r->n; k++)
     any |= r->inst[k]->have_last;
   uint64_t until = runner_now() + 1000000000ULL;
-  while (!any && runner_reading(r) && !*x->stop && runner_now() < until) {
-    runner_wait(r, -1, (int)((until - runner_now()) / 1000000) + 1);
+  while (!any && !*x->stop) {
+    uint64_t now = runner_now();
+    runner_tick(r, now);
+    int ms = runner_timeout_ms(r, now, -1);
+    int left = now < until ? (int)((until - now) / 1000000) + 1 : 0;
+    if (left == 0 || (!runner_reading(r) && (ms < 0 || ms > left)))
+      break; /* nothing will finish in time */
+    runner_wait(r, -1, ms >= 0 && ms < left ? ms : left);
     runner_collect(r, runner_now());
     for (size_t k = 0; k < r->n; k++)
       any |= r->inst[k]->have_last;
@@ -264,9 +270,8 @@ static int exec_run_top(struct exec_host *x) {
   o.user_ctx = &users;
   char looked[600];
   snprintf(looked, sizeof(looked),
-           "%s: no device under %s (--log-level=info says what each plugin "
-           "looked at)",
-           x->program, sysfs ? sysfs : "/sys");
+           "%s: no device under %s (--log-level=info says what %s looked at)",
+           x->program, sysfs ? sysfs : "/sys", x->multi ? "each plugin" : "it");
   o.looked_at = looked;
   struct exec_top t = {x};
   if (a->mode == HOST_EXEC_ONCE) {
