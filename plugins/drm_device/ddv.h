@@ -159,14 +159,15 @@ struct ddv {
   const struct kernel_ops *k;
   struct ddv_device *devices;
   size_t n_devices, cap_devices;
-  uint64_t relook_ns;       /* the next look at the class directories */
-  uint64_t relook_delay_ns; /* the wait armed by the last look */
-  uint64_t last_read_ns;    /* the previous read, 0: none */
-  bool rescan;              /* a device or attribute vanished */
-  unsigned scan_changes;    /* devices found or gone by the last scan */
-  bool said_none;           /* "no device" said (until one is found) */
-  size_t fd_budget;         /* fds kept open at most (RLIMIT_NOFILE) */
-  size_t fds_open;          /* fds kept open now: dirfds and attributes */
+  uint64_t relook_ns;        /* the next look at the class directories */
+  uint64_t relook_delay_ns;  /* the wait armed by the last look */
+  uint64_t look_ns;          /* the last look */
+  unsigned reads_since_look; /* reads without a look since then */
+  bool rescan;               /* a device or attribute vanished */
+  unsigned scan_changes;     /* devices found or gone by the last scan */
+  bool said_none;            /* "no device" said (until one is found) */
+  size_t fd_budget;          /* fds kept open at most (RLIMIT_NOFILE) */
+  size_t fds_open;           /* fds kept open now: dirfds and attributes */
   struct log_complaint scan_complaint;
   char buf[4097]; /* one attribute's bytes */
 };

@@ -8,9 +8,10 @@
  * Devices come and go: every read checks that each known node's directory
  * is still there (one fstatat each), so a gone device's series ends at the
  * next read; and the class directories are looked at again on a back-off,
- * 1 s doubling to 1 min (devsession.h's re-look bounds), but never more
- * than 1.5 read intervals apart, so a new device is found within two
- * reads. Any change starts the back-off at 1 s again.
+ * 1 s doubling to 1 min (devsession.h's re-look bounds), and at the latest
+ * at the second read after a look that is 1 s or more after it, so with an
+ * interval of 1 s or more a new device is found within two reads. Any
+ * change starts the back-off at 1 s again.
  */
 #include "plugins/drm_device/drm_device.h"
 
@@ -56,10 +57,18 @@ static void ddv_relook_arm(struct ddv *d, uint64_t now) {
   if (delay > DEVSESSION_RELOOK_MAX_NS)
     delay = DEVSESSION_RELOOK_MAX_NS;
   d->relook_delay_ns = delay;
-  uint64_t spacing = d->last_read_ns != 0 ? now - d->last_read_ns : 0;
-  if (spacing > 0 && delay > spacing + spacing / 2)
-    delay = spacing + spacing / 2;
   d->relook_ns = now + delay;
+  d->look_ns = now;
+  d->reads_since_look = 0;
+}
+
+/* A look is due: the back-off is over, or this is the second read since
+ * the last look and 1 s has passed (never a look per read: a look
+ * allocates a DIR). */
+static bool ddv_relook_due(const struct ddv *d, uint64_t now) {
+  return d->rescan || now >= d->relook_ns ||
+         (d->reads_since_look >= 1 &&
+          now - d->look_ns >= DEVSESSION_BACKOFF_MIN_NS);
 }
 
 static int ddv_init(void *inst, const struct plugin_host *host) {
@@ -83,11 +92,12 @@ static int ddv_read(void *inst, struct metric_sink *sink) {
       d->devices[i].gone = true;
       d->rescan = true;
     }
-  if (d->rescan || now >= d->relook_ns) {
+  if (ddv_relook_due(d, now)) {
     ddv_scan(d);
     ddv_relook_arm(d, now);
+  } else {
+    d->reads_since_look++;
   }
-  d->last_read_ns = now;
   uint64_t t = plugin_host_realtime_ns(d->host);
   int rc = 0;
   for (size_t i = 0; i < d->n_devices; i++) {
