@@ -64,8 +64,9 @@ enum ddv_kind {
 enum ddv_pm {
   /* show() takes a runtime-PM reference (resuming a suspended device)
    * and its put marks the device busy and restarts the autosuspend timer
-   * (pm_runtime_mark_last_busy + pm_runtime_put_autosuspend): never read
-   * asleep, and with autosuspend at most once per 1.25 x its delay */
+   * (pm_runtime_put_autosuspend, which marks it itself on current kernels,
+   * after pm_runtime_mark_last_busy on older ones): never read asleep, and
+   * with autosuspend at most once per 1.25 x its delay */
   DDV_PM_REF = 0,
   /* the PM core's or the driver's software state: read asleep too */
   DDV_PM_NONE = 1,

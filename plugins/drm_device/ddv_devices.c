@@ -231,7 +231,8 @@ static void ddv_probe_runtime(const struct ddv *d, struct ddv_device *dev) {
  * with_intel_runtime_pm) and throttle_reason_* (rps_read_mmio:
  * with_intel_runtime_pm) take a reference, whose put restarts the
  * autosuspend timer (intel_runtime_pm.c: __intel_runtime_pm_put,
- * pm_runtime_mark_last_busy + pm_runtime_put_autosuspend): never read
+ * pm_runtime_put_autosuspend, after pm_runtime_mark_last_busy on older
+ * kernels): never read
  * asleep, read on the autosuspend rule. rc6_residency_ms is get_residency's
  * u32 of ms ("%u", which wraps after 49.7 days): a 32-bit counter, the
  * only one here that wraps.
@@ -490,9 +491,9 @@ static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
  *  Those call amdgpu_pm_get_access_if_active (returns -EPERM while
  *  suspended) on current kernels but pm_runtime_get_sync on older ones,
  *  which resumes the GPU: never read asleep. Either way the reference is
- *  dropped by amdgpu_pm_put_access (pm_runtime_mark_last_busy +
- *  pm_runtime_put_autosuspend), which restarts the autosuspend timer: read
- *  on the autosuspend rule.
+ *  dropped by amdgpu_pm_put_access (pm_runtime_put_autosuspend, after
+ *  pm_runtime_mark_last_busy on older kernels), which restarts the
+ *  autosuspend timer: read on the autosuspend rule.
  *  - mem_info_{vram,vis_vram,gtt}_{total,used} in bytes (amdgpu_vram_mgr.c:
  *    amdgpu_mem_info_vram_total_show ...; amdgpu_gtt_mgr.c:
  *    amdgpu_mem_info_gtt_total_show ...): the memory managers' software
@@ -675,8 +676,8 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
         p->scale = 1e-6;
     } else if (strcmp(type, "fan") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
-      p = ddv_probe_add(d, dev, DDV_G_FAN, sensor, rel, "rpm", "gpu_rpm",
-                        DDV_K_SINT, DDV_PM_REF);
+      ddv_probe_add(d, dev, DDV_G_FAN, sensor, rel, "rpm", "gpu_rpm",
+                    DDV_K_SINT, DDV_PM_REF);
     } else if (strcmp(type, "in") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
       p = ddv_probe_add(d, dev, DDV_G_VOLTAGE, sensor, rel, "volts",
@@ -685,8 +686,8 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
         p->scale = 1e-3;
     } else if (strcmp(type, "freq") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
-      p = ddv_probe_add(d, dev, DDV_G_FREQ, sensor, rel, "actual_hz",
-                        "gpu_hertz", DDV_K_UINT, DDV_PM_REF);
+      ddv_probe_add(d, dev, DDV_G_FREQ, sensor, rel, "actual_hz", "gpu_hertz",
+                    DDV_K_UINT, DDV_PM_REF);
     }
   }
   free(files);
