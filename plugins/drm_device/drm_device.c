@@ -104,6 +104,8 @@ static int ddv_read(void *inst, struct metric_sink *sink) {
     if (d->devices[i].gone)
       continue; /* ended: the next look drops it */
     ddv_device_read(d, &d->devices[i], now);
+    if (d->devices[i].gone)
+      continue; /* an attribute said ENODEV/ENOENT: removed meanwhile */
     int wrc = ddv_device_report(d, &d->devices[i], t, sink);
     if (wrc < 0 && rc == 0)
       rc = wrc;
