@@ -849,7 +849,8 @@ static void xe_limits__read_rarely(void **state) {
 }
 
 /* RLIMIT_NOFILE of DDV_FD_RESERVE + 20: at most 10 fds kept open; beyond
- * them attributes are opened, read and closed, and every record is there. */
+ * them attributes are opened, read and closed, and every record is there.
+ * Of DDV_FD_RESERVE: none kept, attributes opened by path. */
 static void fd_budget__low_rlimit(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
@@ -874,6 +875,24 @@ static void fd_budget__low_rlimit(void **state) {
   assert_int_equal(f->sink.n_lines, lines);
   expect_line(f, "drm_device_idle," XE ",domain=gt1 "
                  "residency_ns=2000000000i,idle_percent=0.0");
+  /* no budget at all: not even the node's directory stays open, every
+   * attribute is opened by its path, read and closed */
+  drm_device_ops.instance_free(f->inst);
+  f->inst = NULL;
+  low.rlim_cur = 256;
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+  max_live = 0;
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  setrlimit(RLIMIT_NOFILE, &old);
+  assert_int_equal(max_live, 1);
+  assert_int_equal(n_live, 0);
+  assert_int_equal(f->sink.n_lines, lines);
+  char want[600];
+  snprintf(want, sizeof(want), "%s/class/drm/card1/device/power/runtime_status",
+           f->tree.sys);
+  assert_int_equal(read_count(want), 1);
 }
 
 /* Eleven hwmon directories: all read (4 were, in readdir order). 300
