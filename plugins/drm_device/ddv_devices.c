@@ -415,7 +415,8 @@ static void ddv_probe_i915(const struct ddv *d, struct ddv_device *dev) {
  *  - freq0/throttle/status and reason_* (xe_gt_throttle.c: status_show,
  *    reason_pl1_show, ...), each 0 or 1.
  * Every one of them takes a runtime-PM reference (xe_pm_runtime_get in the
- * show functions, or the GuC/MMIO access behind them) whose put restarts
+ * show functions, or behind them: xe_gt_throttle.c
+ * xe_gt_throttle_get_limit_reasons for the throttle files) whose put restarts
  * the autosuspend timer (xe_pm.c: xe_pm_runtime_put,
  * pm_runtime_mark_last_busy + pm_runtime_put): none is read while the
  * device is suspended, all on the autosuspend rule.
