@@ -1,5 +1,5 @@
 /*
- * counter.c: wraparound, accumulation, monotonic hold and rates
+ * counter.c: wraparound, resets, accumulation, monotonic hold and rates
  * (counter.h).
  */
 #include "common/core/counter.h"
@@ -14,9 +14,27 @@ uint64_t counter_wrap_delta(uint64_t prev, uint64_t now, unsigned bits) {
   return ((now & mask) - (prev & mask)) & mask;
 }
 
+enum counter_move counter_step(uint64_t prev, uint64_t now, unsigned bits,
+                               uint64_t max_step, uint64_t *delta) {
+  *delta = 0;
+  uint64_t d;
+  if (bits == 0 || bits >= 64) {
+    if (now < prev)
+      return COUNTER_RESET; /* 2^64 of anything is not one interval */
+    d = now - prev;
+  } else {
+    d = counter_wrap_delta(prev, now, bits);
+  }
+  if (max_step != 0 && d > max_step)
+    return COUNTER_RESET;
+  *delta = d;
+  return COUNTER_STEP;
+}
+
 void counter_init(struct counter *c, unsigned bits) {
   c->last = 0;
   c->total = 0;
+  c->resets = 0;
   c->bits = bits;
   c->have = false;
 }
@@ -28,7 +46,10 @@ uint64_t counter_update(struct counter *c, uint64_t raw) {
     c->have = true;
     return 0;
   }
-  uint64_t delta = counter_wrap_delta(c->last, raw, c->bits);
+  uint64_t delta;
+  if (counter_step(c->last, raw, c->bits, /*max_step=*/0, &delta) ==
+      COUNTER_RESET)
+    c->resets++;
   c->last = raw;
   c->total += delta;
   return delta;

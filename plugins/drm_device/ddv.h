@@ -4,8 +4,9 @@
  * One struct ddv_device per DRM card or accel node found under
  * SysfsRoot/class/{drm,accel}; each holds the attributes ("probes") found
  * for it when it was discovered and the records ("recs") they fill. A read
- * opens, reads (one read()) and closes each attribute through the kernel
- * seam, relative to the node's sysfs directory, and allocates nothing.
+ * reads each attribute once (one pread() of an fd kept open, or open,
+ * read, close beyond the fd budget) through the kernel seam, relative to
+ * the node's sysfs directory, and allocates nothing.
  */
 #ifndef PLUGINS_DRM_DEVICE_DDV_H
 #define PLUGINS_DRM_DEVICE_DDV_H
@@ -15,8 +16,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #define DDV_PLUGIN "drm_device"
+#define DDV_MS_NS UINT64_C(1000000)
 #define DDV_MAX_FILTERS 16
 
 /* The record groups, in report order (the Report option's words). */
@@ -52,6 +55,29 @@ enum ddv_kind {
   DDV_K_DPM,     /* amdgpu pp_dpm_* current level -> hertz */
   /* amdgpu's binary gpu_metrics table -> dev->gm (ddv_gpu_metrics.c) */
   DDV_K_GPU_METRICS,
+  DDV_K_CONTROL, /* power/control "auto" or "on": no field */
+  DDV_K_DELAY,   /* power/autosuspend_delay_ms: no field */
+};
+
+/*
+ * What reading an attribute does to the device's runtime PM, from the
+ * kernel function behind it (the tables in ddv_devices.c cite it). 0 is
+ * the conservative default: an attribute not marked otherwise (a bool
+ * "safe asleep" false) takes a reference.
+ */
+enum ddv_pm {
+  /* show() takes a runtime-PM reference (resuming a suspended device)
+   * and its put marks the device busy and restarts the autosuspend timer
+   * (pm_runtime_put_autosuspend, which marks it itself on current kernels,
+   * after pm_runtime_mark_last_busy on older ones): never read asleep, and
+   * with autosuspend at most once per 1.25 x its delay */
+  DDV_PM_REF = 0,
+  /* the PM core's or the driver's software state: read asleep too */
+  DDV_PM_NONE = 1,
+  /* touches the hardware only while it is in use and takes no reference
+   * of its own (i915 with_intel_runtime_pm_if_in_use): never read asleep,
+   * every read while awake */
+  DDV_PM_IF_IN_USE = 2,
 };
 
 /* One attribute of one device and what it gives. */
@@ -63,7 +89,11 @@ struct ddv_probe {
   const char *rate_ctype;
   enum ddv_kind kind;
   uint16_t rec;      /* index in the device's recs */
-  bool safe_asleep;  /* reading it never resumes a suspended device */
+  enum ddv_pm pm;    /* what reading it does to runtime PM */
+  bool limit;        /* a frequency limit: read rarely (DDV_LIMITS_NS) */
+  bool held;         /* limit: u holds its last reading */
+  uint8_t bits;      /* COUNTER: width; below 64 it wraps */
+  bool time_bound;   /* COUNTER in ms of time: a step > elapsed is a reset */
   uint64_t mult;     /* UINT, COUNTER integer fields: raw * mult */
   double scale;      /* SINT, COUNTER float fields: raw * scale */
   double rate_scale; /* COUNTER: delta * rate_scale / seconds */
@@ -78,6 +108,9 @@ struct ddv_probe {
   /* COUNTER: unwrapped across reads */
   bool seen;
   uint64_t first, last, total, last_ns;
+  /* idle residency: the device's runtime_suspended_time (ms) at `last` */
+  bool have_susp;
+  uint64_t susp_ms;
 };
 
 /* One record: a group and the value of its tag (domain, sensor, ...). */
@@ -93,12 +126,22 @@ struct ddv_device {
   char node[24];      /* card0, accel0 */
   char name[64];      /* PCI slot or platform device name, as drm_fdinfo */
   char driver[32];    /* driver name, "" when unbound */
-  int dirfd;          /* the node's sysfs directory */
+  char path[512];     /* SysfsRoot/class/<cls>/<node> */
+  int dirfd;          /* the node's directory, -1: opened by path */
   bool seen;          /* found by the last scan */
   bool gone;          /* an attribute said ENODEV/ENOENT: set up again */
   bool hwmon_pending; /* hwmon not looked at yet (not seen active) */
   bool asleep;        /* this read: not known to be active */
   int status;         /* index of the runtime_status probe, -1: none */
+  int control;        /* power/control, -1: none */
+  int delay;          /* power/autosuspend_delay_ms, -1: none */
+  int susp;           /* runtime_suspended_time, -1: none */
+  bool pm_read;       /* this read: the PM-taking attributes were read */
+  bool pm_once;       /* they were read at least once, at pm_last_ns */
+  uint64_t pm_last_ns;
+  uint64_t limits_next_ns; /* frequency limits due again at this time */
+  bool limits_stale;       /* requested_hz left their range: read them */
+  uint64_t stale_hz;       /* the requested_hz that said so */
   struct ddv_probe *probes;
   size_t n_probes, cap_probes;
   struct ddv_rec *recs;
@@ -115,6 +158,7 @@ struct ddv_config {
   size_t n_drivers;
   bool report[DDV_G_COUNT];
   bool report_set; /* a Report line was given */
+  bool pm_always;  /* ReadPMAttributes Always */
   char *owned[2 * DDV_MAX_FILTERS + 2];
   size_t n_owned;
 };
@@ -125,15 +169,26 @@ struct ddv {
   const struct kernel_ops *k;
   struct ddv_device *devices;
   size_t n_devices, cap_devices;
-  uint64_t scan_ns; /* monotonic time of the last scan */
-  bool rescan;      /* a device or attribute vanished */
+  uint64_t relook_ns;        /* the next look at the class directories */
+  uint64_t relook_delay_ns;  /* the wait armed by the last look */
+  uint64_t look_ns;          /* the last look */
+  unsigned reads_since_look; /* reads without a look since then */
+  bool rescan;               /* a device or attribute vanished */
+  unsigned scan_changes;     /* devices found or gone by the last scan */
+  bool said_none;            /* "no device" said (until one is found) */
+  size_t fd_budget;          /* fds kept open at most (RLIMIT_NOFILE) */
+  size_t fds_open;           /* fds kept open now: dirfds and attributes */
   struct log_complaint scan_complaint;
   char buf[4097]; /* one attribute's bytes */
 };
 
-/* Rescan the class directories at most this often (and after an attribute
- * vanished): a device that appears is picked up within it. */
-#define DDV_RESCAN_NS (10ull * 1000000000ull)
+/* The frequency limits of xe (GuC SLPC queries) are read again after
+ * this long, or when requested_hz leaves their range. */
+#define DDV_LIMITS_NS (60ull * 1000000000ull)
+/* Of RLIMIT_NOFILE's soft limit, this many fds are left to the rest of the
+ * process (the exporter's listener and connections, other plugins), and
+ * drm_device keeps at most half of the remainder open. */
+#define DDV_FD_RESERVE 256u
 
 /* ddv_config.c */
 extern const struct cfg_option ddv_options[];
@@ -147,6 +202,15 @@ bool ddv_config_driver_ok(const struct ddv_config *cfg, const char *driver);
 /* ddv_devices.c */
 int ddv_scan(struct ddv *d);
 void ddv_devices_free(struct ddv *d);
+/* Whether the node's directory is still there (an unbound or unplugged
+ * device's is removed: drm_sysfs_connector_remove / device_del). */
+bool ddv_device_alive(const struct ddv *d, const struct ddv_device *dev);
+/* openat / fstatat of `rel` under the node: through its directory fd when
+ * held, else by its path. */
+int ddv_node_openat(const struct ddv *d, const struct ddv_device *dev,
+                    const char *rel, int flags);
+int ddv_node_fstatat(const struct ddv *d, const struct ddv_device *dev,
+                     const char *rel, struct stat *st, int flags);
 
 /* Find the hwmon channels of `dev` (once, when it is first seen active). */
 void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev);

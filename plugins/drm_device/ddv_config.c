@@ -13,6 +13,11 @@ const struct cfg_option ddv_options[] = {
      "only this device (PCI address, platform name or card/accel node); "
      "repeatable"},
     {"Driver", "all", "only devices bound to this driver; repeatable"},
+    {"ReadPMAttributes", "Autosuspend",
+     "Autosuspend: where power/control is auto, read the attributes that "
+     "take a runtime-PM reference at most once per 1.25 x "
+     "autosuspend_delay_ms, so an idle GPU can suspend; Always: every "
+     "interval (keeps an idle GPU awake when the interval is shorter)"},
     {"Report", "all",
      "groups: runtime freq idle throttle memory busy power temperature fan "
      "voltage"},
@@ -139,6 +144,23 @@ static int ddv_config_root(struct ddv_config *cfg, const struct cfg_item *item,
   return 0;
 }
 
+static int ddv_config_pm(struct ddv_config *cfg, const struct cfg_item *item) {
+  const char *s;
+  int rc = cfg_get_string(DDV_PLUGIN, item, &s);
+  if (rc < 0)
+    return rc;
+  if (strcasecmp(s, "Autosuspend") == 0)
+    cfg->pm_always = false;
+  else if (strcasecmp(s, "Always") == 0)
+    cfg->pm_always = true;
+  else {
+    log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
+            "expected Autosuspend or Always, got \"%s\"", s);
+    return -EINVAL;
+  }
+  return 0;
+}
+
 int ddv_config_item(struct ddv_config *cfg, const struct cfg_item *item) {
   if (cfg_key_is(item, "Device"))
     return ddv_config_strings(cfg, item, cfg->devices, &cfg->n_devices);
@@ -146,6 +168,8 @@ int ddv_config_item(struct ddv_config *cfg, const struct cfg_item *item) {
     return ddv_config_strings(cfg, item, cfg->drivers, &cfg->n_drivers);
   if (cfg_key_is(item, "Report"))
     return ddv_config_report(cfg, item);
+  if (cfg_key_is(item, "ReadPMAttributes"))
+    return ddv_config_pm(cfg, item);
   if (cfg_key_is(item, "SysfsRoot"))
     return ddv_config_root(cfg, item, &cfg->sysfs_root);
   return cfg_unknown(DDV_PLUGIN, item);

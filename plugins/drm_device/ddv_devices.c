@@ -10,9 +10,15 @@
  *
  * Every attribute is looked for here once, with fstatat through the kernel
  * seam (a stat opens nothing and resumes nothing); a read then opens only
- * what was found. Whether an attribute may be read while the device is
- * runtime-suspended is decided here from the kernel function behind it
- * (the comments at each table say which).
+ * what was found. What reading an attribute does to runtime PM (enum
+ * ddv_pm: nothing, or a reference that resumes a suspended device and
+ * restarts the autosuspend timer) is decided here from the kernel function
+ * behind it (the comments at each table say which).
+ *
+ * Nodes come and go (unbind, hot-unplug, a driver reload that gives
+ * another minor): ddv_scan looks at the class directories again on the
+ * read's back-off (drm_device.c), sets up what is new from a fresh base
+ * and drops what is gone, one INFO line each way.
  */
 #include "plugins/drm_device/ddv.h"
 
@@ -40,7 +46,38 @@ ddv_fmt(char *out, size_t size, const char *fmt, ...) {
   va_end(ap);
   return n >= 0 && (size_t)n < size;
 }
-#define MS_NS UINT64_C(1000000)
+
+int ddv_node_openat(const struct ddv *d, const struct ddv_device *dev,
+                    const char *rel, int flags) {
+  if (dev->dirfd >= 0)
+    return d->k->openat(dev->dirfd, rel, flags, 0);
+  char path[sizeof(dev->path) + 160];
+  if (!ddv_fmt(path, sizeof(path), "%s/%s", dev->path, rel)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  return d->k->openat(AT_FDCWD, path, flags, 0);
+}
+
+int ddv_node_fstatat(const struct ddv *d, const struct ddv_device *dev,
+                     const char *rel, struct stat *st, int flags) {
+  if (dev->dirfd >= 0)
+    return d->k->fstatat(dev->dirfd, rel, st, flags);
+  char path[sizeof(dev->path) + 160];
+  if (!ddv_fmt(path, sizeof(path), "%s/%s", dev->path, rel)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  return d->k->fstatat(AT_FDCWD, path, st, flags);
+}
+
+/* A card or accel directory always has the "device" link to its parent
+ * (device_add: device_add_class_symlinks); lookups in a removed kernfs
+ * directory fail with ENOENT. */
+bool ddv_device_alive(const struct ddv *d, const struct ddv_device *dev) {
+  struct stat st;
+  return ddv_node_fstatat(d, dev, "device", &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
 
 /* ---- building a device's probes and records ---- */
 
@@ -66,18 +103,19 @@ static int ddv_rec_get(struct ddv_device *dev, enum ddv_group g,
 static bool ddv_exists(const struct ddv *d, const struct ddv_device *dev,
                        const char *rel, bool want_dir) {
   struct stat st;
-  if (d->k->fstatat(dev->dirfd, rel, &st, 0) != 0)
+  if (ddv_node_fstatat(d, dev, rel, &st, 0) != 0)
     return false;
   return want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
 }
 
 /* Add a probe for `rel` when it exists; NULL when it does not (or no
- * memory: the attribute is then left out, like one the kernel lacks). */
+ * memory: the attribute is then left out, like one the kernel lacks).
+ * `pm` says what reading it does to runtime PM (ddv.h). */
 static struct ddv_probe *ddv_probe_add(const struct ddv *d,
                                        struct ddv_device *dev, enum ddv_group g,
                                        const char *tag, const char *rel,
                                        const char *field, const char *ctype,
-                                       enum ddv_kind kind, bool safe_asleep) {
+                                       enum ddv_kind kind, enum ddv_pm pm) {
   if (strlen(rel) >= sizeof(((struct ddv_probe *)0)->rel) ||
       !ddv_exists(d, dev, rel, false))
     return NULL;
@@ -99,7 +137,8 @@ static struct ddv_probe *ddv_probe_add(const struct ddv *d,
   p->ctype = ctype;
   p->kind = kind;
   p->rec = (uint16_t)rec;
-  p->safe_asleep = safe_asleep;
+  p->pm = pm;
+  p->bits = 64;
   p->fd = -1;
   p->mult = 1;
   p->scale = 1.0;
@@ -107,48 +146,70 @@ static struct ddv_probe *ddv_probe_add(const struct ddv *d,
 }
 
 /* A frequency in MHz -> hertz. */
-static void ddv_add_mhz(const struct ddv *d, struct ddv_device *dev,
-                        const char *domain, const char *rel, const char *field,
-                        bool safe_asleep) {
+static struct ddv_probe *ddv_add_mhz(const struct ddv *d,
+                                     struct ddv_device *dev, const char *domain,
+                                     const char *rel, const char *field,
+                                     enum ddv_pm pm) {
   struct ddv_probe *p = ddv_probe_add(d, dev, DDV_G_FREQ, domain, rel, field,
-                                      "gpu_hertz", DDV_K_UINT, safe_asleep);
+                                      "gpu_hertz", DDV_K_UINT, pm);
   if (p != NULL)
     p->mult = MHZ;
+  return p;
 }
 
-/* A cumulative residency in ms -> residency_ns and idle_percent. */
+/* A cumulative residency in ms, `bits` wide -> residency_ns and
+ * idle_percent. Residency is time: a step longer than the interval is a
+ * reset (counter_step). */
 static void ddv_add_residency(const struct ddv *d, struct ddv_device *dev,
-                              const char *domain, const char *rel) {
+                              const char *domain, const char *rel,
+                              unsigned bits) {
   struct ddv_probe *p =
       ddv_probe_add(d, dev, DDV_G_IDLE, domain, rel, "residency_ns", "gpu_time",
-                    DDV_K_COUNTER, false);
+                    DDV_K_COUNTER, DDV_PM_REF);
   if (p == NULL)
     return;
-  p->mult = MS_NS;
+  p->bits = (uint8_t)bits;
+  p->time_bound = true;
+  p->mult = DDV_MS_NS;
   p->rate_field = "idle_percent";
   p->rate_ctype = "percent";
   p->rate_scale = 1e-3 * 100.0; /* ms -> s, as a percentage */
 }
 
+static int ddv_index(const struct ddv_device *dev, const struct ddv_probe *p) {
+  return p != NULL ? (int)(p - dev->probes) : -1;
+}
+
 /* Runtime PM (drivers/base/power/sysfs.c: runtime_status_show,
  * runtime_active_time_show, runtime_suspended_time_show, the last two in
- * ms from pm_runtime_active_time / pm_runtime_suspended_time): the PM
- * core's own bookkeeping, read without touching the device. */
+ * ms from pm_runtime_active_time / pm_runtime_suspended_time; control_show
+ * "auto" or "on"; autosuspend_delay_ms_show, -EIO without autosuspend):
+ * the PM core's own bookkeeping, read without touching the device. control
+ * and the delay give no field: they decide how often the attributes that
+ * take a PM reference are read (ddv_read.c). */
 static void ddv_probe_runtime(const struct ddv *d, struct ddv_device *dev) {
   struct ddv_probe *p =
       ddv_probe_add(d, dev, DDV_G_RUNTIME, "", "device/power/runtime_status",
-                    "runtime_suspended", "gpu_flag", DDV_K_STATUS, true);
-  dev->status = p != NULL ? (int)(p - dev->probes) : -1;
+                    "runtime_suspended", "gpu_flag", DDV_K_STATUS, DDV_PM_NONE);
+  dev->status = ddv_index(dev, p);
+  p = ddv_probe_add(d, dev, DDV_G_RUNTIME, "", "device/power/control", "", "",
+                    DDV_K_CONTROL, DDV_PM_NONE);
+  dev->control = ddv_index(dev, p);
+  p = ddv_probe_add(d, dev, DDV_G_RUNTIME, "",
+                    "device/power/autosuspend_delay_ms", "", "", DDV_K_DELAY,
+                    DDV_PM_NONE);
+  dev->delay = ddv_index(dev, p);
   p = ddv_probe_add(d, dev, DDV_G_RUNTIME, "",
                     "device/power/runtime_active_time", "runtime_active_ns",
-                    "gpu_time", DDV_K_UINT, true);
+                    "gpu_time", DDV_K_UINT, DDV_PM_NONE);
   if (p != NULL)
-    p->mult = MS_NS;
-  p = ddv_probe_add(d, dev, DDV_G_RUNTIME, "",
-                    "device/power/runtime_suspended_time",
-                    "runtime_suspended_ns", "gpu_time", DDV_K_UINT, true);
+    p->mult = DDV_MS_NS;
+  p = ddv_probe_add(
+      d, dev, DDV_G_RUNTIME, "", "device/power/runtime_suspended_time",
+      "runtime_suspended_ns", "gpu_time", DDV_K_UINT, DDV_PM_NONE);
   if (p != NULL)
-    p->mult = MS_NS;
+    p->mult = DDV_MS_NS;
+  dev->susp = ddv_index(dev, p);
 }
 
 /*
@@ -164,25 +225,31 @@ static void ddv_probe_runtime(const struct ddv *d, struct ddv_device *dev) {
  * While suspended: the limits min/max/boost/RP0/RP1/RPn come from software
  * state (intel_rps.c: intel_rps_get_min_frequency and siblings) and are
  * safe. act_freq_mhz (intel_rps_read_actual_frequency) and cur_freq_mhz
- * under SLPC (intel_rps_read_punit_req) do not wake but read 0 when asleep:
- * absent, not 0. rc6_residency_ms (get_residency: with_intel_runtime_pm)
- * and throttle_reason_* (rps_read_mmio: with_intel_runtime_pm) resume the
- * device: never read asleep. rc6_residency_ms is printed with "%u" (u32
- * ms, which wraps after 49.7 days): the counter unwraps it.
+ * under SLPC (intel_rps_read_punit_req) read the hardware only while it is
+ * in use (with_intel_runtime_pm_if_in_use: no reference of their own) and
+ * read 0 when asleep: absent, not 0. rc6_residency_ms (get_residency:
+ * with_intel_runtime_pm) and throttle_reason_* (rps_read_mmio:
+ * with_intel_runtime_pm) take a reference, whose put restarts the
+ * autosuspend timer (intel_runtime_pm.c: __intel_runtime_pm_put,
+ * pm_runtime_put_autosuspend, after pm_runtime_mark_last_busy on older
+ * kernels): never read
+ * asleep, read on the autosuspend rule. rc6_residency_ms is get_residency's
+ * u32 of ms ("%u", which wraps after 49.7 days): a 32-bit counter, the
+ * only one here that wraps.
  */
 static const struct {
   const char *name; /* after rps_ or gt_ */
   const char *field;
-  bool safe_asleep;
+  enum ddv_pm pm;
 } ddv_i915_freqs[] = {
-    {"act_freq_mhz", "actual_hz", false},
-    {"cur_freq_mhz", "requested_hz", false},
-    {"min_freq_mhz", "min_hz", true},
-    {"max_freq_mhz", "max_hz", true},
-    {"boost_freq_mhz", "boost_hz", true},
-    {"RP0_freq_mhz", "rp0_hz", true},
-    {"RP1_freq_mhz", "rpe_hz", true},
-    {"RPn_freq_mhz", "rpn_hz", true},
+    {"act_freq_mhz", "actual_hz", DDV_PM_IF_IN_USE},
+    {"cur_freq_mhz", "requested_hz", DDV_PM_IF_IN_USE},
+    {"min_freq_mhz", "min_hz", DDV_PM_NONE},
+    {"max_freq_mhz", "max_hz", DDV_PM_NONE},
+    {"boost_freq_mhz", "boost_hz", DDV_PM_NONE},
+    {"RP0_freq_mhz", "rp0_hz", DDV_PM_NONE},
+    {"RP1_freq_mhz", "rpe_hz", DDV_PM_NONE},
+    {"RPn_freq_mhz", "rpn_hz", DDV_PM_NONE},
 };
 
 static const char *const ddv_i915_reasons[] = {
@@ -198,58 +265,116 @@ static void ddv_probe_i915_gt(const struct ddv *d, struct ddv_device *dev,
        i++) {
     ddv_fmt(rel, sizeof(rel), "%s%s%s", dir, prefix, ddv_i915_freqs[i].name);
     ddv_add_mhz(d, dev, domain, rel, ddv_i915_freqs[i].field,
-                ddv_i915_freqs[i].safe_asleep);
+                ddv_i915_freqs[i].pm);
   }
-  ddv_add_residency(d, dev, domain, rc6);
+  ddv_add_residency(d, dev, domain, rc6, /*bits=*/32);
   if (!throttle)
     return;
   ddv_fmt(rel, sizeof(rel), "%sthrottle_reason_status", dir);
   ddv_probe_add(d, dev, DDV_G_THROTTLE, domain, rel, "throttled", "gpu_flag",
-                DDV_K_FLAG, false);
+                DDV_K_FLAG, DDV_PM_REF);
   for (size_t i = 0; i < sizeof(ddv_i915_reasons) / sizeof(ddv_i915_reasons[0]);
        i++) {
     ddv_fmt(rel, sizeof(rel), "%sthrottle_reason_%s", dir, ddv_i915_reasons[i]);
     ddv_fmt(field, sizeof(field), "reason_%s", ddv_i915_reasons[i]);
     ddv_probe_add(d, dev, DDV_G_THROTTLE, domain, rel, field, "gpu_flag",
-                  DDV_K_FLAG, false);
+                  DDV_K_FLAG, DDV_PM_REF);
   }
 }
 
+/* Names compared with their digit runs as numbers ("hwmon2" before
+ * "hwmon10", "temp2_input" before "temp10_input"), then bytewise. */
+static int ddv_name_cmp(const void *a, const void *b) {
+  const char *x = a, *y = b;
+  while (*x != '\0' && *y != '\0') {
+    if (*x >= '0' && *x <= '9' && *y >= '0' && *y <= '9') {
+      const char *xs = x, *ys = y;
+      while (*xs == '0')
+        xs++;
+      while (*ys == '0')
+        ys++;
+      const char *xe = xs, *ye = ys;
+      while (*xe >= '0' && *xe <= '9')
+        xe++;
+      while (*ye >= '0' && *ye <= '9')
+        ye++;
+      if (xe - xs != ye - ys)
+        return xe - xs < ye - ys ? -1 : 1;
+      int c = strncmp(xs, ys, (size_t)(xe - xs));
+      if (c != 0)
+        return c;
+      x = xe;
+      y = ye;
+      continue;
+    }
+    if (*x != *y)
+      return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+    x++;
+    y++;
+  }
+  return *x == *y ? strcmp(a, b) : (*x == '\0' ? -1 : 1);
+}
+
+/* Entries looked at in one directory at most (a hostile or broken sysfs
+ * cannot make discovery allocate without bound). */
+#define DDV_LIST_SCAN_MAX 65536u
+
 /* The entries of directory `rel` (under the node) whose names start with
- * `prefix`, sorted, into names (each 64 bytes); returns how many. */
+ * `prefix`, sorted (ddv_name_cmp), the first `max` of them into names
+ * (each 64 bytes); returns how many. All are sorted before the cap, which
+ * is said once (discovery runs once per device); a directory that exists
+ * but cannot be read is said too. */
 static size_t ddv_list(const struct ddv *d, const struct ddv_device *dev,
                        const char *rel, const char *prefix, char (*names)[64],
                        size_t max) {
-  int fd = d->k->openat(dev->dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  if (fd < 0)
+  int fd = ddv_node_openat(d, dev, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    if (err != ENOENT && err != ENOTDIR) {
+      char object[200];
+      ddv_fmt(object, sizeof(object), "%s: %s", dev->name, rel);
+      log_errno(LOG_LEVEL_WARNING, DDV_PLUGIN, object, "open", err, NULL);
+    }
     return 0;
+  }
   DIR *dir = d->k->fdopendir(fd);
   if (dir == NULL) {
     d->k->close(fd);
     return 0;
   }
-  size_t n = 0, plen = strlen(prefix);
+  char(*all)[64] = NULL;
+  size_t n = 0, cap = 0, plen = strlen(prefix), looked = 0;
   struct dirent *e;
-  while (n < max && (e = d->k->readdir(dir)) != NULL) {
+  while (looked < DDV_LIST_SCAN_MAX && (e = d->k->readdir(dir)) != NULL) {
+    looked++;
     if (strncmp(e->d_name, prefix, plen) != 0 || strlen(e->d_name) >= 64 ||
         e->d_name[0] == '.')
       continue;
-    ddv_fmt(names[n++], 64, "%s", e->d_name);
+    if (n == cap) {
+      size_t ncap = cap ? cap * 2 : 32;
+      char(*grown)[64] = realloc(all, ncap * sizeof(*grown));
+      if (grown == NULL)
+        break; /* what was listed so far is used */
+      all = grown;
+      cap = ncap;
+    }
+    ddv_fmt(all[n++], 64, "%s", e->d_name);
   }
   d->k->closedir(dir);
-  /* sorted by the number after the prefix, then by name */
-  for (size_t i = 1; i < n; i++)
-    for (size_t j = i; j > 0; j--) {
-      long a = strtol(names[j - 1] + plen, NULL, 10);
-      long b = strtol(names[j] + plen, NULL, 10);
-      if (a < b || (a == b && strcmp(names[j - 1], names[j]) <= 0))
-        break;
-      char t[64];
-      memcpy(t, names[j], 64);
-      memcpy(names[j], names[j - 1], 64);
-      memcpy(names[j - 1], t, 64);
-    }
-  return n;
+  if (n > 1)
+    qsort(all, n, sizeof(*all), ddv_name_cmp);
+  size_t kept = n < max ? n : max;
+  if (kept > 0)
+    memcpy(names, all, kept * sizeof(*all));
+  free(all);
+  if (n > max) {
+    char object[200];
+    ddv_fmt(object, sizeof(object), "%s: %s", dev->name, rel);
+    log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, object, "readdir",
+            "%zu entries%s%s%s, only the first %zu (in name order) are read", n,
+            plen ? " named " : "", prefix, plen ? "*" : "", max);
+  }
+  return kept;
 }
 
 static bool ddv_is_number(const char *s) {
@@ -286,12 +411,25 @@ static void ddv_probe_i915(const struct ddv *d, struct ddv_device *dev) {
  *  - freq0/{act,cur,min,max,rp0,rpe,rpa,rpn}_freq in MHz (xe_gt_freq.c:
  *    act_freq_show ... rpn_freq_show; rpa_freq_show, the achievable
  *    frequency, on newer kernels only);
- *  - gtidle/idle_residency_ms (xe_gt_idle.c: idle_residency_ms_show);
+ *  - gtidle/idle_residency_ms (xe_gt_idle.c: idle_residency_ms_show; a
+ *    u64 that get_residency_ms extends from the 32-bit hardware count);
  *  - freq0/throttle/status and reason_* (xe_gt_throttle.c: status_show,
  *    reason_pl1_show, ...), each 0 or 1.
- * Every one of them takes a runtime-PM reference on current kernels
- * (xe_pm_runtime_get in the show functions, or the GuC/MMIO access behind
- * them): none is read while the device is suspended.
+ * Every one of them takes a runtime-PM reference (xe_pm_runtime_get in the
+ * show functions, or behind them: xe_gt_throttle.c
+ * xe_gt_throttle_get_limit_reasons for the throttle files) whose put restarts
+ * the autosuspend timer (xe_pm.c: xe_pm_runtime_put,
+ * pm_runtime_mark_last_busy + pm_runtime_put): none is read while the
+ * device is suspended, all on the autosuspend rule.
+ * The limits cost more than a register read (xe_guc_pc.c):
+ * xe_guc_pc_get_min_freq / _max_freq send a GuC SLPC query
+ * (pc_action_query_task_state), rpe and rpa read the hardware
+ * (pc_update_rp_values), rp0 and rpn are cached; all are limits that
+ * change only when written or re-fused, so every freq0 file but act_freq
+ * and cur_freq is a limit, read at the first read and then every
+ * DDV_LIMITS_NS, or when requested_hz leaves [min_hz, max_hz]. cur_freq
+ * (xe_guc_pc_get_cur_freq) takes forcewake (XE_FW_GT) to read RPNSWREQ:
+ * the GT leaves RC6 for that read.
  */
 static const struct {
   const char *file;
@@ -319,13 +457,17 @@ static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
       for (size_t i = 0; i < sizeof(ddv_xe_freqs) / sizeof(ddv_xe_freqs[0]);
            i++) {
         ddv_fmt(rel, sizeof(rel), "%s/freq0/%s", base, ddv_xe_freqs[i].file);
-        ddv_add_mhz(d, dev, dom, rel, ddv_xe_freqs[i].field, false);
+        struct ddv_probe *p =
+            ddv_add_mhz(d, dev, dom, rel, ddv_xe_freqs[i].field, DDV_PM_REF);
+        if (p != NULL)
+          p->limit = strcmp(ddv_xe_freqs[i].file, "act_freq") != 0 &&
+                     strcmp(ddv_xe_freqs[i].file, "cur_freq") != 0;
       }
       ddv_fmt(rel, sizeof(rel), "%s/gtidle/idle_residency_ms", base);
-      ddv_add_residency(d, dev, dom, rel);
+      ddv_add_residency(d, dev, dom, rel, /*bits=*/64);
       ddv_fmt(rel, sizeof(rel), "%s/freq0/throttle/status", base);
       ddv_probe_add(d, dev, DDV_G_THROTTLE, dom, rel, "throttled", "gpu_flag",
-                    DDV_K_FLAG, false);
+                    DDV_K_FLAG, DDV_PM_REF);
       char reasons[24][64], tdir2[128];
       ddv_fmt(tdir2, sizeof(tdir2), "%s/freq0/throttle", base);
       size_t nr = ddv_list(d, dev, tdir2, "reason_", reasons, 24);
@@ -335,7 +477,7 @@ static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
         ddv_fmt(rel, sizeof(rel), "%s/%s", tdir2, reasons[r]);
         ddv_fmt(field, sizeof(field), "%s", reasons[r]);
         ddv_probe_add(d, dev, DDV_G_THROTTLE, dom, rel, field, "gpu_flag",
-                      DDV_K_FLAG, false);
+                      DDV_K_FLAG, DDV_PM_REF);
       }
     }
   }
@@ -350,37 +492,39 @@ static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
  *    amdgpu_get_gpu_busy_percent, amdgpu_get_mem_busy_percent).
  *  Those call amdgpu_pm_get_access_if_active (returns -EPERM while
  *  suspended) on current kernels but pm_runtime_get_sync on older ones,
- *  which resumes the GPU: never read asleep.
+ *  which resumes the GPU: never read asleep. Either way the reference is
+ *  dropped by amdgpu_pm_put_access (pm_runtime_put_autosuspend, after
+ *  pm_runtime_mark_last_busy on older kernels), which restarts the
+ *  autosuspend timer: read on the autosuspend rule.
  *  - mem_info_{vram,vis_vram,gtt}_{total,used} in bytes (amdgpu_vram_mgr.c:
  *    amdgpu_mem_info_vram_total_show ...; amdgpu_gtt_mgr.c:
  *    amdgpu_mem_info_gtt_total_show ...): the memory managers' software
  *    counts, no device access: safe asleep.
  */
 static void ddv_probe_amdgpu(const struct ddv *d, struct ddv_device *dev) {
-  struct ddv_probe *p;
-  p = ddv_probe_add(d, dev, DDV_G_FREQ, "sclk", "device/pp_dpm_sclk",
-                    "requested_hz", "gpu_hertz", DDV_K_DPM, false);
-  p = ddv_probe_add(d, dev, DDV_G_FREQ, "mclk", "device/pp_dpm_mclk",
-                    "requested_hz", "gpu_hertz", DDV_K_DPM, false);
-  (void)p;
+  ddv_probe_add(d, dev, DDV_G_FREQ, "sclk", "device/pp_dpm_sclk",
+                "requested_hz", "gpu_hertz", DDV_K_DPM, DDV_PM_REF);
+  ddv_probe_add(d, dev, DDV_G_FREQ, "mclk", "device/pp_dpm_mclk",
+                "requested_hz", "gpu_hertz", DDV_K_DPM, DDV_PM_REF);
   static const char *const regions[] = {"vram", "vis_vram", "gtt"};
-  for (size_t i = 0; i < 3; i++) {
+  for (size_t i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
     char rel[96];
     ddv_fmt(rel, sizeof(rel), "device/mem_info_%s_total", regions[i]);
     ddv_probe_add(d, dev, DDV_G_MEMORY, regions[i], rel, "total_bytes", "bytes",
-                  DDV_K_UINT, true);
+                  DDV_K_UINT, DDV_PM_NONE);
     ddv_fmt(rel, sizeof(rel), "device/mem_info_%s_used", regions[i]);
     ddv_probe_add(d, dev, DDV_G_MEMORY, regions[i], rel, "used_bytes", "bytes",
-                  DDV_K_UINT, true);
+                  DDV_K_UINT, DDV_PM_NONE);
   }
-  p = ddv_probe_add(d, dev, DDV_G_BUSY, "gpu", "device/gpu_busy_percent",
-                    "percent", "percent", DDV_K_SINT, false);
-  p = ddv_probe_add(d, dev, DDV_G_BUSY, "memory", "device/mem_busy_percent",
-                    "percent", "percent", DDV_K_SINT, false);
+  ddv_probe_add(d, dev, DDV_G_BUSY, "gpu", "device/gpu_busy_percent", "percent",
+                "percent", DDV_K_SINT, DDV_PM_REF);
+  ddv_probe_add(d, dev, DDV_G_BUSY, "memory", "device/mem_busy_percent",
+                "percent", "percent", DDV_K_SINT, DDV_PM_REF);
   /* gpu_metrics (amdgpu_pm.c: amdgpu_get_gpu_metrics): the same runtime-PM
    * access as pp_dpm_* above, so never read asleep (ddv_gpu_metrics.c) */
-  p = ddv_probe_add(d, dev, DDV_G_GPU_METRICS, "", "device/gpu_metrics",
-                    "gpu_metrics", "", DDV_K_GPU_METRICS, false);
+  struct ddv_probe *p =
+      ddv_probe_add(d, dev, DDV_G_GPU_METRICS, "", "device/gpu_metrics",
+                    "gpu_metrics", "", DDV_K_GPU_METRICS, DDV_PM_REF);
   if (p != NULL)
     ddv_gm_probe(d, dev);
 }
@@ -399,7 +543,7 @@ static void ddv_probe_amdgpu(const struct ddv *d, struct ddv_device *dev) {
 static void ddv_probe_ivpu(const struct ddv *d, struct ddv_device *dev) {
   struct ddv_probe *p =
       ddv_probe_add(d, dev, DDV_G_BUSY, "npu", "device/npu_busy_time_us",
-                    "time_ns", "gpu_time", DDV_K_COUNTER, true);
+                    "time_ns", "gpu_time", DDV_K_COUNTER, DDV_PM_NONE);
   if (p != NULL) {
     p->mult = 1000;            /* us -> ns */
     p->rate_field = "percent"; /* as amdgpu's gpu_busy_percent */
@@ -407,7 +551,7 @@ static void ddv_probe_ivpu(const struct ddv *d, struct ddv_device *dev) {
     p->rate_scale = 1e-6 * 100.0; /* us -> s, as a percentage */
   }
   ddv_probe_add(d, dev, DDV_G_MEMORY, "npu", "device/npu_memory_utilization",
-                "used_bytes", "bytes", DDV_K_UINT, true);
+                "used_bytes", "bytes", DDV_K_UINT, DDV_PM_NONE);
 }
 
 /*
@@ -416,24 +560,25 @@ static void ddv_probe_ivpu(const struct ddv *d, struct ddv_device *dev) {
  * in Hz. min_freq_show / max_freq_show print the core's scaling limits
  * (safe asleep); cur_freq_show calls the driver's get_cur_freq when it has
  * one (msm: msm_devfreq_get_cur_freq reads the clock), so it is left alone
- * while suspended.
+ * while suspended, and, whatever the driver does for it, read on the
+ * autosuspend rule. A GPU has one devfreq device (devm_devfreq_add_device
+ * on the GPU's own device): the first in name order is read.
  */
 static void ddv_probe_devfreq(const struct ddv *d, struct ddv_device *dev) {
-  char names[4][64];
-  size_t n = ddv_list(d, dev, "device/devfreq", "", names, 4);
-  for (size_t i = 0; i < n && i < 1; i++) {
+  char names[1][64];
+  if (ddv_list(d, dev, "device/devfreq", "", names, 1) == 0)
+    return;
+  static const struct {
+    const char *file, *field;
+    enum ddv_pm pm;
+  } f[] = {{"cur_freq", "actual_hz", DDV_PM_REF},
+           {"min_freq", "min_hz", DDV_PM_NONE},
+           {"max_freq", "max_hz", DDV_PM_NONE}};
+  for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
     char rel[128];
-    static const struct {
-      const char *file, *field;
-      bool safe;
-    } f[] = {{"cur_freq", "actual_hz", false},
-             {"min_freq", "min_hz", true},
-             {"max_freq", "max_hz", true}};
-    for (size_t k = 0; k < 3; k++) {
-      ddv_fmt(rel, sizeof(rel), "device/devfreq/%s/%s", names[i], f[k].file);
-      ddv_probe_add(d, dev, DDV_G_FREQ, "devfreq", rel, f[k].field, "gpu_hertz",
-                    DDV_K_UINT, f[k].safe);
-    }
+    ddv_fmt(rel, sizeof(rel), "device/devfreq/%s/%s", names[0], f[k].file);
+    ddv_probe_add(d, dev, DDV_G_FREQ, "devfreq", rel, f[k].field, "gpu_hertz",
+                  DDV_K_UINT, f[k].pm);
   }
 }
 
@@ -442,7 +587,7 @@ static void ddv_hwmon_word(struct ddv *d, const struct ddv_device *dev,
                            const char *rel, const char *fallback, char *out,
                            size_t size) {
   ddv_fmt(out, size, "%s", fallback);
-  int fd = d->k->openat(dev->dirfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  int fd = ddv_node_openat(d, dev, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return;
   ssize_t n = kernel_read_retry(d->k, fd, d->buf, SYSFS_VALUE_MAX);
@@ -473,7 +618,10 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
  * freq<i>_input (Hz, amdgpu sclk/mclk). Drivers: i915_hwmon.c (hwm_read:
  * with_intel_runtime_pm), xe_hwmon.c (xe_hwmon_read: xe_pm_runtime_get),
  * amdgpu_pm.c (amdgpu_hwmon_show_*: runtime-PM access as above): no value
- * is read while the device is suspended.
+ * is read while the device is suspended, and all (of other drivers too)
+ * are read on the autosuspend rule. energy<i>_input is a 64-bit count
+ * (i915_hwmon.c: hwm_energy, xe_hwmon.c: xe_hwmon_energy_get accumulate
+ * the 32-bit register into a u64): one that goes down was reset.
  *
  * Power and energy channels meet in one record per sensor (the label, or
  * "power<i>" without one). With an energy counter, power_watts is its
@@ -520,7 +668,7 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
     ddv_fmt(rel, sizeof(rel), "%s/%s", dir, files[i]);
     struct ddv_probe *p =
         ddv_probe_add(d, dev, DDV_G_POWER, sensor, rel, "energy_joules",
-                      "gpu_energy", DDV_K_COUNTER, false);
+                      "gpu_energy", DDV_K_COUNTER, DDV_PM_REF);
     if (p == NULL)
       continue;
     p->scale = 1e-6;      /* µJ -> J */
@@ -540,7 +688,7 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
     if (strcmp(type, "temp") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
       p = ddv_probe_add(d, dev, DDV_G_TEMPERATURE, sensor, rel, "celsius",
-                        "gpu_celsius", DDV_K_SINT, false);
+                        "gpu_celsius", DDV_K_SINT, DDV_PM_REF);
       if (p != NULL)
         p->scale = 1e-3;
     } else if (strcmp(type, "power") == 0) {
@@ -557,32 +705,36 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
       ddv_fmt(fb, sizeof(fb), "power%u", c);
       ddv_hwmon_label(d, dev, dir, chan, fb, sensor, sizeof(sensor));
       p = ddv_probe_add(d, dev, DDV_G_POWER, sensor, rel, field, "gpu_watts",
-                        DDV_K_SINT, false);
+                        DDV_K_SINT, DDV_PM_REF);
       if (p != NULL)
         p->scale = 1e-6;
     } else if (strcmp(type, "fan") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
-      p = ddv_probe_add(d, dev, DDV_G_FAN, sensor, rel, "rpm", "gpu_rpm",
-                        DDV_K_SINT, false);
+      ddv_probe_add(d, dev, DDV_G_FAN, sensor, rel, "rpm", "gpu_rpm",
+                    DDV_K_SINT, DDV_PM_REF);
     } else if (strcmp(type, "in") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
       p = ddv_probe_add(d, dev, DDV_G_VOLTAGE, sensor, rel, "volts",
-                        "gpu_volts", DDV_K_SINT, false);
+                        "gpu_volts", DDV_K_SINT, DDV_PM_REF);
       if (p != NULL)
         p->scale = 1e-3;
     } else if (strcmp(type, "freq") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
-      p = ddv_probe_add(d, dev, DDV_G_FREQ, sensor, rel, "actual_hz",
-                        "gpu_hertz", DDV_K_UINT, false);
+      ddv_probe_add(d, dev, DDV_G_FREQ, sensor, rel, "actual_hz", "gpu_hertz",
+                    DDV_K_UINT, DDV_PM_REF);
     }
   }
   free(files);
 }
 
+/* hwmon directories per device read at most (i915 has one per GT and one
+ * for the card; amdgpu and xe one). */
+#define DDV_HWMON_DIRS 16
+
 void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev) {
   dev->hwmon_pending = false;
-  char dirs[4][64];
-  size_t n = ddv_list(d, dev, "device/hwmon", "hwmon", dirs, 4);
+  char dirs[DDV_HWMON_DIRS][64];
+  size_t n = ddv_list(d, dev, "device/hwmon", "hwmon", dirs, DDV_HWMON_DIRS);
   for (size_t i = 0; i < n; i++) {
     char dir[96];
     ddv_fmt(dir, sizeof(dir), "device/hwmon/%s", dirs[i]);
@@ -592,12 +744,16 @@ void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev) {
 
 /* ---- the device list ---- */
 
-static void ddv_device_fini(const struct ddv *d, struct ddv_device *dev) {
+static void ddv_device_fini(struct ddv *d, struct ddv_device *dev) {
   for (size_t i = 0; i < dev->n_probes; i++)
-    if (dev->probes[i].fd >= 0)
+    if (dev->probes[i].fd >= 0) {
       d->k->close(dev->probes[i].fd);
-  if (dev->dirfd >= 0)
+      d->fds_open--;
+    }
+  if (dev->dirfd >= 0) {
     d->k->close(dev->dirfd);
+    d->fds_open--;
+  }
   free(dev->probes);
   free(dev->recs);
   ddv_gm_free(dev);
@@ -613,15 +769,20 @@ static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
                             const char *cls, const char *node) {
   memset(dev, 0, sizeof(*dev));
   dev->dirfd = -1;
-  dev->status = -1;
+  dev->status = dev->control = dev->delay = dev->susp = -1;
   ddv_fmt(dev->node, sizeof(dev->node), "%s", node);
-  char path[512];
-  ddv_fmt(path, sizeof(path), "%s/class/%s/%s", d->cfg.sysfs_root, cls, node);
-  dev->dirfd = d->k->open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  if (dev->dirfd < 0) {
-    log_errno(LOG_LEVEL_WARNING, DDV_PLUGIN, path, "open", errno, NULL);
+  if (!ddv_fmt(dev->path, sizeof(dev->path), "%s/class/%s/%s",
+               d->cfg.sysfs_root, cls, node)) {
+    log_errno(LOG_LEVEL_WARNING, DDV_PLUGIN, dev->path, "open", ENAMETOOLONG,
+              NULL);
     return false;
   }
+  dev->dirfd = d->k->open(dev->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  if (dev->dirfd < 0) {
+    log_errno(LOG_LEVEL_WARNING, DDV_PLUGIN, dev->path, "open", errno, NULL);
+    return false;
+  }
+  d->fds_open++;
   if (sysfs_link_basename(dev->dirfd, "device", dev->name, sizeof(dev->name)) <
       0)
     ddv_fmt(dev->name, sizeof(dev->name), "%s", node);
@@ -649,6 +810,12 @@ static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
    * (ddv_device_read), so that nothing of a suspended device but the
    * attributes marked safe is ever opened. */
   dev->hwmon_pending = true;
+  if (d->fds_open > d->fd_budget) {
+    /* beyond the budget: attributes are opened by path from now on */
+    d->k->close(dev->dirfd);
+    dev->dirfd = -1;
+    d->fds_open--;
+  }
   log_msg(LOG_LEVEL_INFO, DDV_PLUGIN, dev->name, "device",
           "%s (driver %s): %zu attributes", node,
           dev->driver[0] ? dev->driver : "unknown", dev->n_probes);
@@ -661,11 +828,13 @@ static bool ddv_node_name(const char *cls, const char *name) {
   return strncmp(name, prefix, n) == 0 && ddv_is_number(name + n);
 }
 
-/* Look at one class directory; new nodes are set up, known ones marked. */
-static int ddv_scan_class(struct ddv *d, const char *cls) {
+/* Look at one class directory; new nodes are set up, known ones marked.
+ * *present says whether the directory exists. */
+static int ddv_scan_class(struct ddv *d, const char *cls, bool *present) {
   char path[512];
   ddv_fmt(path, sizeof(path), "%s/class/%s", d->cfg.sysfs_root, cls);
   int fd = d->k->open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  *present = fd >= 0 || errno != ENOENT;
   if (fd < 0)
     return errno == ENOENT ? 0 : -errno;
   DIR *dir = d->k->fdopendir(fd);
@@ -698,6 +867,7 @@ static int ddv_scan_class(struct ddv *d, const char *cls) {
     if (ddv_device_init(d, dev, cls, e->d_name)) {
       dev->seen = true;
       d->n_devices++;
+      d->scan_changes++;
     }
   }
   d->k->closedir(dir);
@@ -716,11 +886,36 @@ static int ddv_dev_cmp(const void *a, const void *b) {
   return strcmp(x->node, y->node);
 }
 
+/* Said once while no device is there (again after one was found): at
+ * WARNING when SysfsRoot has neither class directory (not a sysfs tree:
+ * a wrong SysfsRoot), else at INFO. */
+static void ddv_say_none(struct ddv *d, bool drm, bool accel) {
+  if (d->n_devices > 0) {
+    d->said_none = false;
+    return;
+  }
+  if (d->said_none)
+    return;
+  d->said_none = true;
+  if (!drm && !accel)
+    log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, d->cfg.sysfs_root, "SysfsRoot",
+            "has neither class/drm nor class/accel: no DRM device can be "
+            "found there; looking again every 1 s doubling to 1 min");
+  else
+    log_msg(LOG_LEVEL_INFO, DDV_PLUGIN, d->cfg.sysfs_root, "SysfsRoot",
+            "no DRM device%s in class/drm (card<N>) or class/accel "
+            "(accel<N>); looking again every 1 s doubling to 1 min",
+            d->cfg.n_devices || d->cfg.n_drivers ? " matching Device/Driver"
+                                                 : "");
+}
+
 int ddv_scan(struct ddv *d) {
   for (size_t i = 0; i < d->n_devices; i++)
     d->devices[i].seen = false;
-  int rc = ddv_scan_class(d, "drm");
-  int rc2 = ddv_scan_class(d, "accel");
+  d->scan_changes = 0;
+  bool drm, accel;
+  int rc = ddv_scan_class(d, "drm", &drm);
+  int rc2 = ddv_scan_class(d, "accel", &accel);
   if (rc == 0)
     rc = rc2;
   if (rc < 0) {
@@ -747,11 +942,14 @@ int ddv_scan(struct ddv *d) {
             back ? "%s changed: set up again" : "%s is gone",
             d->devices[i].node);
     ddv_device_fini(d, &d->devices[i]);
+    d->scan_changes++;
   }
   d->n_devices = kept;
   if (d->n_devices > 1)
     qsort(d->devices, d->n_devices, sizeof(d->devices[0]), ddv_dev_cmp);
   d->rescan = false;
+  if (rc == 0)
+    ddv_say_none(d, drm, accel);
   return rc;
 }
 

@@ -1,12 +1,27 @@
 /*
  * ddv_read.c: one read of one device, and its records.
  *
- * The runtime status is read first. Unless it says "active" (or
- * "unsupported": runtime PM is off, the device stays powered), the device
- * may be asleep, and only the attributes marked safe_asleep are opened;
- * the rest are absent from this read's records, never 0. Each attribute is
- * opened, read once (a sysfs show fills one page at once) and closed,
- * through the kernel seam.
+ * Never wake a suspended device: the runtime status is read first. Unless
+ * it says "active" (or "unsupported": runtime PM is off, the device stays
+ * powered), the device may be asleep, and only the attributes whose show
+ * function touches nothing (DDV_PM_NONE) are read; the rest are absent
+ * from this read's records, never 0.
+ *
+ * Never keep an idle device awake: an attribute that takes a runtime-PM
+ * reference (DDV_PM_REF) marks the device busy when it lets go of it, and
+ * the PM core suspends it only autosuspend_delay_ms after the last such
+ * mark, with up to 25 % slack (drivers/base/power/runtime.c: rpm_suspend,
+ * hrtimer_start_range_ns with slack autosuspend_delay / 4). Reading such
+ * attributes every interval shorter than that would keep an idle GPU
+ * awake for good. So where power/control is "auto" and autosuspend is in
+ * use (autosuspend_delay_ms readable and >= 0), they are read at most once
+ * per 1.25 x autosuspend_delay_ms; in the reads between, their values are
+ * absent. With control "on" (runtime PM off for the device) they are read
+ * every time, and ReadPMAttributes Always reads them every time anyway.
+ *
+ * Each attribute is read once (a sysfs show fills one page at once):
+ * pread at 0 of an fd kept open while the fd budget allows, else open,
+ * read, close; all through the kernel seam.
  */
 #include "plugins/drm_device/ddv.h"
 
@@ -45,53 +60,97 @@ static void ddv_complain(const struct ddv_device *dev, struct ddv_probe *p,
  * attribute and read. Without pread in the seam: open, read, close. */
 static ssize_t ddv_read_attr(struct ddv *d, const struct ddv_device *dev,
                              struct ddv_probe *p) {
-  if (p->fd < 0) {
-    p->fd =
-        d->k->openat(dev->dirfd, p->rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
-    if (p->fd < 0)
+  bool kept = p->fd >= 0;
+  int fd = p->fd;
+  if (!kept) {
+    fd = ddv_node_openat(d, dev, p->rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
       return -errno;
   }
   ssize_t n;
   if (d->k->pread != NULL) {
     do
-      n = d->k->pread(p->fd, d->buf, SYSFS_VALUE_MAX, 0);
+      n = d->k->pread(fd, d->buf, SYSFS_VALUE_MAX, 0);
     while (n < 0 && errno == EINTR);
   } else {
-    n = kernel_read_retry(d->k, p->fd, d->buf, SYSFS_VALUE_MAX);
+    n = kernel_read_retry(d->k, fd, d->buf, SYSFS_VALUE_MAX);
   }
   int err = errno;
-  if (n < 0 || d->k->pread == NULL) {
-    d->k->close(p->fd); /* after an error: opened afresh next time */
-    p->fd = -1;
+  if (n < 0 || d->k->pread == NULL || (!kept && d->fds_open >= d->fd_budget)) {
+    /* after an error opened afresh next time; beyond the fd budget
+     * opened, read and closed each time */
+    d->k->close(fd);
+    if (kept)
+      d->fds_open--;
+    fd = -1;
+  } else if (!kept) {
+    d->fds_open++;
   }
+  p->fd = fd;
   if (n < 0)
     return -err;
   d->buf[n] = '\0';
   return n;
 }
 
-/* Fold a raw cumulative reading in: wraps at 32 bits when the previous
- * value fitted in 32 bits (i915's "%u" rc6_residency_ms), at 64 otherwise. */
-static void ddv_counter(struct ddv_probe *p, uint64_t raw, uint64_t now_ns) {
+/* The device's runtime_suspended_time in ms, read this time: false when
+ * it has none or it was not read. */
+static bool ddv_suspended_ms(const struct ddv_device *dev, uint64_t *ms) {
+  if (dev->susp < 0 || !dev->probes[dev->susp].have)
+    return false;
+  *ms = dev->probes[dev->susp].u / DDV_MS_NS;
+  return true;
+}
+
+/*
+ * Fold a raw cumulative reading in (counter_step): a counter narrower
+ * than 64 bits wraps (i915's u32 rc6_residency_ms); at 64 bits (hwmon
+ * energy, xe residency) one that went down was reset; and residency that
+ * grew by more than the time since the last reading (with 25 % and 1 s for
+ * the two clocks) was reset too. A reset gives no rate and adds nothing to
+ * the reported total, which goes on from the new reading.
+ *
+ * Idle residency does not grow while the device is runtime-suspended (xe:
+ * the GT is powered off, and xe_gt_idle.c: get_residency_ms only extends
+ * the hardware count read while awake; i915: get_residency reads RC6
+ * residency registers under a wakeref), while i915's PMU counts suspended
+ * time as RC6 (i915_pmu.c: get_rc6 adds the time since it went to sleep).
+ * A GPU that slept is idle: the runtime_suspended_time the interval grew
+ * by is counted as idle in idle_percent.
+ */
+static void ddv_counter(const struct ddv_device *dev, struct ddv_probe *p,
+                        uint64_t raw, uint64_t now_ns) {
+  uint64_t susp = 0;
+  bool have_susp = ddv_suspended_ms(dev, &susp);
   if (!p->seen) {
     p->seen = true;
     p->first = p->last = raw;
     p->total = 0;
     p->last_ns = now_ns;
     p->have_rate = false;
+    p->have_susp = have_susp;
+    p->susp_ms = susp;
     return;
   }
-  unsigned bits = p->last <= UINT32_MAX ? 32 : 64;
-  uint64_t delta =
-      raw >= p->last ? raw - p->last : counter_wrap_delta(p->last, raw, bits);
+  uint64_t dt = now_ns - p->last_ns;
+  uint64_t max_step = 0;
+  if (p->time_bound) /* ms of residency in dt */
+    max_step = dt / DDV_MS_NS + dt / DDV_MS_NS / 4 + 1000;
+  uint64_t delta;
+  enum counter_move mv = counter_step(p->last, raw, p->bits, max_step, &delta);
   bool sat = false;
   p->total = counter_add_sat(p->total, delta, &sat);
-  uint64_t dt = now_ns - p->last_ns;
-  p->have_rate = dt > 0;
-  if (p->have_rate)
-    p->rate = (double)delta * p->rate_scale / ((double)dt * 1e-9);
+  p->have_rate = mv == COUNTER_STEP && dt > 0;
+  if (p->have_rate) {
+    double d = (double)delta;
+    if (p->time_bound && have_susp && p->have_susp && susp >= p->susp_ms)
+      d += (double)(susp - p->susp_ms); /* asleep is idle */
+    p->rate = d * p->rate_scale / ((double)dt * 1e-9);
+  }
   p->last = raw;
   p->last_ns = now_ns;
+  p->have_susp = have_susp;
+  p->susp_ms = susp;
 }
 
 static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
@@ -100,6 +159,8 @@ static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
   p->have_rate = false;
   ssize_t n = ddv_read_attr(d, dev, p);
   if (n < 0) {
+    if (p->kind == DDV_K_DELAY && n == -EIO)
+      return; /* autosuspend_delay_ms_show: not using autosuspend */
     if (n == -ENOENT || n == -ENODEV) {
       /* unplugged or unbound: the next scan says, and sets up anew a
        * node that is back (another driver, other attributes) */
@@ -111,12 +172,10 @@ static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
   }
   const char *b = d->buf;
   size_t len = (size_t)n;
-  int rc = -EINVAL;
+  int rc = -EINVAL; /* a full page is cut: no value */
   uint64_t u = 0;
   int64_t s = 0;
-  if (len >= SYSFS_VALUE_MAX) {
-    rc = -EINVAL; /* a full page: cut */
-  } else {
+  if (len < SYSFS_VALUE_MAX) {
     switch (p->kind) {
     case DDV_K_STATUS: {
       char word[16];
@@ -161,7 +220,21 @@ static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
     case DDV_K_COUNTER:
       rc = sysfs_value_u64(b, len, &u);
       if (rc == 0)
-        ddv_counter(p, u, now_ns);
+        ddv_counter(dev, p, u, now_ns);
+      break;
+    case DDV_K_CONTROL: {
+      char word[16];
+      rc = sysfs_value_word(b, len, word, sizeof(word));
+      if (rc == 0 && strcmp(word, "auto") != 0 && strcmp(word, "on") != 0)
+        rc = -EINVAL;
+      if (rc == 0)
+        p->u = strcmp(word, "auto") == 0;
+      break;
+    }
+    case DDV_K_DELAY:
+      rc = sysfs_value_s64(b, len, &s);
+      if (rc == 0)
+        p->f = (double)s;
       break;
     case DDV_K_GPU_METRICS: /* binary; said by ddv_gm_update */
       if (ddv_gm_update(dev, p, b, len, now_ns) < 0)
@@ -184,6 +257,67 @@ static bool ddv_wanted(const struct ddv *d, const struct ddv_device *dev,
   return d->cfg.report[dev->recs[p->rec].group];
 }
 
+/* Whether the attributes that take a PM reference may be read now (see
+ * the top of this file). control and the delay are read each time the
+ * device is awake: a change (udev, powertop) applies at once. */
+static bool ddv_pm_allowed(struct ddv *d, struct ddv_device *dev,
+                           uint64_t now_ns) {
+  if (dev->control < 0)
+    return true; /* no runtime PM attributes: nothing to keep awake */
+  struct ddv_probe *c = &dev->probes[dev->control];
+  ddv_probe_read(d, dev, c, now_ns);
+  int64_t delay_ms = -1;
+  if (dev->delay >= 0) {
+    struct ddv_probe *dl = &dev->probes[dev->delay];
+    ddv_probe_read(d, dev, dl, now_ns);
+    if (dl->have)
+      delay_ms = (int64_t)dl->f;
+  }
+  if (d->cfg.pm_always || !c->have || c->u == 0 || delay_ms < 0)
+    return true; /* "on", or no autosuspend: a read keeps nothing awake */
+  uint64_t hold_ns = (uint64_t)delay_ms * DDV_MS_NS;
+  hold_ns += hold_ns / 4; /* rpm_suspend's slack */
+  return !dev->pm_once || now_ns - dev->pm_last_ns >= hold_ns;
+}
+
+/* A limit's (ddv.h: DDV_LIMITS_NS) reading this time: read when due; else
+ * its last reading while the device's other PM attributes are read. */
+static bool ddv_limit_read(struct ddv *d, struct ddv_device *dev,
+                           struct ddv_probe *p, bool due, uint64_t now_ns) {
+  if (due) {
+    ddv_probe_read(d, dev, p, now_ns);
+    p->held = p->have;
+    return true;
+  }
+  p->have = p->held;
+  return false;
+}
+
+/* requested_hz outside the known [min_hz, max_hz] of its record: the
+ * limits changed (a write to min_freq/max_freq, a GT reset); read them at
+ * once. Said once per requested value, so one that stays outside (a
+ * firmware request below min) does not read them every time. */
+static bool ddv_limits_stale(struct ddv_device *dev) {
+  for (size_t i = 0; i < dev->n_probes; i++) {
+    const struct ddv_probe *cur = &dev->probes[i];
+    if (!cur->have || cur->kind != DDV_K_UINT ||
+        strcmp(cur->field, "requested_hz") != 0)
+      continue;
+    for (size_t k = 0; k < dev->n_probes; k++) {
+      const struct ddv_probe *l = &dev->probes[k];
+      if (!l->limit || !l->held || l->rec != cur->rec)
+        continue;
+      bool out = (strcmp(l->field, "min_hz") == 0 && cur->u < l->u) ||
+                 (strcmp(l->field, "max_hz") == 0 && cur->u > l->u);
+      if (out && cur->u != dev->stale_hz) {
+        dev->stale_hz = cur->u;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns) {
   dev->asleep = false;
   if (dev->status >= 0) {
@@ -195,17 +329,38 @@ void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns) {
     ddv_probe_hwmon(d, dev); /* allocates, once per device */
   if (!dev->asleep)
     ddv_info_active(d, dev); /* once per device */
+  dev->pm_read = !dev->asleep && ddv_pm_allowed(d, dev, now_ns);
+  bool limits_due = dev->pm_read && now_ns >= dev->limits_next_ns;
+  bool limits_read = false;
   for (size_t i = 0; i < dev->n_probes; i++) {
     struct ddv_probe *p = &dev->probes[i];
-    if ((int)i == dev->status)
+    if ((int)i == dev->status || (int)i == dev->control || (int)i == dev->delay)
       continue;
-    if (!ddv_wanted(d, dev, p) || (dev->asleep && !p->safe_asleep)) {
+    bool allowed = p->pm == DDV_PM_NONE ||
+                   (!dev->asleep && (p->pm != DDV_PM_REF || dev->pm_read));
+    /* runtime_suspended_time is read for idle_percent in any case */
+    if ((!ddv_wanted(d, dev, p) && (int)i != dev->susp) || !allowed) {
       p->have = false;
       p->have_rate = false;
       /* a counter not read: its next rate spans the gap from last_ns */
       continue;
     }
-    ddv_probe_read(d, dev, p, now_ns);
+    if (p->limit)
+      limits_read |= ddv_limit_read(d, dev, p, limits_due, now_ns);
+    else
+      ddv_probe_read(d, dev, p, now_ns);
+  }
+  if (dev->pm_read && !limits_read && ddv_limits_stale(dev)) {
+    for (size_t i = 0; i < dev->n_probes; i++)
+      if (dev->probes[i].limit && ddv_wanted(d, dev, &dev->probes[i]))
+        ddv_limit_read(d, dev, &dev->probes[i], /*due=*/true, now_ns);
+    limits_read = true;
+  }
+  if (limits_read)
+    dev->limits_next_ns = now_ns + DDV_LIMITS_NS;
+  if (dev->pm_read) {
+    dev->pm_once = true;
+    dev->pm_last_ns = now_ns;
   }
 }
 
@@ -224,6 +379,8 @@ static void ddv_add(struct metric *m, const char *key, const char *ctype,
 static void ddv_probe_fields(const struct ddv_probe *p, struct metric *m) {
   if (p->kind == DDV_K_GPU_METRICS)
     return; /* its own records: ddv_gm_report */
+  if (p->field[0] == '\0')
+    return; /* power/control, autosuspend_delay_ms: no field */
   if (p->kind == DDV_K_COUNTER) {
     if (!p->have)
       return;

@@ -2,15 +2,26 @@
  * drm_device.c: the drm_device plugin's core (plugin_ops): per DRM card and
  * accel node, its runtime PM state, frequencies, idle residency,
  * throttling, memory, busy percentages and hwmon sensors, from sysfs,
- * without ever waking a runtime-suspended device (ddv_read.c).
+ * without ever waking a runtime-suspended device or keeping an idle one
+ * awake (ddv_read.c).
+ *
+ * Devices come and go: every read checks that each known node's directory
+ * is still there (one fstatat each), so a gone device's series ends at the
+ * next read; and the class directories are looked at again on a back-off,
+ * 1 s doubling to 1 min (devsession.h's re-look bounds), and at the latest
+ * at the second read after a look that is 1 s or more after it, so with an
+ * interval of 1 s or more a new device is found within two reads. Any
+ * change starts the back-off at 1 s again.
  */
 #include "plugins/drm_device/drm_device.h"
 
+#include "common/core/devsession.h"
 #include "plugins/drm_device/ddv.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static void *ddv_new(const char *instance) {
   (void)instance;
@@ -25,12 +36,49 @@ static int ddv_configure(void *inst, const struct cfg_item *item) {
   return ddv_config_item(&d->cfg, item);
 }
 
+/* The fds drm_device keeps open at most: half of what RLIMIT_NOFILE's soft
+ * limit leaves after DDV_FD_RESERVE. Beyond it attributes are opened,
+ * read and closed each time (and node directories opened by path). */
+static size_t ddv_fd_budget(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+    return 0;
+  rlim_t soft = rl.rlim_cur;
+  if (soft == RLIM_INFINITY || soft > 1048576)
+    soft = 1048576;
+  return soft > DDV_FD_RESERVE ? (size_t)(soft - DDV_FD_RESERVE) / 2 : 0;
+}
+
+/* The next look at the class directories (see the top of this file). */
+static void ddv_relook_arm(struct ddv *d, uint64_t now) {
+  uint64_t delay = d->relook_delay_ns == 0 || d->scan_changes > 0
+                       ? DEVSESSION_BACKOFF_MIN_NS
+                       : d->relook_delay_ns * 2;
+  if (delay > DEVSESSION_RELOOK_MAX_NS)
+    delay = DEVSESSION_RELOOK_MAX_NS;
+  d->relook_delay_ns = delay;
+  d->relook_ns = now + delay;
+  d->look_ns = now;
+  d->reads_since_look = 0;
+}
+
+/* A look is due: the back-off is over, or this is the second read since
+ * the last look and 1 s has passed (never a look per read: a look
+ * allocates a DIR). */
+static bool ddv_relook_due(const struct ddv *d, uint64_t now) {
+  return d->rescan || now >= d->relook_ns ||
+         (d->reads_since_look >= 1 &&
+          now - d->look_ns >= DEVSESSION_BACKOFF_MIN_NS);
+}
+
 static int ddv_init(void *inst, const struct plugin_host *host) {
   struct ddv *d = inst;
   d->host = host;
   d->k = host->kernel;
+  d->fd_budget = ddv_fd_budget();
   int rc = ddv_scan(d);
-  d->scan_ns = plugin_host_monotonic_ns(host);
+  d->scan_changes = 0; /* what init found is not a change */
+  ddv_relook_arm(d, plugin_host_monotonic_ns(host));
   if (rc < 0)
     return rc == -EINVAL ? -EIO : rc; /* said by ddv_scan */
   return 0;
@@ -39,14 +87,25 @@ static int ddv_init(void *inst, const struct plugin_host *host) {
 static int ddv_read(void *inst, struct metric_sink *sink) {
   struct ddv *d = inst;
   uint64_t now = plugin_host_monotonic_ns(d->host);
-  if (d->rescan || now - d->scan_ns >= DDV_RESCAN_NS) {
+  for (size_t i = 0; i < d->n_devices; i++)
+    if (!d->devices[i].gone && !ddv_device_alive(d, &d->devices[i])) {
+      d->devices[i].gone = true;
+      d->rescan = true;
+    }
+  if (ddv_relook_due(d, now)) {
     ddv_scan(d);
-    d->scan_ns = now;
+    ddv_relook_arm(d, now);
+  } else {
+    d->reads_since_look++;
   }
   uint64_t t = plugin_host_realtime_ns(d->host);
   int rc = 0;
   for (size_t i = 0; i < d->n_devices; i++) {
+    if (d->devices[i].gone)
+      continue; /* ended: the next look drops it */
     ddv_device_read(d, &d->devices[i], now);
+    if (d->devices[i].gone)
+      continue; /* an attribute said ENODEV/ENOENT: removed meanwhile */
     int wrc = ddv_device_report(d, &d->devices[i], t, sink);
     if (wrc < 0 && rc == 0)
       rc = wrc;

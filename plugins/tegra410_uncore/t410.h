@@ -42,6 +42,9 @@ struct t410_series {
   bool have_running;               /* the interval had enabled time */
   uint64_t enabled_ns, running_ns; /* cumulative, summed over CPUs */
   uint64_t not_counted;            /* intervals in which it never ran */
+  uint64_t counts[PMU_MAX_GROUP];  /* the last cumulative counts */
+  bool have_counts;                /* counts[] holds a reading */
+  uint64_t resets;                 /* intervals dropped: a count stepped back */
 };
 
 /* One group: the engine's group, its preset meaning and its state. */

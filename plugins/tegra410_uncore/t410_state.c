@@ -7,6 +7,12 @@
  * counted: no delta, no window, the totals stay, and not_counted says so
  * (perf prints "<not counted>"); nothing is carried over into the next
  * interval, so nothing is counted twice.
+ *
+ * perf counts are 64-bit (perf_event_read_value sums into a u64), so a
+ * cumulative count that went down is a reset, never a wrap
+ * (common/core/counter.h: counter_step): the u64 difference of such a
+ * step would read as 1.8e19 events. That interval has no value (as if not
+ * counted, but not said as such); the next goes on from the new counts.
  */
 #include "plugins/tegra410_uncore/t410.h"
 
@@ -28,6 +34,20 @@ void t410_series_update(struct t410_series *s, const struct pmu_reading *r,
                                        : 0;
   s->counted = r->scaled != PMU_NOT_COUNTED && r->d_enabled_ns > 0;
   memset(s->delta, 0, sizeof(s->delta));
+  bool reset = false;
+  for (size_t k = 0; k < n && s->have_counts; k++) {
+    uint64_t d;
+    reset |= counter_step(s->counts[k], r->counts[k], 64, /*max_step=*/0, &d) ==
+             COUNTER_RESET;
+  }
+  memcpy(s->counts, r->counts, n * sizeof(s->counts[0]));
+  s->have_counts = true;
+  if (reset) {
+    s->counted = false;
+    s->window_ns = 0;
+    s->resets++;
+    return;
+  }
   if (!s->counted) {
     s->window_ns = 0;
     s->not_counted++;

@@ -49,6 +49,7 @@ tap_check "table: names the xe device" grep -q '0000:03:00.0' <<<"$out"
 
 # execd: the card's energy moves by 3 J between two batches
 coproc DD { "$BIN" --execd --format=influx --Report=power "${R[@]}" 2>"$T/execd.err"; }
+dd_pid=$DD_PID # bash unsets DD_PID once the coprocess has ended
 echo >&"${DD[1]}"
 read -r -t 10 l1 <&"${DD[0]}"
 read -r -t 10 l2 <&"${DD[0]}"
@@ -59,7 +60,7 @@ for _ in 1 2; do
   read -r -t 10 l <&"${DD[0]}" && batch+="$l"$'\n'
 done
 exec {DD[1]}>&-
-wait "$DD_PID"
+wait "$dd_pid"
 tap_is 0 $? "execd: exit 0 on EOF"
 tap_is 8.0 "$(lp_get energy_joules --measurement drm_device_power --where sensor=card <<<"$batch")" \
   "execd: energy_joules after the move"

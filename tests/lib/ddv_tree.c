@@ -133,7 +133,33 @@ int ddv_tree_device(struct ddv_tree *t, const char *cls, const char *node,
            pci ? "pci0000:00" : "platform", dev, cls, node);
   if (symlink(target, path) != 0 && errno != EEXIST)
     return -errno;
-  return ddv_tree_runtime(t, node, "active", 1000, 0);
+  int rc2 = ddv_tree_runtime(t, node, "active", 1000, 0);
+  return rc2 < 0 ? rc2 : ddv_tree_autosuspend(t, node, "on", 1000);
+}
+
+int ddv_tree_autosuspend(struct ddv_tree *t, const char *node,
+                         const char *control, long long delay_ms) {
+  char v[32];
+  snprintf(v, sizeof(v), "%s\n", control);
+  int rc = ddv_tree_write(t, node, "device/power/control", v);
+  snprintf(v, sizeof(v), "%lld\n", delay_ms);
+  if (rc == 0)
+    rc = ddv_tree_write(t, node, "device/power/autosuspend_delay_ms", v);
+  return rc;
+}
+
+int ddv_tree_unbind(struct ddv_tree *t, const char *node) {
+  char link[600], target[1024], dir[1700];
+  snprintf(link, sizeof(link), "%s/class/%s/%s", t->sys, dt_cls(node), node);
+  ssize_t n = readlink(link, target, sizeof(target) - 1);
+  if (n < 0)
+    return -errno;
+  target[n] = '\0';
+  snprintf(dir, sizeof(dir), "%s/class/%s/%s", t->sys, dt_cls(node), target);
+  if (unlink(link) != 0)
+    return -errno;
+  /* the node's own directory, not the device's files behind its link */
+  return nftw(dir, dt_rm, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -errno;
 }
 
 int ddv_tree_write(struct ddv_tree *t, const char *node, const char *rel,

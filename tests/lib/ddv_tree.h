@@ -29,7 +29,7 @@ void ddv_tree_fini(struct ddv_tree *t);
 
 /* A node `node` ("card0", "accel0") of class "drm" or "accel" for device
  * `dev` (PCI slot or platform name) bound to `driver`, runtime_status
- * "active". 0 or -errno. */
+ * "active", power/control "on", autosuspend_delay_ms 1000. 0 or -errno. */
 int ddv_tree_device(struct ddv_tree *t, const char *cls, const char *node,
                     const char *dev, const char *driver);
 /* Write `text` to sys/class/drm/<node>/<rel> (card nodes) or
@@ -43,6 +43,9 @@ int ddv_tree_write_bin(struct ddv_tree *t, const char *node, const char *rel,
  * (tests/lib/gm_build: first_layout for v1.6's first). */
 int ddv_tree_gpu_metrics(struct ddv_tree *t, const char *node, unsigned format,
                          unsigned content, int first_layout);
+/* Unbind or unplug: remove the node's class link and its own directory
+ * (drm_minor_unregister: device_del), leaving the device's files. */
+int ddv_tree_unbind(struct ddv_tree *t, const char *node);
 /* Remove that file. */
 int ddv_tree_remove(struct ddv_tree *t, const char *node, const char *rel);
 
@@ -64,6 +67,12 @@ int ddv_tree_remove(struct ddv_tree *t, const char *node, const char *rel);
  * Returns 0 or -errno; -EINVAL for an unknown name.
  */
 int ddv_tree_fixture(struct ddv_tree *t, const char *name);
+
+/* Set power/control ("auto" or "on") and autosuspend_delay_ms of a node's
+ * device (drivers/base/power/sysfs.c: control_show,
+ * autosuspend_delay_ms_show). */
+int ddv_tree_autosuspend(struct ddv_tree *t, const char *node,
+                         const char *control, long long delay_ms);
 
 /* Set runtime_status (and the two times, in ms) of a node's device. */
 int ddv_tree_runtime(struct ddv_tree *t, const char *node, const char *status,

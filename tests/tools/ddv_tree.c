@@ -4,6 +4,8 @@
  *   ddv_tree DIR FIXTURE...           the fixtures of tests/lib/ddv_tree.h
  *   ddv_tree DIR --write NODE REL TEXT
  *   ddv_tree DIR --runtime NODE STATUS ACTIVE_MS SUSPENDED_MS
+ *   ddv_tree DIR --device CLS NODE DEV DRIVER   a bare node (ddv_tree.h)
+ *   ddv_tree DIR --unbind NODE                  its node directory removed
  *
  * DIR must exist; the tree is DIR/sys.
  */
@@ -16,7 +18,8 @@
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: ddv_tree DIR FIXTURE... | --write NODE REL TEXT"
-                    " | --runtime NODE STATUS ACTIVE_MS SUSPENDED_MS\n");
+                    " | --runtime NODE STATUS ACTIVE_MS SUSPENDED_MS"
+                    " | --device CLS NODE DEV DRIVER | --unbind NODE\n");
     return 2;
   }
   struct ddv_tree t;
@@ -26,6 +29,10 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[2], "--write") == 0 && argc == 6)
     return ddv_tree_write(&t, argv[3], argv[4], argv[5]) < 0;
+  if (strcmp(argv[2], "--device") == 0 && argc == 7)
+    return ddv_tree_device(&t, argv[3], argv[4], argv[5], argv[6]) < 0;
+  if (strcmp(argv[2], "--unbind") == 0 && argc == 4)
+    return ddv_tree_unbind(&t, argv[3]) < 0;
   if (strcmp(argv[2], "--runtime") == 0 && argc == 7)
     return ddv_tree_runtime(&t, argv[3], argv[4], strtoull(argv[5], NULL, 10),
                             strtoull(argv[6], NULL, 10)) < 0;

@@ -70,15 +70,55 @@ static void counter_update__40_bit_masks_raw(void **state) {
   assert_int_equal(c.total, 0x20);
 }
 
-/* 64-bit: a full-width wrap and a reading equal to the last. */
-static void counter_update__64_bit(void **state) {
+/* 64-bit: a decrease is a reset, not a wrap (2^64 - 10 + 20 would read
+ * as 1.8e19 events in one interval): no delta, counting goes on from the
+ * new base; a reading equal to the last adds 0. */
+static void counter_update__64_bit_decrease_is_reset(void **state) {
   (void)state;
   struct counter c = {0};
   c.bits = 64;
   counter_update(&c, UINT64_MAX - 9);
-  assert_int_equal(counter_update(&c, 10), 20);
   assert_int_equal(counter_update(&c, 10), 0);
+  assert_int_equal(c.resets, 1);
+  assert_int_equal(counter_update(&c, 30), 20);
+  assert_int_equal(counter_update(&c, 30), 0);
   assert_int_equal(c.total, 20);
+  assert_int_equal(c.resets, 1);
+}
+
+/* counter_step: steps, wraps of narrow counters, resets of 64-bit ones,
+ * and steps beyond what the elapsed time allows. */
+static const struct {
+  uint64_t prev, now;
+  unsigned bits;
+  uint64_t max_step;
+  enum counter_move want;
+  uint64_t delta;
+} step_cases[] = {
+    {100, 150, 64, 0, COUNTER_STEP, 50},
+    {150, 150, 64, 0, COUNTER_STEP, 0},
+    {150, 100, 64, 0, COUNTER_RESET, 0},             /* went down */
+    {UINT64_MAX - 1, 1, 64, 0, COUNTER_RESET, 0},    /* not a wrap */
+    {150, 100, 0, 0, COUNTER_RESET, 0},              /* 0 means 64 */
+    {0xfffffff0u, 0x10, 32, 0, COUNTER_STEP, 0x20},  /* u32 wrap */
+    {0xfffffff0u, 0x10, 32, 0x1f, COUNTER_RESET, 0}, /* beyond the bound */
+    {100, 2100, 64, 2000, COUNTER_STEP, 2000},       /* at the bound */
+    {100, 2101, 64, 2000, COUNTER_RESET, 0},
+    /* i915 rc6 u32 ms counter back near 0 after a reload: the wrapped
+     * difference is 4.29e9 ms, more than the interval allows */
+    {5000000, 100, 32, 11250, COUNTER_RESET, 0},
+};
+
+static void counter_step__table(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof(step_cases) / sizeof(step_cases[0]); i++) {
+    uint64_t d = 12345;
+    enum counter_move got =
+        counter_step(step_cases[i].prev, step_cases[i].now, step_cases[i].bits,
+                     step_cases[i].max_step, &d);
+    if (got != step_cases[i].want || d != step_cases[i].delta)
+      fail_msg("case %zu: got %d/%llu", i, (int)got, (unsigned long long)d);
+  }
 }
 
 /* The fdinfo rule: a value that goes backwards holds the baseline until it
@@ -132,7 +172,8 @@ int main(void) {
       cmocka_unit_test(counter_wrap_delta__table),
       cmocka_unit_test(counter_update__many_wraps_32),
       cmocka_unit_test(counter_update__40_bit_masks_raw),
-      cmocka_unit_test(counter_update__64_bit),
+      cmocka_unit_test(counter_update__64_bit_decrease_is_reset),
+      cmocka_unit_test(counter_step__table),
       cmocka_unit_test(counter_hold__backwards_then_catch_up),
       cmocka_unit_test(counter_hold_advance__from_zero),
       cmocka_unit_test(counter_rate__interval),

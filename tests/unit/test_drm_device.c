@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -38,12 +40,27 @@ static size_t n_opened;
 static char fd_path[1024][160]; /* what each fd was opened as */
 static const char *fail_path;   /* reads of a path ending so fail */
 static int fail_errno;          /* with this (EIO when 0) */
+static const char *fail_open;   /* opens of a path ending so fail */
+static int fail_open_errno;     /* with this */
+static size_t n_live, max_live; /* attribute fds open now, at most */
+
+static bool ends_with(const char *s, const char *tail) {
+  size_t ls = strlen(s), lt = strlen(tail);
+  return ls >= lt && strcmp(s + ls - lt, tail) == 0;
+}
 
 static int rec_openat(int dirfd, const char *path, int flags, mode_t mode) {
+  if (fail_open != NULL && ends_with(path, fail_open)) {
+    errno = fail_open_errno;
+    return -1;
+  }
   int fd = kernel_real.openat(dirfd, path, flags, mode);
-  if (fd >= 0 && fd < 1024)
+  if (fd >= 0 && fd < 1024) {
     snprintf(fd_path[fd], sizeof(fd_path[0]), "%s",
              (flags & O_DIRECTORY) ? "" : path);
+    if (!(flags & O_DIRECTORY) && ++n_live > max_live)
+      max_live = n_live;
+  }
   return fd;
 }
 
@@ -76,9 +93,20 @@ static ssize_t rec_pread(int fd, void *buf, size_t len, off_t off) {
 }
 
 static int rec_close(int fd) {
-  if (fd >= 0 && fd < 1024)
+  if (fd >= 0 && fd < 1024) {
+    if (fd_path[fd][0] != '\0')
+      n_live--;
     fd_path[fd][0] = '\0';
+  }
   return kernel_real.close(fd);
+}
+
+/* How many attributes read this time have a path ending in `tail`. */
+static size_t read_count(const char *tail) {
+  size_t n = 0;
+  for (size_t i = 0; i < n_opened; i++)
+    n += ends_with(opened[i], tail);
+  return n;
 }
 
 static struct kernel_ops rec_kernel;
@@ -86,12 +114,14 @@ static struct kernel_ops rec_kernel;
 /* ---- logs ---- */
 
 static char logs[64][512];
+static enum log_level log_levels[64];
 static size_t n_logs;
 
 static void log_capture(enum log_level level, const char *message) {
-  (void)level;
-  if (n_logs < 64)
+  if (n_logs < 64) {
+    log_levels[n_logs] = level;
     snprintf(logs[n_logs++], sizeof(logs[0]), "%s", message);
+  }
 }
 
 static size_t logs_with(const char *needle) {
@@ -124,6 +154,9 @@ static int setup(void **state) {
   n_opened = n_logs = 0;
   fail_path = NULL;
   fail_errno = 0;
+  fail_open = NULL;
+  fail_open_errno = 0;
+  n_live = max_live = 0;
   memset(fd_path, 0, sizeof(fd_path));
   log_set_sink(log_capture, LOG_LEVEL_DEBUG);
   *state = f;
@@ -302,6 +335,7 @@ static void amdgpu_apu__records(void **state) {
 }
 
 #define XE "driver=xe,device=0000:03:00.0"
+#define I915 "driver=i915,device=0000:00:02.0"
 
 static void xe_two_gts__freq_idle_throttle_energy(void **state) {
   struct fixture *f = *state;
@@ -339,7 +373,13 @@ static void xe_two_gts__freq_idle_throttle_energy(void **state) {
                  "power_watts=0.0,power_cap_watts=150.0");
 }
 
-static void energy__wraps_at_32_bits_and_64(void **state) {
+/* hwmon energy is a 64-bit count (i915_hwmon.c: hwm_energy, xe_hwmon.c:
+ * xe_hwmon_energy_get accumulate the 32-bit register into a u64): one that
+ * goes down was reset (a driver reload), not wrapped. That interval has no
+ * power_watts; energy_joules goes on from the new reading. Before, a step
+ * from 4294000000 to 32704 read as a 32-bit wrap and one near 2^64 as a
+ * 64-bit wrap. */
+static void energy__step_back_is_a_reset(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
   put(f, "card1", "device/hwmon/hwmon2/energy1_input", "4294000000\n");
@@ -347,11 +387,17 @@ static void energy__wraps_at_32_bits_and_64(void **state) {
       "18446744073709000000\n");
   start(f, "Report", "power", NULL);
   read_at(f, 1);
-  /* 32-bit counter: 4294000000 -> 32704 is 1000000 µJ on */
   put(f, "card1", "device/hwmon/hwmon2/energy1_input", "32704\n");
-  /* 64-bit counter: 18446744073709000000 -> 448384 is 1000000 µJ on */
   put(f, "card1", "device/hwmon/hwmon2/energy2_input", "448384\n");
   read_at(f, 2);
+  expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=4294.0,"
+                 "power_cap_watts=250.0");
+  expect_line(f, "drm_device_power," XE ",sensor=pkg "
+                 "energy_joules=18446744073709.0,power_cap_watts=150.0");
+  /* from the new base: 1 J in 1 s */
+  put(f, "card1", "device/hwmon/hwmon2/energy1_input", "1032704\n");
+  put(f, "card1", "device/hwmon/hwmon2/energy2_input", "1448384\n");
+  read_at(f, 3);
   expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=4295.0,"
                  "power_watts=1.0,power_cap_watts=250.0");
   expect_line(f, "drm_device_power," XE ",sensor=pkg "
@@ -361,7 +407,43 @@ static void energy__wraps_at_32_bits_and_64(void **state) {
   expect_no_line(f, "drm_device,");
 }
 
-#define I915 "driver=i915,device=0000:00:02.0"
+/* Residency steps back (xe_gt_idle.c: a u64, reset with the driver) or
+ * jumps by more than the interval (i915's u32 back near 0 after a reload
+ * reads as a 49-day wrap): resets, no idle_percent for that interval.
+ * The u32 rc6 still wraps where the step fits the interval. */
+static void residency__reset_not_wrap(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  start(f, "Report", "idle", NULL);
+  read_at(f, 1);
+  put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "100\n");
+  read_at(f, 2);
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 residency_ns=1000000000i");
+  put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "600\n");
+  read_at(f, 3);
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 "
+                 "residency_ns=1500000000i,idle_percent=50.0");
+  /* 60 s of residency in 1 s: impossible, a reset */
+  put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "60600\n");
+  read_at(f, 4);
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 residency_ns=1500000000i");
+}
+
+static void i915_rc6__reload_is_a_reset(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "i915_igpu"), 0);
+  put(f, "card0", "power/rc6_residency_ms", "5000\n");
+  start(f, "Report", "idle", NULL);
+  read_at(f, 1);
+  put(f, "card0", "power/rc6_residency_ms", "100\n");
+  read_at(f, 2);
+  expect_line(f,
+              "drm_device_idle," I915 ",domain=gt0 residency_ns=5000000000i");
+  put(f, "card0", "power/rc6_residency_ms", "600\n");
+  read_at(f, 3);
+  expect_line(f, "drm_device_idle," I915 ",domain=gt0 "
+                 "residency_ns=5500000000i,idle_percent=50.0");
+}
 
 static void i915_igpu__card_level_rc6_wraps(void **state) {
   struct fixture *f = *state;
@@ -652,32 +734,364 @@ static void filters_and_report_groups(void **state) {
                    1);
 }
 
-static void devices_come_and_go(void **state) {
+/* The autosuspend rule: control "auto", autosuspend_delay_ms 4000. The
+ * attributes that take a PM reference (xe: every freq0, gtidle, throttle
+ * and hwmon file, xe_pm_runtime_put restarting the timer) are read at most
+ * once per 1.25 x 4 s = 5 s; the runtime files every read. */
+static const char *const runtime_files[] = {
+    "device/power/runtime_status", "device/power/control",
+    "device/power/autosuspend_delay_ms", "device/power/runtime_active_time",
+    "device/power/runtime_suspended_time"};
+
+static bool only_runtime_files_read(void) {
+  for (size_t i = 0; i < n_opened; i++) {
+    bool ok = false;
+    for (size_t k = 0; k < sizeof(runtime_files) / sizeof(runtime_files[0]);
+         k++)
+      ok |= strcmp(opened[i], runtime_files[k]) == 0;
+    if (!ok)
+      return false;
+  }
+  return n_opened > 0;
+}
+
+static void autosuspend__pm_attributes_once_per_1_25_delay(void **state) {
   struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  assert_int_equal(ddv_tree_autosuspend(&f->tree, "card1", "auto", 4000), 0);
   start(f, NULL);
   read_at(f, 1);
-  assert_int_equal(f->sink.n_lines, 0);
+  assert_true(read_count("gtidle/idle_residency_ms") == 2);
+  expect_line(f, "drm_device_temperature," XE ",sensor=pkg celsius=45.0");
+  for (uint64_t t = 2; t <= 5; t++) {
+    read_at(f, t);
+    if (!only_runtime_files_read())
+      fail_msg("at %llu s: read %s", (unsigned long long)t,
+               opened[n_opened - 1]);
+    /* not read: absent, not 0 */
+    expect_no_line(f, "drm_device_freq");
+    expect_no_line(f, "drm_device_idle");
+    expect_no_line(f, "drm_device_power");
+    expect_no_line(f, "drm_device_temperature");
+    expect_no_line(f, "drm_device_throttle");
+    expect_line(f, "drm_device," XE " runtime_suspended=0i,"
+                   "runtime_active_ns=1000000000i,runtime_suspended_ns=0i");
+  }
+  put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "4000\n");
+  read_at(f, 6); /* 5 s after the last: read again, the rate over 5 s */
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 "
+                 "residency_ns=4000000000i,idle_percent=60.0");
+  /* power/control "on": the device does not autosuspend, every read */
+  assert_int_equal(ddv_tree_autosuspend(&f->tree, "card1", "on", 4000), 0);
+  read_at(f, 7);
+  assert_int_equal(read_count("gtidle/idle_residency_ms"), 2);
+  assert_int_equal(n_logs, 1); /* the discovery line only */
+}
+
+/* ReadPMAttributes Always: every read, whatever the rule says. */
+static void autosuspend__always_reads_every_time(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  assert_int_equal(ddv_tree_autosuspend(&f->tree, "card1", "auto", 5000), 0);
+  start(f, "ReadPMAttributes", "Always", NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(read_count("device/pp_dpm_sclk"), 1);
+  assert_int_equal(read_count("device/gpu_busy_percent"), 1);
+  assert_int_equal(f->sink.n_lines, 25); /* with gpu_metrics and info */
+  drm_device_ops.instance_free(f->inst);
+  /* the default: amdgpu's pp_dpm, busy and hwmon (amdgpu_pm_put_access)
+   * wait; mem_info (the memory managers' counts) every read */
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(read_count("device/pp_dpm_sclk"), 0);
+  assert_int_equal(read_count("device/gpu_busy_percent"), 0);
+  assert_int_equal(read_count("temp1_input"), 0);
+  assert_int_equal(read_count("device/mem_info_vram_used"), 1);
+  expect_line(f, "drm_device_memory," AMD ",region=vram "
+                 "total_bytes=17163091968i,used_bytes=1073741824i");
+  struct cfg_value v = {.type = CFG_STRING, .string = "Sometimes"};
+  struct cfg_item item = {
+      .key = "ReadPMAttributes", .values = &v, .n_values = 1};
+  assert_int_equal(drm_device_ops.configure(f->inst, &item), -EINVAL);
+  assert_int_equal(logs_with("drm_device: config: ReadPMAttributes: expected "
+                             "Autosuspend or Always, got \"Sometimes\""),
+                   1);
+}
+
+/* autosuspend_delay_ms_show is -EIO without autosuspend (the put then
+ * suspends at once, rpm_idle): every read, and no warning about it. */
+static void autosuspend__no_autosuspend_reads_every_time(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  assert_int_equal(ddv_tree_autosuspend(&f->tree, "card1", "auto", 4000), 0);
+  fail_path = "autosuspend_delay_ms";
+  fail_errno = EIO;
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  assert_int_equal(read_count("gtidle/idle_residency_ms"), 2);
+  assert_int_equal(logs_with("autosuspend_delay_ms"), 0);
+}
+
+/* A GPU that slept 8 s of a 10 s interval, idle 1 s of the 2 s awake:
+ * 90 % idle. The residency (xe_gt_idle.c) grew by 1 s only: counted
+ * alone it would read 10 % idle, a sleeping GPU as busy. */
+static void suspend__time_asleep_is_idle(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  start(f, "Report", "idle", NULL);
+  read_at(f, 1);
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "active", 3000, 8000),
+                   0);
+  put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "2000\n");
+  read_at(f, 11);
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 "
+                 "residency_ns=2000000000i,idle_percent=90.0");
+}
+
+/* xe's limits (xe_guc_pc.c: a GuC SLPC query for min and max) are read at
+ * the first read, then after DDV_LIMITS_NS, or at once when requested_hz
+ * leaves [min_hz, max_hz]; between, their last values are reported. */
+static void xe_limits__read_rarely(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  start(f, "Report", "freq", NULL);
+  read_at(f, 1);
+  assert_int_equal(read_count("freq0/min_freq"), 2);
+  assert_int_equal(read_count("freq0/rp0_freq"), 2);
+  read_at(f, 2);
+  assert_int_equal(read_count("freq0/min_freq"), 0);
+  assert_int_equal(read_count("freq0/max_freq"), 0);
+  assert_int_equal(read_count("freq0/rpe_freq"), 0);
+  assert_int_equal(read_count("freq0/cur_freq"), 2);
+  assert_int_equal(read_count("freq0/act_freq"), 2);
+  expect_line(f, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
+                 "requested_hz=2000000000i,min_hz=400000000i,"
+                 "max_hz=2850000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,"
+                 "rpn_hz=400000000i");
+  /* max raised to 3000 MHz, the GPU asks for it: read at once */
+  put(f, "card1", "device/tile0/gt0/freq0/max_freq", "3000\n");
+  put(f, "card1", "device/tile0/gt0/freq0/cur_freq", "3000\n");
+  read_at(f, 3);
+  assert_int_equal(read_count("freq0/max_freq"), 2);
+  expect_line(f, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
+                 "requested_hz=3000000000i,min_hz=400000000i,"
+                 "max_hz=3000000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,"
+                 "rpn_hz=400000000i");
+  read_at(f, 4); /* still at 3000, within the range now */
+  assert_int_equal(read_count("freq0/max_freq"), 0);
+  read_at(f, 62);
+  assert_int_equal(read_count("freq0/max_freq"), 0);
+  read_at(f, 63); /* a minute after the last */
+  assert_int_equal(read_count("freq0/max_freq"), 2);
+}
+
+/* RLIMIT_NOFILE of DDV_FD_RESERVE + 20: at most 10 fds kept open; beyond
+ * them attributes are opened, read and closed, and every record is there.
+ * Of DDV_FD_RESERVE: none kept, attributes opened by path. */
+static void fd_budget__low_rlimit(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  size_t lines = f->sink.n_lines;
+  assert_true(max_live > 40); /* every attribute kept open */
+  drm_device_ops.instance_free(f->inst);
+  f->inst = NULL;
+  assert_int_equal(n_live, 0);
+  struct rlimit old;
+  assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+  struct rlimit low = {256 + 20, old.rlim_max};
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+  max_live = 0;
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  setrlimit(RLIMIT_NOFILE, &old);
+  assert_true(max_live <= 10 + 1); /* the budget, and the one being read */
+  assert_int_equal(f->sink.n_lines, lines);
+  expect_line(f, "drm_device_idle," XE ",domain=gt1 "
+                 "residency_ns=2000000000i,idle_percent=0.0");
+  /* no budget at all: not even the node's directory stays open, every
+   * attribute is opened by its path, read and closed */
+  drm_device_ops.instance_free(f->inst);
+  f->inst = NULL;
+  low.rlim_cur = 256;
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+  max_live = 0;
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  setrlimit(RLIMIT_NOFILE, &old);
+  assert_int_equal(max_live, 1);
+  assert_int_equal(n_live, 0);
+  assert_int_equal(f->sink.n_lines, lines);
+  char want[600];
+  snprintf(want, sizeof(want), "%s/class/drm/card1/device/power/runtime_status",
+           f->tree.sys);
+  assert_int_equal(read_count(want), 1);
+}
+
+/* Eleven hwmon directories: all read (4 were, in readdir order). 300
+ * files in one: the first 256 in name order (temp1 and its label,
+ * temp2..temp255), the cap
+ * said once. An unreadable hwmon directory is said, not dropped quietly. */
+static void hwmon__sorted_before_cap_said_once(void **state) {
+  struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
-  read_at(f, 5); /* before the rescan */
+  char rel[128], text[32];
+  for (int h = 0; h < 11; h++) {
+    snprintf(rel, sizeof(rel), "device/hwmon/hwmon%d/temp1_input", h);
+    put(f, "card0", rel, "40000\n");
+    snprintf(rel, sizeof(rel), "device/hwmon/hwmon%d/temp1_label", h);
+    snprintf(text, sizeof(text), "s%d\n", h);
+    put(f, "card0", rel, text);
+  }
+  for (int c = 2; c <= 301; c++) {
+    snprintf(rel, sizeof(rel), "device/hwmon/hwmon3/temp%d_input", c);
+    put(f, "card0", rel, "50000\n");
+  }
+  fail_open = "device/hwmon/hwmon7";
+  fail_open_errno = EACCES;
+  start(f, "Report", "temperature", NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_temperature,driver=panfrost,device=fde60000.gpu,"
+                 "sensor=s10 celsius=40.0");
+  expect_line(f, "drm_device_temperature,driver=panfrost,device=fde60000.gpu,"
+                 "sensor=temp255 celsius=50.0");
+  expect_line(f, "drm_device_temperature,driver=panfrost,device=fde60000.gpu,"
+                 "sensor=s3 celsius=40.0");
+  expect_no_line(f, "drm_device_temperature,driver=panfrost,"
+                    "device=fde60000.gpu,sensor=temp256 ");
+  expect_no_line(f, "drm_device_temperature,driver=panfrost,"
+                    "device=fde60000.gpu,sensor=s7 ");
+  /* 10 readable directories: 10 labelled sensors, and temp2..temp255 */
+  assert_int_equal(f->sink.n_lines, 10 + 254);
+  assert_int_equal(logs_with("drm_device: fde60000.gpu: device/hwmon/hwmon3: "
+                             "readdir: 302 entries, only the first 256 (in "
+                             "name order) are read"),
+                   1);
+  assert_int_equal(logs_with("drm_device: fde60000.gpu: device/hwmon/hwmon7: "
+                             "open: Permission denied"),
+                   1);
+  read_at(f, 2);
+  assert_int_equal(logs_with("entries, only the first"), 1);
+}
+
+/* Devices come and go: a device added is found within two reads, however
+ * long nothing changed; one unbound ends its series at the next read (its
+ * directory is gone, one INFO line); one bound again starts from a fresh
+ * base (no rate across the gap); a new minor for the same device is the
+ * old one gone and a new one found, in the same read. */
+static void devices_come_and_go(void **state) {
+  struct fixture *f = *state;
+  start(f, "Report", "power", NULL);
+  read_at(f, 1);
   assert_int_equal(f->sink.n_lines, 0);
-  read_at(f, 12);
-  expect_line(f, "drm_device_freq,driver=panfrost,device=fde60000.gpu,"
-                 "domain=devfreq actual_hz=400000000i,min_hz=200000000i,"
-                 "max_hz=800000000i");
-  /* unplugged: the attributes say ENODEV (kernfs_fop_read_iter on a
-   * removed node), the next read rescans and finds the node gone */
-  char path[600];
-  snprintf(path, sizeof(path), "%s/class/drm/card0", f->tree.sys);
-  assert_int_equal(unlink(path), 0);
+  for (uint64_t t = 10; t <= 200; t += 10)
+    read_at(f, t); /* nothing changes: the back-off grows */
+  assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
+  read_at(f, 210);
+  uint64_t found = 210;
+  if (f->sink.n_lines == 0)
+    read_at(f, found = 220);
+  expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=5.0,"
+                 "power_cap_watts=250.0");
+  assert_int_equal(logs_with("card1 (driver xe)"), 1);
+  put(f, "card1", "device/hwmon/hwmon2/energy1_input", "7000000\n");
+  read_at(f, 230);
+  char line[200];
+  snprintf(line, sizeof(line),
+           "drm_device_power," XE ",sensor=card energy_joules=7.0,"
+           "power_watts=%.1f,power_cap_watts=250.0",
+           2.0 / (double)(230 - found));
+  expect_line(f, line);
+  /* unbound: the node's directory goes; kept-open files of a removed
+   * kernfs node would say ENODEV, the fixture's stay readable */
+  assert_int_equal(ddv_tree_unbind(&f->tree, "card1"), 0);
+  read_at(f, 240);
+  assert_int_equal(f->sink.n_lines, 0);
+  assert_int_equal(logs_with("card1 is gone"), 1);
+  /* bound again, same minor: a fresh base */
+  assert_int_equal(
+      ddv_tree_device(&f->tree, "drm", "card1", "0000:03:00.0", "xe"), 0);
+  put(f, "card1", "device/hwmon/hwmon2/energy1_input", "9000000\n");
+  read_at(f, 250);
+  expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=9.0,"
+                 "power_cap_watts=250.0");
+  assert_int_equal(logs_with("card1 (driver xe)"), 2);
+  /* a driver reload gives another minor */
+  assert_int_equal(ddv_tree_unbind(&f->tree, "card1"), 0);
+  assert_int_equal(
+      ddv_tree_device(&f->tree, "drm", "card2", "0000:03:00.0", "xe"), 0);
+  put(f, "card2", "device/hwmon/hwmon2/energy1_input", "12000000\n");
+  read_at(f, 260);
+  expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=12.0,"
+                 "power_cap_watts=250.0");
+  assert_int_equal(logs_with("card1 is gone"), 2);
+  assert_int_equal(logs_with("card2 (driver xe)"), 1);
+  assert_int_equal(logs_with("ENOENT"), 0); /* not a warning */
+  /* an empty tree at the start: the WARNING of no_device__said_once */
+  assert_int_equal(logs_with("has neither class/drm nor class/accel"), 1);
+  for (size_t i = 1; i < n_logs; i++)
+    if (log_levels[i] != LOG_LEVEL_INFO)
+      fail_msg("not INFO: %s", logs[i]);
+}
+
+/* An attribute that says ENODEV (kernfs_fop_read_iter on a removed node)
+ * ends the series at once too: nothing of that read is reported. */
+static void device_enodev__series_ends(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "panfrost"), 0);
+  start(f, NULL);
+  read_at(f, 1);
   fail_path = "cur_freq";
   fail_errno = ENODEV;
-  read_at(f, 13);
-  expect_line(f, "drm_device_freq,driver=panfrost,device=fde60000.gpu,"
-                 "domain=devfreq min_hz=200000000i,max_hz=800000000i");
-  read_at(f, 14);
+  read_at(f, 2);
   assert_int_equal(f->sink.n_lines, 0);
-  assert_int_equal(logs_with("ENODEV"), 0); /* not a warning */
+  fail_path = NULL;
+  assert_int_equal(ddv_tree_unbind(&f->tree, "card0"), 0);
+  read_at(f, 3);
+  assert_int_equal(f->sink.n_lines, 0);
   assert_int_equal(logs_with("card0 is gone"), 1);
+  assert_int_equal(logs_with("No such device"), 0);
+}
+
+/* No device: said once, at INFO, naming SysfsRoot; a SysfsRoot without
+ * either class directory once at WARNING. */
+static void no_device__said_once(void **state) {
+  struct fixture *f = *state;
+  char cls[600];
+  snprintf(cls, sizeof(cls), "%s/class/drm", f->tree.sys);
+  assert_int_equal(mkdir(f->tree.sys, 0755) == 0 || errno == EEXIST, 1);
+  char cdir[600];
+  snprintf(cdir, sizeof(cdir), "%s/class", f->tree.sys);
+  mkdir(cdir, 0755);
+  assert_int_equal(mkdir(cls, 0755), 0);
+  start(f, NULL);
+  for (uint64_t t = 1; t <= 5; t++)
+    read_at(f, t);
+  assert_int_equal(n_logs, 1);
+  assert_int_equal(log_levels[0], LOG_LEVEL_INFO);
+  char want[700];
+  snprintf(want, sizeof(want),
+           "drm_device: %s: SysfsRoot: no DRM device in class/drm (card<N>) "
+           "or class/accel (accel<N>)",
+           f->tree.sys);
+  assert_int_equal(logs_with(want), 1);
+  drm_device_ops.instance_free(f->inst);
+  assert_int_equal(rmdir(cls), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  snprintf(want, sizeof(want),
+           "drm_device: %s: SysfsRoot: has neither class/drm nor class/accel",
+           f->tree.sys);
+  assert_int_equal(logs_with(want), 1);
+  assert_int_equal(log_levels[n_logs - 1], LOG_LEVEL_WARNING);
 }
 
 #define MI "driver=amdgpu,device=0000:05:00.0"
@@ -949,7 +1363,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(amdgpu_apu__records, setup, teardown),
       cmocka_unit_test_setup_teardown(xe_two_gts__freq_idle_throttle_energy,
                                       setup, teardown),
-      cmocka_unit_test_setup_teardown(energy__wraps_at_32_bits_and_64, setup,
+      cmocka_unit_test_setup_teardown(energy__step_back_is_a_reset, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(residency__reset_not_wrap, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(i915_rc6__reload_is_a_reset, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(i915_igpu__card_level_rc6_wraps, setup,
                                       teardown),
@@ -987,6 +1405,21 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(info__malformed_id_left_out, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(
+          autosuspend__pm_attributes_once_per_1_25_delay, setup, teardown),
+      cmocka_unit_test_setup_teardown(autosuspend__always_reads_every_time,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          autosuspend__no_autosuspend_reads_every_time, setup, teardown),
+      cmocka_unit_test_setup_teardown(suspend__time_asleep_is_idle, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(xe_limits__read_rarely, setup, teardown),
+      cmocka_unit_test_setup_teardown(fd_budget__low_rlimit, setup, teardown),
+      cmocka_unit_test_setup_teardown(hwmon__sorted_before_cap_said_once, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(device_enodev__series_ends, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(no_device__said_once, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1014,8 +1014,40 @@ static void t410_read__failure_said_once_reopened_with_backoff(void **state) {
   test_host.kernel = saved;
 }
 
+/* perf counts are u64: a cumulative count that steps back is a reset.
+ * pmu_counts_delta's u64 difference of such a step is 2^64 - 500; the
+ * series drops that interval (no delta, totals kept) and goes on from the
+ * new counts, never reporting 1.8e19 events. */
+static void t410_series_update__step_back_is_a_reset(void **state) {
+  (void)state;
+  struct t410_series s;
+  t410_series_reset(&s);
+  struct pmu_reading r = {.cpu = -1, .n_cpus = 1, .scaled = PMU_EXACT};
+  r.d_enabled_ns = r.d_running_ns = 1000000000;
+  r.counts[0] = 1000;
+  r.delta[0] = 1000;
+  t410_series_update(&s, &r, 1);
+  assert_true(s.counted);
+  assert_int_equal(s.delta[0], 1000);
+  r.counts[0] = 500;
+  r.delta[0] = UINT64_MAX - 499;
+  t410_series_update(&s, &r, 1);
+  assert_false(s.counted);
+  assert_int_equal(s.delta[0], 0);
+  assert_int_equal(s.total[0], 1000);
+  assert_int_equal(s.resets, 1);
+  assert_int_equal(s.not_counted, 0);
+  r.counts[0] = 700;
+  r.delta[0] = 200;
+  t410_series_update(&s, &r, 1);
+  assert_true(s.counted);
+  assert_int_equal(s.delta[0], 200);
+  assert_int_equal(s.total[0], 1200);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t410_series_update__step_back_is_a_reset),
       cmocka_unit_test(t410_preset_match__anchored_names),
       cmocka_unit_test(t410_preset__metrics_from_the_doc_formulas),
       cmocka_unit_test(t410_preset__one_pmu_failing_keeps_the_others),
