@@ -85,13 +85,13 @@ done
 # Debian's hardening flags: every compile line has fortify and the stack
 # protector, every link line relro and now.
 cc_lines=$(grep -E '^cc .* -c ' "$T/build.log")
-ld_lines=$(grep -E '^cc .* -o build/deb/[a-z0-9_]+(\.so)? ' "$T/build.log")
+ld_lines=$(grep -E '^cc .* -o build/deb/[a-z0-9_-]+(\.so)? ' "$T/build.log")
 tap_check "the build log shows the compile lines" test -n "$cc_lines"
 tap_is "" "$(grep -vE -- '-D_FORTIFY_SOURCE=2 .*-O2 .*-fstack-protector-strong' <<<"$cc_lines" | head -3)" \
   "every compile line has -D_FORTIFY_SOURCE=2, -O2 and -fstack-protector-strong"
 n_plugins=$(make --no-print-directory -s --eval='print-plugins: ; @echo $(PLUGINS)' print-plugins | wc -w)
-tap_is $((2 * n_plugins)) "$(grep -c . <<<"$ld_lines")" \
-  "the build log shows the $((2 * n_plugins)) link lines (a .so and an executable per plugin)"
+tap_is $((2 * n_plugins + 1)) "$(grep -c . <<<"$ld_lines")" \
+  "the build log shows the $((2 * n_plugins + 1)) link lines (a .so and an executable per plugin, gpu-telemetry)"
 tap_is "" "$(grep -vE -- '-Wl,-z,relro -Wl,-z,now' <<<"$ld_lines" | head -3)" \
   "every link line has -Wl,-z,relro -Wl,-z,now"
 
@@ -180,6 +180,23 @@ if command -v man >/dev/null; then
     "man collectd-gpu-plugins finds the collectd side's page"
   tap_check "man collectd-gpu-plugins renders, every plugin's section in it" bash -c \
     "man collectd-gpu-plugins 2>/dev/null | grep -c '^   [a-z0-9_]*\$' | grep -qx $(wc -w <<<"$plugins")"
+fi
+# gpu-telemetry: its executable, man page, service (installed, disabled,
+# not started; systemd-analyze verify clean) and /etc/default file
+tap_check "/usr/bin/gpu-telemetry --help runs" bash -c "/usr/bin/gpu-telemetry --help >/dev/null 2>&1"
+tap_check "man gpu-telemetry renders" bash -c "man -l /usr/share/man/man1/gpu-telemetry.1.gz 2>&1 >/dev/null | grep -q . && exit 1; man -l /usr/share/man/man1/gpu-telemetry.1.gz | grep -q 'gpu-telemetry'"
+tap_check "gpu-telemetry-tools installs /lib/systemd/system/gpu-telemetry.service" \
+  test -f /lib/systemd/system/gpu-telemetry.service
+tap_check "/etc/default/gpu-telemetry is a conffile" \
+  grep -qx /etc/default/gpu-telemetry /var/lib/dpkg/info/gpu-telemetry-tools.conffiles
+tap_check "gpu-telemetry.service is not enabled by the install" \
+  test ! -e /etc/systemd/system/multi-user.target.wants/gpu-telemetry.service
+if command -v systemd-analyze >/dev/null; then
+  out=$(systemd-analyze verify --man="$(command -v man >/dev/null && echo yes || echo no)" \
+    gpu-telemetry.service 2>&1 | grep 'gpu-telemetry')
+  tap_is "" "$out" "systemd-analyze verify gpu-telemetry.service: nothing said"
+else
+  tap_skip "systemd-analyze verify gpu-telemetry.service" "no systemd-analyze"
 fi
 stock_collectd_check "after install" "$T/install" "$VALUES"
 for p in $plugins; do
