@@ -49,6 +49,29 @@ static uint64_t oa_read_rp0(const char *sysfs_root, const char *card) {
   return mhz * 1000000u;
 }
 
+/* xe decodes the format property by its encoding within the platform's
+ * own set (xe_oa.c: decode_oa_format over xe_oa_init_supported_formats):
+ * a format of another platform with the same encoding would open and be
+ * read in this platform's layout, and one outside the set is the
+ * kernel's EINVAL. Both refused here naming the platform's own. */
+static int oa_xe_format_check(struct oa_dev *d, const struct i915_device *dev,
+                              uint32_t format) {
+  unsigned gfx = xe_identity_gfx_ver(&dev->xe_id);
+  uint32_t decoded = xe_oa_format_decoded(gfx, format);
+  if (decoded == format)
+    return 0;
+  const struct oa_format *own = oa_format_get(xe_oa_default_format(gfx));
+  if (log_complaint_raise(&d->identity_complaint))
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Format",
+            "%s: xe on graphics %u.%02u %s; this platform's format is %s",
+            oa_format_get(format)->name, gfx / 100, gfx % 100,
+            decoded != 0 ? "reads it in the layout of another format of the "
+                           "same encoding"
+                         : "does not offer it",
+            own != NULL ? own->name : "unknown");
+  return -EINVAL;
+}
+
 /* Called by i915_device_open once the identity is known, before the
  * stream opens: the format, the exponent and a fresh accumulator base. */
 static int oa_on_identity(void *ctx, const struct i915_device *dev,
@@ -64,6 +87,25 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
       log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
               "the xe media OA units (OAM) are not read; use Engine render");
     return -EINVAL;
+  }
+  if (dev->xe && inst->cfg.engine_instance >= 0 && dev->xe_unit != NULL &&
+      dev->xe_unit->n_engines > 0) {
+    /* xe_oa.c: xe_oa_assign_hwe: without an exec queue the stream runs on
+     * the first engine of the OA unit, whatever ENGINE_INSTANCE says; the
+     * unit's engines come in that order from query_oa_units */
+    const struct drm_xe_engine_class_instance *first =
+        &dev->xe_unit->engines[0];
+    if (first->engine_class != inst->cfg.engine_class ||
+        first->engine_instance != inst->cfg.engine_instance) {
+      if (log_complaint_raise(&d->identity_complaint))
+        log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
+                "xe opens a system-wide stream on the first engine of the "
+                "OA unit (class %u instance %u) whatever the instance "
+                "asked; leave the instance out or give that engine",
+                (unsigned)first->engine_class,
+                (unsigned)first->engine_instance);
+      return -EINVAL;
+    }
   }
   if (!dev->xe && media && d->platform->media_format == 0) {
     /* i915_perf.c: __oa_engine_group gives the media classes an OA unit
@@ -148,6 +190,8 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
             dev->xe ? "xe" : "i915");
     return -EINVAL;
   }
+  if (dev->xe && oa_xe_format_check(d, dev, format) < 0)
+    return -EINVAL;
   /* xe runs Gen12+ only (xe_oa.c: xe_oa_init): the 7-bit reason field */
   int gen12 = dev->xe ? 1 : d->platform->gen12;
   if (!d->acc_ready || d->acc.fmt != fmt) {
@@ -344,7 +388,8 @@ static void oa_relook(struct oa_instance *inst, uint64_t now) {
  * interval, then the streams stay closed for N - 1 intervals, so the GPU
  * can enter RC6 and other OA users can take the unit in between (an open
  * stream holds runtime PM, FORCEWAKE_ALL and the exclusive OA unit:
- * i915_perf.c: i915_oa_stream_init). The first report of each window only
+ * i915_perf.c: i915_oa_stream_init; on xe the same, RC6 kept off:
+ * xe_oa.c: xe_oa_stream_init). The first report of each window only
  * sets a new base: the closed intervals are not counted, and what was
  * counted is said as `window_ns` and `coverage_percent`. */
 static void oa_duty_cycle(struct oa_instance *inst) {
