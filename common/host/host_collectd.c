@@ -124,8 +124,13 @@ static int hc_item_convert(const oconfig_item_t *ci, struct cfg_item *out) {
       const oconfig_value_t *v = &ci->values[i];
       out->n_values = (size_t)i + 1;
       if (v->type == OCONFIG_TYPE_NUMBER) {
+        /* the text too, for keys that take a name or an id (cfg.h) */
+        char text[40];
         values[i].type = CFG_NUMBER;
         values[i].number = v->value.number;
+        if (cfg_number_text(v->value.number, text, sizeof text) == 0 &&
+            (values[i].string = strdup(text)) == NULL)
+          return -ENOMEM;
       } else if (v->type == OCONFIG_TYPE_BOOLEAN) {
         values[i].type = CFG_BOOLEAN;
         values[i].boolean = v->value.boolean != 0;
