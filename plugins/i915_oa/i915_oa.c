@@ -304,11 +304,15 @@ static int oa_init(void *p, const struct plugin_host *host) {
     }
     return 0;
   }
-  if (cfg->metric_set == NULL && cfg->n_flex == 0) {
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "MetricSet",
-            "give a MetricSet (uuid or id) or FlexEvent options");
+  if (cfg->metric_set == NULL && cfg->n_flex == 0 && cfg->eu_metrics) {
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "EuMetrics",
+            "EuMetrics needs MetricSet: the Render Basic set's uuid or id "
+            "(the sets are the directories of %s/class/drm/card<N>/metrics/)",
+            or_default(cfg->sysfs_root, "/sys"));
     return -EINVAL;
   }
+  if (cfg->metric_set == NULL && cfg->n_flex == 0)
+    oa_config_default_flex(cfg); /* as the shipped snippet */
   if (cfg->metric_set != NULL && cfg->n_flex > 0) {
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "FlexEvent",
             "FlexEvent makes its own metric set; leave MetricSet out");

@@ -98,6 +98,9 @@ extern const struct plugin_ops i915_oa_ops;
 /* oa_config.c */
 void oa_config_defaults(struct oa_config *cfg);
 void oa_config_fini(struct oa_config *cfg);
+/* Without MetricSet and FlexEvent: the shipped snippet's FlexEvents
+ * (eu_active 4, eu_stall 5), in both hosts. */
+void oa_config_default_flex(struct oa_config *cfg);
 int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item);
 /* The keys oa_config_apply() takes (cfg.h), for --help. */
 extern const struct cfg_option oa_options[];
