@@ -200,6 +200,7 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
   case 4:
     rc =
         host_exec_seconds(a, "--window", value, /*zero_ok=*/true, &a->window_s);
+    a->window_given = true;
     break;
   case 5:
     if ((rc = host_exec_choice(a, "--format", value, formats, 5,
@@ -704,8 +705,10 @@ static int host_exec_run_top(const struct plugin_ops *ops, void *inst,
 }
 
 static int host_exec_run(const struct plugin_ops *ops,
-                         const struct host_exec_args *args,
+                         const struct host_exec_args *given,
                          struct metric_sink *sink) {
+  struct host_exec_args copy = *given; /* borrows its items */
+  const struct host_exec_args *args = &copy;
   void *inst = ops->instance_new(ops->name);
   if (inst == NULL) {
     log_errno(LOG_LEVEL_ERROR, ops->name, "instance", "malloc", ENOMEM, NULL);
@@ -715,6 +718,10 @@ static int host_exec_run(const struct plugin_ops *ops,
   for (size_t i = 0; i < args->n_items && status == 0; i++)
     if (ops->configure(inst, &args->items[i]) < 0)
       status = 2;
+  /* a replay is read whole by --once: no window unless given (plugin.h) */
+  if (status == 0 && copy.mode == HOST_EXEC_ONCE && !copy.window_given &&
+      ops->replays != NULL && ops->replays(inst))
+    copy.window_s = 0;
   /* --once reports over its window, the other modes over their interval
    * (execd: Telegraf's, unknown here; the window stands in for it) */
   double interval_s =

@@ -464,40 +464,39 @@ static size_t oa_drain_all(struct oa_instance *inst, int *first_err) {
   return failed;
 }
 
-bool oa_replay_whole;
+/* Replay: every host's first read primes (the exec host discards it);
+ * from the second, batches for up to half an interval per read, the
+ * whole recording when the interval is 0 (plugin.h: replays), then
+ * nothing. */
+static int oa_read_replay(struct oa_instance *inst, struct metric_sink *sink) {
+  if (++inst->reads < 2)
+    return 0;
+  if (inst->reads == 2) {
+    int rc;
+    inst->replay_state = oa_replay_start(inst, &rc);
+    if (inst->replay_state == NULL)
+      return rc;
+  }
+  if (inst->replay_state == NULL)
+    return 0;
+  uint64_t half = inst->host->interval_ns / 2;
+  uint64_t until = half ? plugin_host_monotonic_ns(inst->host) + half : 0;
+  int rc = oa_replay_step(inst->replay_state, sink, UINT64_MAX, until);
+  if (oa_replay_done(inst->replay_state)) {
+    oa_replay_close(inst->replay_state);
+    inst->replay_state = NULL;
+  }
+  return rc;
+}
+
+static bool oa_replays(void *p) {
+  return ((struct oa_instance *)p)->cfg.replay != NULL;
+}
 
 static int oa_read(void *p, struct metric_sink *sink) {
   struct oa_instance *inst = p;
-  if (inst->cfg.replay != NULL) {
-    /* every host's first read primes (the exec host discards it): the
-     * recording is written from the second, whole (the executable) or a
-     * batch per read (collectd), then nothing more */
-    if (++inst->reads < 2)
-      return 0;
-    if (inst->reads == 2) {
-      int rc;
-      inst->replay_state = oa_replay_start(inst, &rc);
-      if (inst->replay_state == NULL)
-        return rc;
-    }
-    if (inst->replay_state == NULL)
-      return 0;
-    /* a batch a read, and no two within half an interval (collectd runs
-     * late reads back to back): the write threads get the time to write
-     * one batch before the next is queued */
-    uint64_t now = plugin_host_monotonic_ns(inst->host);
-    if (!oa_replay_whole && inst->replay_last_ns != 0 &&
-        now - inst->replay_last_ns < inst->host->interval_ns / 2)
-      return 0;
-    inst->replay_last_ns = now;
-    int rc = oa_replay_step(inst->replay_state, sink,
-                            oa_replay_whole ? UINT64_MAX : 1);
-    if (oa_replay_done(inst->replay_state)) {
-      oa_replay_close(inst->replay_state);
-      inst->replay_state = NULL;
-    }
-    return rc;
-  }
+  if (inst->cfg.replay != NULL)
+    return oa_read_replay(inst, sink);
   if (inst->relook)
     oa_relook(inst, plugin_host_monotonic_ns(inst->host));
   int err = 0;
@@ -577,6 +576,7 @@ const struct plugin_ops i915_oa_ops = {
     .read = oa_read,
     .drain = oa_drain,
     .drain_interval_ns = oa_drain_interval,
+    .replays = oa_replays,
     .collectd_rules = oa_collectd_rules,
     .instance_free = oa_free,
 };

@@ -82,7 +82,6 @@ struct oa_instance {
   bool privileged;      /* CAP_PERFMON or CAP_SYS_ADMIN */
   uint64_t reads;       /* read() calls (Replay prints from the second) */
   struct oa_replay *replay_state; /* from the second read to the end */
-  uint64_t replay_last_ns;        /* monotonic time of its last step */
   /* DutyCycle: read()s since the window closed; start of the first */
   unsigned cycle_pos;
   bool in_window;
@@ -122,26 +121,21 @@ int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
 
 /* A replay written in steps: oa_replay_start opens cfg.replay (NULL with
  * *rc a negative errno, said), each oa_replay_step writes at most
- * `max_batches` batches (one begin/end per batch, the host began the
- * first and ends the last; the correlation pass is part of the first
- * step) and keeps its place in the file for the next; after the step that
- * reaches the end (or an error, returned by that step) oa_replay_done is
- * true and further steps write nothing. Memory is bounded: a 1 MiB chunk
- * and the correlation points. */
+ * `max_batches` batches, and no more once a batch ends at or after
+ * `until_ns` (the host's monotonic clock; 0: no such end), one begin/end
+ * per batch (the host began the first and ends the last; the correlation
+ * pass is part of the first step), and keeps its place in the file for
+ * the next; after the step that reaches the end (or an error, returned by
+ * that step) oa_replay_done is true and further steps write nothing.
+ * Memory is bounded: a 1 MiB chunk and the correlation points. */
 struct oa_replay;
 struct oa_replay *oa_replay_start(struct oa_instance *inst, int *rc);
 struct oa_replay *oa_replay_open(struct oa_instance *inst, int fd,
                                  const char *name);
 int oa_replay_step(struct oa_replay *rp, struct metric_sink *sink,
-                   uint64_t max_batches);
+                   uint64_t max_batches, uint64_t until_ns);
 bool oa_replay_done(const struct oa_replay *rp);
 void oa_replay_close(struct oa_replay *rp);
-
-/* main.c sets it: the executable writes a whole recording in one read.
- * Otherwise (collectd) a read writes one batch: collectd's write threads
- * may reorder values queued together, never those of reads an interval
- * apart, and its queue holds one batch, not the recording. */
-extern bool oa_replay_whole;
 
 /* oa_period.c: the smallest exponent (0..31) whose period
  * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (i915_perf.c:

@@ -100,6 +100,7 @@ struct replay {
   uint64_t batches;
   uint64_t unwritten;    /* reports accumulated since the last batch */
   uint64_t step_batches; /* written by the current step */
+  uint64_t until_ns;     /* the step ends after a batch past this; 0 none */
   int write_rc;
   bool said_cpu_range, said_clamp, said_topology, said_shift;
 };
@@ -491,7 +492,9 @@ static int replay_emit(struct oa_replay *rp, uint64_t max_batches) {
   struct replay *r = &rp->r;
   r->parser = &rp->p;
   int rc = 0;
-  while (r->step_batches < max_batches) {
+  while (r->step_batches < max_batches &&
+         !(r->until_ns != 0 && r->step_batches > 0 &&
+           plugin_host_monotonic_ns(r->inst->host) >= r->until_ns)) {
     size_t avail = rp->have - rp->start, want = 8;
     if (avail >=
         8) { /* the record's size (struct drm_i915_perf_record_header) */
@@ -533,11 +536,12 @@ static int replay_emit(struct oa_replay *rp, uint64_t max_batches) {
 }
 
 int oa_replay_step(struct oa_replay *rp, struct metric_sink *sink,
-                   uint64_t max_batches) {
+                   uint64_t max_batches, uint64_t until_ns) {
   struct replay *r = &rp->r;
   if (rp->done)
     return 0;
   r->sink = sink;
+  r->until_ns = until_ns;
   r->step_batches = 0;
   if (!rp->started) {
     rp->started = true;
@@ -571,7 +575,7 @@ int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
     return -ENOMEM;
   int rc = 0;
   while (rc == 0 && !rp->done)
-    rc = oa_replay_step(rp, sink, UINT64_MAX);
+    rc = oa_replay_step(rp, sink, UINT64_MAX, /*until_ns=*/0);
   oa_replay_close(rp);
   return rc;
 }
@@ -617,7 +621,7 @@ int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink) {
   if (rp == NULL)
     return rc;
   while (rc == 0 && !rp->done)
-    rc = oa_replay_step(rp, sink, UINT64_MAX);
+    rc = oa_replay_step(rp, sink, UINT64_MAX, /*until_ns=*/0);
   oa_replay_close(rp);
   return rc;
 }
