@@ -68,12 +68,16 @@ struct oa_dev {
   struct log_complaint malformed_complaint;
   struct log_complaint identity_complaint; /* a device the config cannot use */
   struct oa_instance *inst;                /* back pointer, for on_identity */
+  bool used; /* the slot holds a device (a gone one's is free again) */
 };
 
 struct oa_instance {
   struct oa_config cfg;
   const struct plugin_host *host;
-  struct oa_dev *devs;
+  /* slots [0, n_devs) of which `used` hold devices: fixed, so a device
+   * keeps its address (the stream's callbacks point at it) while others
+   * come and go */
+  struct oa_dev devs[OA_MAX_DEVICES];
   size_t n_devs;
   uint32_t flex_pairs[2 * I915_FLEX_REGS];
   size_t n_flex_regs;
@@ -90,6 +94,13 @@ struct oa_instance {
    * this session's backoff (1 s doubling to 1 min). */
   bool relook;
   struct devsession discovery;
+  /* Auto-discovery with devices: DevRoot's render minors at the last
+   * look; a change (or the discovery backoff) looks again, so devices
+   * that come, go or change minor are seen at the next read. */
+  bool watch;
+  unsigned minors[DRM_NODE_MAX];
+  size_t n_minors;
+  bool said_empty_root, said_empty_sysfs;
 };
 
 extern const struct plugin_ops i915_oa_ops;
