@@ -80,10 +80,22 @@ int cfg_get_string(const char *plugin, const struct cfg_item *item,
   int rc = cfg_one_value(plugin, item);
   if (rc < 0)
     return rc;
-  if (item->values[0].type != CFG_STRING)
+  const struct cfg_value *v = &item->values[0];
+  if (v->type != CFG_STRING && !(v->type == CFG_NUMBER && v->string != NULL))
     return cfg_fail(plugin, item, "expected a string");
-  *out = item->values[0].string;
+  *out = v->string;
   return 0;
+}
+
+int cfg_number_text(double v, char *buf, size_t size) {
+  if (!isfinite(v))
+    return -EINVAL;
+  int n;
+  if (v == (double)(int64_t)v && fabs(v) <= 9007199254740992.0)
+    n = snprintf(buf, size, "%" PRId64, (int64_t)v);
+  else if ((n = numfmt_double(v, buf, size)) < 0)
+    return -ERANGE;
+  return n >= 0 && (size_t)n < size ? 0 : -ERANGE;
 }
 
 int cfg_get_bool(const char *plugin, const struct cfg_item *item, bool *out) {

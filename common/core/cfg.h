@@ -19,9 +19,13 @@ enum cfg_type { CFG_STRING, CFG_NUMBER, CFG_BOOLEAN };
 
 struct cfg_value {
   enum cfg_type type;
-  const char *string; /* CFG_STRING */
-  double number;      /* CFG_NUMBER */
-  bool boolean;       /* CFG_BOOLEAN */
+  /* CFG_STRING: the value. CFG_NUMBER: the number as text
+   * (cfg_number_text), set by a host whose configuration reads unquoted
+   * numbers as numbers (collectd), or NULL: what cfg_get_string returns
+   * for a key that takes a name or an id (`Format 10`, `MetricSet 1`) */
+  const char *string;
+  double number; /* CFG_NUMBER */
+  bool boolean;  /* CFG_BOOLEAN */
 };
 
 struct cfg_item {
@@ -56,7 +60,10 @@ void cfg_items_free(struct cfg_item *items, size_t n);
 /* Case-insensitive key match. */
 bool cfg_key_is(const struct cfg_item *item, const char *key);
 
-/* Exactly one string value. *out is borrowed from the item. */
+/* Exactly one string value, or a number that carries its text (struct
+ * cfg_value): collectd reads an unquoted `Format 10` as the number 10,
+ * which a key taking a name or an id takes as "10". *out is borrowed
+ * from the item. */
 int cfg_get_string(const char *plugin, const struct cfg_item *item,
                    const char **out);
 
@@ -81,6 +88,12 @@ int cfg_get_u64(const char *plugin, const struct cfg_item *item, uint64_t min,
 
 /* Log "PLUGIN: config: KEY: unknown option" and return -EINVAL. */
 int cfg_unknown(const char *plugin, const struct cfg_item *item);
+
+/* The text a host stores beside a CFG_NUMBER: a whole number up to 2^53
+ * in magnitude in plain decimal ("10", "-3"), any other finite number in
+ * its shortest round-trip form ("0.5", "1e+300"). 0, or -EINVAL for NaN
+ * or an infinity, or -ERANGE when `size` is too small. Pure. */
+int cfg_number_text(double v, char *buf, size_t size);
 
 /* Parse a decimal number in the C locale; 0 or -EINVAL. Pure. */
 int cfg_parse_double(const char *text, double *out);

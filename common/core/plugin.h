@@ -16,6 +16,7 @@
 #include "common/core/metric_unit.h"
 #include "common/core/plugin_host.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct plugin_ops {
@@ -49,6 +50,15 @@ struct plugin_ops {
    * drain), never at the same time as read(). 0 or a negative errno. */
   int (*drain)(void *inst);
   uint64_t (*drain_interval_ns)(void *inst);
+
+  /* Optional (NULL: never): whether the instance replays a recording
+   * instead of reading a live source; asked once, after the last
+   * configure(). Its reads then write batches (one begin/end each) for up
+   * to half the read interval, all that is left when the interval is 0.
+   * The executable's --once reads it without a window (interval 0) unless
+   * --window is given; the collectd host lets each batch reach every
+   * write callback before it queues the next. */
+  bool (*replays)(void *inst);
 
   /* Optional: the plugin's collectd identity, one rule per kind of record
    * (collectd_rule.h), ending with a rule whose measurement is NULL. NULL:

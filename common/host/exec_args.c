@@ -247,6 +247,7 @@ static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
     return exec_seconds(a, "--interval", value, /*zero_ok=*/false,
                         &a->interval_s);
   case EXEC_FLAG_WINDOW:
+    a->window_given = true;
     return exec_seconds(a, "--window", value, /*zero_ok=*/true, &a->window_s);
   case EXEC_FLAG_FORMAT:
     a->format_given = true;

@@ -293,8 +293,15 @@ static int exec_start_block(struct exec_host *x,
   }
   /* --once reports over its window, --execd over Telegraf's interval,
    * unknown here (the window stands in for it), the others over their
-   * interval. */
+   * interval. A replay is read whole by --once: no window unless given
+   * (plugin.h: replays). */
   bool timed = a->mode == HOST_EXEC_INTERVAL;
+  double window_s = a->window_s;
+  bool no_window = status == 0 && a->mode == HOST_EXEC_ONCE &&
+                   !a->window_given && ops->replays != NULL &&
+                   ops->replays(inst);
+  if (no_window)
+    window_s = 0;
   struct runner_instance *slot =
       status == 0 ? runner_add(&x->runner, ops, b->label,
                                timed ? (uint64_t)(interval_s * 1e9) : 0)
@@ -304,8 +311,9 @@ static int exec_start_block(struct exec_host *x,
     status = 1;
   }
   if (slot != NULL) {
+    slot->no_window = no_window;
     plugin_host_init(&slot->host, slot->label,
-                     (uint64_t)((timed ? interval_s : a->window_s) * 1e9));
+                     (uint64_t)((timed ? interval_s : window_s) * 1e9));
     slot->host.shared = &x->shared[b->plugin];
     int rc = ops->init(inst, &slot->host);
     if (rc < 0) {

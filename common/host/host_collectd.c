@@ -23,6 +23,7 @@
 #include "collectd/core/daemon/collectd.h"
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"
+#include "collectd/core/utils/metadata/meta_data.h"
 
 #include "common/core/log.h"
 #include "common/core/metric_unit.h"
@@ -32,6 +33,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <time.h>
 
 struct hc_instance {
   void *inst;              /* owned, freed with hc_ops->instance_free */
@@ -42,6 +44,7 @@ struct hc_instance {
    * once: the plugin contract says never concurrently. */
   pthread_mutex_t lock;
   struct record_check check; /* what every record is checked for */
+  unsigned pace;             /* its hc_pace slot + 1; 0: not paced */
 };
 
 static const struct plugin_ops *hc_ops;
@@ -86,10 +89,109 @@ static void hc_log(enum log_level level, const char *message) {
   plugin_log(severity, "%s", message); /* already "plugin: ..." */
 }
 
+/* Pacing an instance that replays (plugin.h: replays): each value it
+ * dispatches carries HC_PACE_KEY (its slot + 1) and is counted here; a
+ * write callback of ours, which collectd's write threads call for every
+ * value list after the write callbacks registered before it (csv,
+ * write_prometheus, ...: plugin_write in fc_default_action, collectd 5.12
+ * src/daemon/plugin.c), counts it back, and the next batch begins only
+ * when none is left (hc_pace_wait). So the write queue
+ * (plugin_write_enqueue: unbounded by default, taken by WriteThreads
+ * threads at once) holds one batch at a time, and no value of a series
+ * overtakes the one before it. Slots outlive the instances: the write
+ * threads still run when collectd's read heap frees them. */
+#define HC_PACE_SLOTS 64
+#define HC_PACE_KEY "gpu_telemetry:paced"
+static pthread_mutex_t hc_pace_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hc_pace_cond = PTHREAD_COND_INITIALIZER;
+static struct {
+  bool used;
+  uint64_t outstanding; /* dispatched, not yet seen by hc_pace_write */
+  struct log_complaint late;
+} hc_pace[HC_PACE_SLOTS];
+static bool hc_pace_registered;
+
+static int hc_pace_write(const data_set_t *ds, const value_list_t *vl,
+                         user_data_t *ud) {
+  (void)ds;
+  (void)ud;
+  uint64_t slot;
+  if (vl->meta == NULL ||
+      meta_data_get_unsigned_int(vl->meta, HC_PACE_KEY, &slot) != 0 ||
+      slot == 0 || slot > HC_PACE_SLOTS)
+    return 0;
+  pthread_mutex_lock(&hc_pace_lock);
+  if (hc_pace[slot - 1].used && hc_pace[slot - 1].outstanding > 0 &&
+      --hc_pace[slot - 1].outstanding == 0)
+    pthread_cond_broadcast(&hc_pace_cond);
+  pthread_mutex_unlock(&hc_pace_lock);
+  return 0;
+}
+
+/* A slot for `hc` (0: none free, then it is not paced). */
+static unsigned hc_pace_take(void) {
+  unsigned slot = 0;
+  pthread_mutex_lock(&hc_pace_lock);
+  for (unsigned i = 0; i < HC_PACE_SLOTS && slot == 0; i++)
+    if (!hc_pace[i].used) {
+      hc_pace[i].used = true;
+      hc_pace[i].outstanding = 0;
+      hc_pace[i].late = (struct log_complaint){false};
+      slot = i + 1;
+    }
+  pthread_mutex_unlock(&hc_pace_lock);
+  return slot;
+}
+
+/* Wait until every value `hc` dispatched has been written. Writers that
+ * make progress are waited for however slow (a read blocked here still
+ * ends: the write threads outlive the read threads at shutdown); a wait
+ * in which no value at all is written for half an interval (at least
+ * 1 s) means values that never reach the writers (WriteQueueLimitHigh,
+ * a filter chain's stop): said once, the count starts again. */
+static void hc_pace_wait(struct hc_instance *hc) {
+  uint64_t stall_ns = hc->host.interval_ns / 2;
+  if (stall_ns < 1000000000u)
+    stall_ns = 1000000000u;
+  pthread_mutex_lock(&hc_pace_lock);
+  uint64_t *left = &hc_pace[hc->pace - 1].outstanding;
+  uint64_t seen = UINT64_MAX;
+  struct timespec deadline = {0, 0};
+  while (*left > 0) {
+    if (*left < seen) { /* progress: a new deadline */
+      seen = *left;
+      clock_gettime(CLOCK_REALTIME, &deadline); /* the cond's clock */
+      uint64_t ns = (uint64_t)deadline.tv_nsec + stall_ns;
+      deadline.tv_sec += (time_t)(ns / 1000000000u);
+      deadline.tv_nsec = (long)(ns % 1000000000u);
+    }
+    if (pthread_cond_timedwait(&hc_pace_cond, &hc_pace_lock, &deadline) ==
+            ETIMEDOUT &&
+        *left == seen)
+      break;
+  }
+  if (*left > 0) {
+    if (log_complaint_raise(&hc_pace[hc->pace - 1].late))
+      log_msg(LOG_LEVEL_WARNING, hc_ops->name, hc->label, "write queue",
+              "%llu values of the previous batch not written and none for "
+              "%llu ms (dropped by WriteQueueLimitHigh or a filter chain?): "
+              "the next batch goes on",
+              (unsigned long long)*left,
+              (unsigned long long)(stall_ns / 1000000u));
+    *left = 0;
+  }
+  pthread_mutex_unlock(&hc_pace_lock);
+}
+
 static void hc_instance_free(void *data) {
   struct hc_instance *hc = data;
   if (hc == NULL)
     return;
+  if (hc->pace != 0) {
+    pthread_mutex_lock(&hc_pace_lock);
+    hc_pace[hc->pace - 1].used = false;
+    pthread_mutex_unlock(&hc_pace_lock);
+  }
   hc_ops->instance_free(hc->inst);
   pthread_mutex_destroy(&hc->lock);
   free(hc->label);
@@ -114,8 +216,13 @@ static int hc_item_convert(const oconfig_item_t *ci, struct cfg_item *out) {
       const oconfig_value_t *v = &ci->values[i];
       out->n_values = (size_t)i + 1;
       if (v->type == OCONFIG_TYPE_NUMBER) {
+        /* the text too, for keys that take a name or an id (cfg.h) */
+        char text[40];
         values[i].type = CFG_NUMBER;
         values[i].number = v->value.number;
+        if (cfg_number_text(v->value.number, text, sizeof text) == 0 &&
+            (values[i].string = strdup(text)) == NULL)
+          return -ENOMEM;
       } else if (v->type == OCONFIG_TYPE_BOOLEAN) {
         values[i].type = CFG_BOOLEAN;
         values[i].boolean = v->value.boolean != 0;
@@ -346,6 +453,14 @@ static int hc_sink_nop(struct metric_sink *sink) {
   return 0;
 }
 
+/* A batch begins: a paced instance's previous batch is written first. */
+static int hc_sink_begin(struct metric_sink *sink) {
+  struct hc_instance *hc = ((struct hc_sink *)sink)->hc;
+  if (hc->pace != 0)
+    hc_pace_wait(hc);
+  return 0;
+}
+
 /* The dispatch sink: one value list per field of the record. */
 static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
   struct hc_instance *hc = ((struct hc_sink *)sink)->hc;
@@ -386,7 +501,26 @@ static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
              sizeof(vl.plugin_instance));
     sstrncpy(vl.type, id.type, sizeof(vl.type));
     sstrncpy(vl.type_instance, id.type_instance, sizeof(vl.type_instance));
-    plugin_dispatch_values(&vl);
+    if (hc->pace == 0) {
+      plugin_dispatch_values(&vl);
+      continue;
+    }
+    /* counted before it is queued: a write thread may see it at once */
+    vl.meta = meta_data_create();
+    if (vl.meta != NULL &&
+        meta_data_add_unsigned_int(vl.meta, HC_PACE_KEY, hc->pace) == 0) {
+      pthread_mutex_lock(&hc_pace_lock);
+      hc_pace[hc->pace - 1].outstanding++;
+      pthread_mutex_unlock(&hc_pace_lock);
+      if (plugin_dispatch_values(&vl) != 0) { /* not queued */
+        pthread_mutex_lock(&hc_pace_lock);
+        hc_pace[hc->pace - 1].outstanding--;
+        pthread_mutex_unlock(&hc_pace_lock);
+      }
+    } else {
+      plugin_dispatch_values(&vl);
+    }
+    meta_data_destroy(vl.meta); /* the queue holds its own copy */
   }
   return 0;
 }
@@ -394,7 +528,7 @@ static int hc_sink_write(struct metric_sink *sink, const struct metric *m) {
 /* Non-zero makes collectd suspend this callback with a growing delay. */
 static int hc_read(user_data_t *ud) {
   struct hc_instance *hc = ud->data;
-  struct hc_sink sink = {{hc_sink_nop, hc_sink_write, hc_sink_nop}, hc};
+  struct hc_sink sink = {{hc_sink_begin, hc_sink_write, hc_sink_nop}, hc};
   pthread_mutex_lock(&hc->lock);
   int rc = hc_ops->read(hc->inst, &sink.base);
   pthread_mutex_unlock(&hc->lock);
@@ -427,6 +561,22 @@ static void hc_register_drain(struct hc_instance *hc, const char *name) {
     log_msg(LOG_LEVEL_WARNING, hc_ops->name, "init",
             "plugin_register_complex_read", "\"%s\" failed; not drained",
             drain_name);
+}
+
+/* Pace `hc` (it replays): a slot, and our write callback once per .so.
+ * Without either its batches go unpaced, said. */
+static void hc_pace_start(struct hc_instance *hc, const char *name) {
+  if (!hc_pace_registered) {
+    char cb[2 * DATA_MAX_NAME_LEN];
+    snprintf(cb, sizeof(cb), "%s/pace", hc_ops->name);
+    hc_pace_registered =
+        plugin_register_write(cb, hc_pace_write, /*user_data=*/NULL) == 0;
+  }
+  if (hc_pace_registered)
+    hc->pace = hc_pace_take();
+  if (hc->pace == 0)
+    log_msg(LOG_LEVEL_WARNING, hc_ops->name, name, "plugin_register_write",
+            "no pacing: its batches are queued as fast as they are read");
 }
 
 /* ---- init and shutdown ---- */
@@ -464,6 +614,8 @@ static int hc_init(void) {
       continue;
     }
     hc_register_drain(hc, name);
+    if (hc_ops->replays != NULL && hc_ops->replays(hc->inst))
+      hc_pace_start(hc, name);
     started++;
   }
   free(hc_pending);

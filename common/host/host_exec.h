@@ -76,6 +76,7 @@ struct host_exec_args {
   enum host_exec_mode mode;     /* default --once */
   double interval_s;            /* --interval=S, > 0 (HOST_EXEC_INTERVAL) */
   double window_s;              /* --window=S, >= 0, default 1 */
+  bool window_given;            /* --window was on the command line */
   enum log_level log_level;     /* --log-level, default warning */
   bool format_given;            /* --format was on the command line */
   bool mode_given;              /* --once, --execd or --interval was */

@@ -276,7 +276,7 @@ static uint64_t runner_grid_next(uint64_t next, uint64_t period, uint64_t now) {
 static void runner_schedule(struct runner_instance *i, uint64_t end,
                             uint64_t delay) {
   if (delay != RUNNER_EACH_INTERVAL)
-    i->next_read_ns = end + delay;
+    i->next_read_ns = end + (i->no_window ? 0 : delay);
   else if (i->interval_ns == 0)
     i->next_read_ns = 0; /* read on demand only */
   else

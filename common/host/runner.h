@@ -56,6 +56,8 @@ struct runner_instance {
   char *label; /* owned: the instance name (collectd's plugin_instance) */
   uint64_t interval_ns;
   uint64_t drain_ns;       /* 0: no drain between reads */
+  bool no_window;          /* read right after its priming read (a replay read
+                            * whole: plugin_ops.replays), whatever the delay */
   struct plugin_host host; /* handed to init; valid until the free */
   struct record_check check;
 

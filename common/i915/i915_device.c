@@ -142,6 +142,8 @@ static int xe_identity(const struct kernel_ops *k, struct i915_device *dev,
     return rc;
   int cls = p->engine_class >= 0 ? p->engine_class : DRM_XE_ENGINE_CLASS_RENDER;
   dev->xe_unit = xe_oa_unit_for(&dev->xe_id, cls, p->engine_instance);
+  if (dev->xe_unit == NULL && p->engine_instance >= 0) /* on_identity says */
+    dev->xe_unit = xe_oa_unit_for(&dev->xe_id, cls, -1);
   memset(&dev->id, 0, sizeof dev->id);
   dev->id.devid = dev->xe_id.devid;
   if (dev->xe_unit == NULL) {

@@ -191,6 +191,36 @@ uint64_t xe_oa_format_property(uint32_t id) {
   }
 }
 
+uint32_t xe_oa_format_decoded(unsigned gfx_ver, uint32_t id) {
+  /* xe_oa.c: xe_oa_init_supported_formats, the formats this project
+   * decodes (no two of one set share an encoding) */
+  static const uint32_t gen12[] = {I915_OA_FORMAT_A12, I915_OA_FORMAT_A12_B8_C8,
+                                   I915_OA_FORMAT_A32u40_A4u32_B8_C8,
+                                   I915_OA_FORMAT_C4_B8};
+  static const uint32_t dg2[] = {I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8,
+                                 I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8};
+  static const uint32_t mtl[] = {I915_UAPI_OAR_FORMAT_A32u40_A4u32_B8_C8,
+                                 I915_UAPI_OA_FORMAT_A24u40_A14u32_B8_C8,
+                                 I915_UAPI_OAM_FORMAT_MPEC8u64_B8_C8,
+                                 I915_UAPI_OAM_FORMAT_MPEC8u32_B8_C8};
+  static const uint32_t xe2[] = {I915_UAPI_OAM_FORMAT_MPEC8u64_B8_C8,
+                                 I915_UAPI_OAM_FORMAT_MPEC8u32_B8_C8,
+                                 OA_FORMAT_XE_PEC64u64};
+  const uint32_t *set = gfx_ver >= 2000   ? xe2
+                        : gfx_ver >= 1270 ? mtl
+                        : gfx_ver >= 1255 ? dg2
+                                          : gen12;
+  size_t n = gfx_ver >= 2000   ? sizeof xe2 / sizeof xe2[0]
+             : gfx_ver >= 1270 ? sizeof mtl / sizeof mtl[0]
+             : gfx_ver >= 1255 ? sizeof dg2 / sizeof dg2[0]
+                               : sizeof gen12 / sizeof gen12[0];
+  uint64_t want = xe_oa_format_property(id);
+  for (size_t i = 0; want != 0 && i < n; i++)
+    if (xe_oa_format_property(set[i]) == want)
+      return set[i];
+  return 0;
+}
+
 static void prop(struct drm_xe_ext_set_property *ext, size_t *n, uint32_t p,
                  uint64_t v) {
   struct drm_xe_ext_set_property *e = &ext[*n];

@@ -87,6 +87,17 @@ uint32_t xe_oa_default_format(unsigned gfx_ver);
  * format xe does not have. */
 uint64_t xe_oa_format_property(uint32_t id);
 
+/* The oa_format id xe reads reports in when a stream asks for `id` on a
+ * platform of graphics version `gfx_ver` (x 100): the first format of
+ * the platform's set (xe_oa.c: xe_oa_init_supported_formats) whose
+ * encoding matches `id`'s (xe_oa.c: decode_oa_format). Two formats share
+ * one encoding (A32u40_A4u32_B8_C8 and A24u40_A14u32_B8_C8: OAG, select
+ * 5), so asking for the other platform's one gives this platform's:
+ * anything but `id` itself means the reports would be decoded wrongly.
+ * 0: the platform has no format of that encoding (the kernel's EINVAL).
+ * Among the formats this project decodes. Pure. */
+uint32_t xe_oa_format_decoded(unsigned gfx_ver, uint32_t id);
+
 struct xe_oa_open_args {
   uint32_t oa_unit_id;
   uint64_t metric_set; /* the id from sysfs metrics/<uuid>/id */

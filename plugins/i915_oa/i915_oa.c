@@ -11,7 +11,9 @@
 #include "common/i915/i915_perf_open.h"
 #include "common/i915/oa_format.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,6 +51,29 @@ static uint64_t oa_read_rp0(const char *sysfs_root, const char *card) {
   return mhz * 1000000u;
 }
 
+/* xe decodes the format property by its encoding within the platform's
+ * own set (xe_oa.c: decode_oa_format over xe_oa_init_supported_formats):
+ * a format of another platform with the same encoding would open and be
+ * read in this platform's layout, and one outside the set is the
+ * kernel's EINVAL. Both refused here naming the platform's own. */
+static int oa_xe_format_check(struct oa_dev *d, const struct i915_device *dev,
+                              uint32_t format) {
+  unsigned gfx = xe_identity_gfx_ver(&dev->xe_id);
+  uint32_t decoded = xe_oa_format_decoded(gfx, format);
+  if (decoded == format)
+    return 0;
+  const struct oa_format *own = oa_format_get(xe_oa_default_format(gfx));
+  if (log_complaint_raise(&d->identity_complaint))
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Format",
+            "%s: xe on graphics %u.%02u %s; this platform's format is %s",
+            oa_format_get(format)->name, gfx / 100, gfx % 100,
+            decoded != 0 ? "reads it in the layout of another format of the "
+                           "same encoding"
+                         : "does not offer it",
+            own != NULL ? own->name : "unknown");
+  return -EINVAL;
+}
+
 /* Called by i915_device_open once the identity is known, before the
  * stream opens: the format, the exponent and a fresh accumulator base. */
 static int oa_on_identity(void *ctx, const struct i915_device *dev,
@@ -64,6 +89,25 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
       log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
               "the xe media OA units (OAM) are not read; use Engine render");
     return -EINVAL;
+  }
+  if (dev->xe && inst->cfg.engine_instance >= 0 && dev->xe_unit != NULL &&
+      dev->xe_unit->n_engines > 0) {
+    /* xe_oa.c: xe_oa_assign_hwe: without an exec queue the stream runs on
+     * the first engine of the OA unit, whatever ENGINE_INSTANCE says; the
+     * unit's engines come in that order from query_oa_units */
+    const struct drm_xe_engine_class_instance *first =
+        &dev->xe_unit->engines[0];
+    if (first->engine_class != inst->cfg.engine_class ||
+        first->engine_instance != inst->cfg.engine_instance) {
+      if (log_complaint_raise(&d->identity_complaint))
+        log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, dev->object, "Engine",
+                "xe opens a system-wide stream on the first engine of the "
+                "OA unit (class %u instance %u) whatever the instance "
+                "asked; leave the instance out or give that engine",
+                (unsigned)first->engine_class,
+                (unsigned)first->engine_instance);
+      return -EINVAL;
+    }
   }
   if (!dev->xe && media && d->platform->media_format == 0) {
     /* i915_perf.c: __oa_engine_group gives the media classes an OA unit
@@ -148,6 +192,8 @@ static int oa_on_identity(void *ctx, const struct i915_device *dev,
             dev->xe ? "xe" : "i915");
     return -EINVAL;
   }
+  if (dev->xe && oa_xe_format_check(d, dev, format) < 0)
+    return -EINVAL;
   /* xe runs Gen12+ only (xe_oa.c: xe_oa_init): the 7-bit reason field */
   int gen12 = dev->xe ? 1 : d->platform->gen12;
   if (!d->acc_ready || d->acc.fmt != fmt) {
@@ -226,18 +272,28 @@ static void oa_dev_setup(struct oa_instance *inst, struct oa_dev *d,
 }
 
 /* Set up and open (or arm the retry of) a stream on each of the `n`
- * nodes: 0, or -ENOMEM. */
-static int oa_devices_add(struct oa_instance *inst,
-                          const struct drm_node *nodes, size_t n) {
-  inst->devs = calloc(n, sizeof(*inst->devs));
-  if (inst->devs == NULL)
-    return -ENOMEM;
-  inst->n_devs = n;
+ * nodes, each in a free slot (those past OA_MAX_DEVICES are said). */
+static void oa_devices_add(struct oa_instance *inst,
+                           const struct drm_node *nodes, size_t n) {
   uint64_t now = plugin_host_monotonic_ns(inst->host);
-  inst->init_ns = now;
-  inst->in_window = true; /* the first window: the open to the first read */
-  for (size_t i = 0; i < inst->n_devs; i++) {
-    struct oa_dev *d = &inst->devs[i];
+  if (inst->init_ns == 0) {
+    inst->init_ns = now;
+    inst->in_window = true; /* the first window: the open to the first read */
+  }
+  for (size_t i = 0; i < n; i++) {
+    size_t slot = 0;
+    while (slot < OA_MAX_DEVICES && inst->devs[slot].used)
+      slot++;
+    if (slot == OA_MAX_DEVICES) {
+      log_msg(LOG_LEVEL_WARNING, OA_PLUGIN, nodes[i].path, "devices",
+              "more than %d devices: not read", OA_MAX_DEVICES);
+      continue;
+    }
+    struct oa_dev *d = &inst->devs[slot];
+    memset(d, 0, sizeof(*d));
+    d->used = true;
+    if (slot >= inst->n_devs)
+      inst->n_devs = slot + 1;
     oa_dev_setup(inst, d, &nodes[i]);
     /* a failure is logged and retried with backoff by every drain */
     if (i915_device_open(inst->host->kernel, &d->dev, &d->params, now) == 0) {
@@ -245,7 +301,111 @@ static int oa_devices_add(struct oa_instance *inst,
       d->windows = 1;
     }
   }
-  return 0;
+}
+
+static size_t oa_devices_used(const struct oa_instance *inst) {
+  size_t n = 0;
+  for (size_t i = 0; i < inst->n_devs; i++)
+    n += inst->devs[i].used;
+  return n;
+}
+
+/* The render minors (renderD<N>) listed under `dev_root`, sorted; 0 when
+ * it cannot be listed. */
+static size_t oa_list_minors(const char *dev_root, unsigned *out, size_t max) {
+  DIR *dir = opendir(dev_root);
+  if (dir == NULL)
+    return 0;
+  size_t n = 0;
+  for (struct dirent *de; (de = readdir(dir)) != NULL && n < max;) {
+    uint64_t minor;
+    if (strncmp(de->d_name, "renderD", 7) == 0 &&
+        cfg_parse_u64(de->d_name + 7, &minor) == 0 && minor <= 0xfffff) {
+      size_t at = n++;
+      while (at > 0 && out[at - 1] > minor) { /* insertion: n <= 64 */
+        out[at] = out[at - 1];
+        at--;
+      }
+      out[at] = (unsigned)minor;
+    }
+  }
+  closedir(dir);
+  return n;
+}
+
+/* Devices come and go (auto-discovery): the found nodes against the
+ * devices held. One whose node (path and PCI address) is no longer found
+ * is stopped and its series end (said at INFO); a node not held is a new
+ * device with a fresh base (said at INFO): a device back under another
+ * minor is both. */
+static void oa_reconcile(struct oa_instance *inst, const struct drm_node *nodes,
+                         size_t n) {
+  bool held[OA_MAX_DEVICES] = {false};
+  for (size_t i = 0; i < inst->n_devs; i++) {
+    struct oa_dev *d = &inst->devs[i];
+    if (!d->used)
+      continue;
+    size_t k = 0;
+    while (k < n && !(strcmp(nodes[k].path, d->dev.node.path) == 0 &&
+                      strcmp(nodes[k].pci, d->dev.node.pci) == 0))
+      k++;
+    if (k < n) {
+      held[k] = true;
+      continue;
+    }
+    log_msg(LOG_LEVEL_INFO, OA_PLUGIN, d->dev.object, "devices",
+            "%s is gone: its series end", d->dev.node.path);
+    i915_device_stop(inst->host->kernel, &d->dev, &d->params);
+    d->used = false;
+  }
+  for (size_t k = 0; k < n; k++)
+    if (!held[k]) {
+      log_msg(LOG_LEVEL_INFO, OA_PLUGIN,
+              nodes[k].pci[0] ? nodes[k].pci : nodes[k].path, "devices",
+              "%s appeared: read from a fresh base", nodes[k].path);
+      oa_devices_add(inst, &nodes[k], 1);
+    }
+}
+
+/* The next look on the discovery backoff; `reset`: from 1 s again. */
+static void oa_watch_arm(struct oa_instance *inst, bool reset, uint64_t now) {
+  if (reset) {
+    devsession_init(&inst->discovery, OA_PLUGIN,
+                    or_default(inst->cfg.dev_root, "/dev/dri"));
+    devsession_set_backoff(&inst->discovery, DEVSESSION_BACKOFF_MIN_NS,
+                           DEVSESSION_RELOOK_MAX_NS);
+  }
+  devsession_fail(&inst->discovery, now, ENOENT);
+}
+
+/* Auto-discovery with devices, at each read: look again when DevRoot's
+ * render minors changed or the discovery backoff is due (1 s doubling to
+ * 1 min while nothing changes). */
+static void oa_watch(struct oa_instance *inst, uint64_t now) {
+  const struct oa_config *cfg = &inst->cfg;
+  const char *dev_root = or_default(cfg->dev_root, "/dev/dri");
+  unsigned minors[DRM_NODE_MAX];
+  size_t n_minors = oa_list_minors(dev_root, minors, DRM_NODE_MAX);
+  bool changed = n_minors != inst->n_minors ||
+                 memcmp(minors, inst->minors, n_minors * sizeof(*minors)) != 0;
+  if (!changed && !devsession_due(&inst->discovery, now))
+    return;
+  memcpy(inst->minors, minors, n_minors * sizeof(*minors));
+  inst->n_minors = n_minors;
+  struct drm_node nodes[OA_MAX_DEVICES];
+  int n = i915_device_find(inst->host->kernel, dev_root,
+                           or_default(cfg->sysfs_root, "/sys"), NULL, 0, nodes,
+                           OA_MAX_DEVICES, NULL, NULL);
+  oa_reconcile(inst, nodes, n > 0 ? (size_t)n : 0);
+  oa_watch_arm(inst, /*reset=*/changed, now);
+}
+
+/* From now on look for devices that come and go (oa_watch). */
+static void oa_watch_start(struct oa_instance *inst) {
+  const char *dev_root = or_default(inst->cfg.dev_root, "/dev/dri");
+  inst->n_minors = oa_list_minors(dev_root, inst->minors, DRM_NODE_MAX);
+  oa_watch_arm(inst, /*reset=*/true, plugin_host_monotonic_ns(inst->host));
+  inst->watch = true;
 }
 
 static int oa_init(void *p, const struct plugin_host *host) {
@@ -260,11 +420,15 @@ static int oa_init(void *p, const struct plugin_host *host) {
     }
     return 0;
   }
-  if (cfg->metric_set == NULL && cfg->n_flex == 0) {
-    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "MetricSet",
-            "give a MetricSet (uuid or id) or FlexEvent options");
+  if (cfg->metric_set == NULL && cfg->n_flex == 0 && cfg->eu_metrics) {
+    log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "EuMetrics",
+            "EuMetrics needs MetricSet: the Render Basic set's uuid or id "
+            "(the sets are the directories of %s/class/drm/card<N>/metrics/)",
+            or_default(cfg->sysfs_root, "/sys"));
     return -EINVAL;
   }
+  if (cfg->metric_set == NULL && cfg->n_flex == 0)
+    oa_config_default_flex(cfg); /* as the shipped snippet */
   if (cfg->metric_set != NULL && cfg->n_flex > 0) {
     log_msg(LOG_LEVEL_ERROR, OA_PLUGIN, "config", "FlexEvent",
             "FlexEvent makes its own metric set; leave MetricSet out");
@@ -286,6 +450,18 @@ static int oa_init(void *p, const struct plugin_host *host) {
   inst->privileged = oa_privileged(proc);
 
   const char *dev_root = or_default(cfg->dev_root, "/dev/dri");
+  unsigned minors[DRM_NODE_MAX];
+  struct stat st;
+  if (cfg->sysfs_root != NULL &&
+      oa_list_minors(dev_root, minors, DRM_NODE_MAX) > 0) {
+    /* render nodes, but a SysfsRoot without DRM classes */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/class/drm", cfg->sysfs_root);
+    if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+      log_msg(LOG_LEVEL_WARNING, OA_PLUGIN, cfg->sysfs_root, "SysfsRoot",
+              "holds no class/drm: no driver, PCI address or metric set is "
+              "known there");
+  }
   struct drm_node nodes[OA_MAX_DEVICES];
   int n = i915_device_find(host->kernel, dev_root,
                            or_default(cfg->sysfs_root, "/sys"),
@@ -297,8 +473,12 @@ static int oa_init(void *p, const struct plugin_host *host) {
     devsession_init(&inst->discovery, OA_PLUGIN, dev_root);
     devsession_set_backoff(&inst->discovery, DEVSESSION_BACKOFF_MIN_NS,
                            DEVSESSION_RELOOK_MAX_NS);
+    /* a DevRoot given that exists and holds no render node is most
+     * likely a wrong path: a warning; none at all (no GPU, the module
+     * not loaded yet) is normal */
+    bool wrong = cfg->dev_root != NULL && stat(dev_root, &st) == 0;
     devsession_failf(&inst->discovery, plugin_host_monotonic_ns(host), ENOENT,
-                     LOG_LEVEL_INFO, "devices",
+                     wrong ? LOG_LEVEL_WARNING : LOG_LEVEL_INFO, "devices",
                      "no i915 or xe render node (renderD*) found; looking "
                      "again, "
                      "1 s doubling to 1 min (give Device to name one)");
@@ -315,7 +495,10 @@ static int oa_init(void *p, const struct plugin_host *host) {
             cfg->n_devices);
     return -ENODEV;
   }
-  return oa_devices_add(inst, nodes, (size_t)n);
+  oa_devices_add(inst, nodes, (size_t)n);
+  if (cfg->n_devices == 0) /* auto-discovery: devices may come and go */
+    oa_watch_start(inst);
+  return 0;
 }
 
 /* Discovery found nothing at init: look again when due; the devices
@@ -338,13 +521,15 @@ static void oa_relook(struct oa_instance *inst, uint64_t now) {
   devsession_healthy(&inst->discovery, "devices",
                      "%d i915 or xe render node(s) appeared", n);
   oa_devices_add(inst, nodes, (size_t)n);
+  oa_watch_start(inst);
 }
 
 /* DutyCycle N > 1, after each read: a window (the stream open) lasts one
  * interval, then the streams stay closed for N - 1 intervals, so the GPU
  * can enter RC6 and other OA users can take the unit in between (an open
  * stream holds runtime PM, FORCEWAKE_ALL and the exclusive OA unit:
- * i915_perf.c: i915_oa_stream_init). The first report of each window only
+ * i915_perf.c: i915_oa_stream_init; on xe the same, RC6 kept off:
+ * xe_oa.c: xe_oa_stream_init). The first report of each window only
  * sets a new base: the closed intervals are not counted, and what was
  * counted is said as `window_ns` and `coverage_percent`. */
 static void oa_duty_cycle(struct oa_instance *inst) {
@@ -355,6 +540,8 @@ static void oa_duty_cycle(struct oa_instance *inst) {
   if (inst->in_window) {
     for (size_t i = 0; i < inst->n_devs; i++) {
       struct oa_dev *d = &inst->devs[i];
+      if (!d->used)
+        continue;
       if (d->window_start != 0 && d->dev.stream.fd >= 0)
         d->window_ns += now - d->window_start;
       d->window_start = 0;
@@ -368,6 +555,8 @@ static void oa_duty_cycle(struct oa_instance *inst) {
     return;
   for (size_t i = 0; i < inst->n_devs; i++) {
     struct oa_dev *d = &inst->devs[i];
+    if (!d->used)
+      continue;
     d->acc.have_base = false; /* a new stream: its first report is a base */
     if (i915_device_resume(k, &d->dev, &d->params, now) == 0) {
       d->window_start = now;
@@ -402,6 +591,8 @@ static size_t oa_drain_all(struct oa_instance *inst, int *first_err) {
   size_t failed = 0;
   for (size_t i = 0; i < inst->n_devs; i++) {
     struct oa_dev *d = &inst->devs[i];
+    if (!d->used)
+      continue;
     int64_t r = i915_device_drain(inst->host->kernel, &d->dev, &d->params, now,
                                   oa_on_chunk, d);
     if (r < 0 || d->dev.stream.fd < 0) {
@@ -415,54 +606,57 @@ static size_t oa_drain_all(struct oa_instance *inst, int *first_err) {
   return failed;
 }
 
-bool oa_replay_whole;
+/* Replay: every host's first read primes (the exec host discards it);
+ * from the second, batches for up to half an interval per read, the
+ * whole recording when the interval is 0 (plugin.h: replays), then
+ * nothing. */
+static int oa_read_replay(struct oa_instance *inst, struct metric_sink *sink) {
+  if (++inst->reads < 2)
+    return 0;
+  if (inst->reads == 2) {
+    int rc;
+    inst->replay_state = oa_replay_start(inst, &rc);
+    if (inst->replay_state == NULL)
+      return rc;
+  }
+  if (inst->replay_state == NULL)
+    return 0;
+  uint64_t half = inst->host->interval_ns / 2;
+  uint64_t until = half ? plugin_host_monotonic_ns(inst->host) + half : 0;
+  int rc = oa_replay_step(inst->replay_state, sink, UINT64_MAX, until);
+  if (oa_replay_done(inst->replay_state)) {
+    oa_replay_close(inst->replay_state);
+    inst->replay_state = NULL;
+  }
+  return rc;
+}
+
+static bool oa_replays(void *p) {
+  return ((struct oa_instance *)p)->cfg.replay != NULL;
+}
 
 static int oa_read(void *p, struct metric_sink *sink) {
   struct oa_instance *inst = p;
-  if (inst->cfg.replay != NULL) {
-    /* every host's first read primes (the exec host discards it): the
-     * recording is written from the second, whole (the executable) or a
-     * batch per read (collectd), then nothing more */
-    if (++inst->reads < 2)
-      return 0;
-    if (inst->reads == 2) {
-      int rc;
-      inst->replay_state = oa_replay_start(inst, &rc);
-      if (inst->replay_state == NULL)
-        return rc;
-    }
-    if (inst->replay_state == NULL)
-      return 0;
-    /* a batch a read, and no two within half an interval (collectd runs
-     * late reads back to back): the write threads get the time to write
-     * one batch before the next is queued */
-    uint64_t now = plugin_host_monotonic_ns(inst->host);
-    if (!oa_replay_whole && inst->replay_last_ns != 0 &&
-        now - inst->replay_last_ns < inst->host->interval_ns / 2)
-      return 0;
-    inst->replay_last_ns = now;
-    int rc = oa_replay_step(inst->replay_state, sink,
-                            oa_replay_whole ? UINT64_MAX : 1);
-    if (oa_replay_done(inst->replay_state)) {
-      oa_replay_close(inst->replay_state);
-      inst->replay_state = NULL;
-    }
-    return rc;
-  }
+  if (inst->cfg.replay != NULL)
+    return oa_read_replay(inst, sink);
   if (inst->relook)
     oa_relook(inst, plugin_host_monotonic_ns(inst->host));
+  else if (inst->watch)
+    oa_watch(inst, plugin_host_monotonic_ns(inst->host));
   int err = 0;
   size_t failed = oa_drain_all(inst, &err);
   uint64_t time_ns = plugin_host_realtime_ns(inst->host);
   int rc = 0;
   for (size_t i = 0; i < inst->n_devs; i++) {
+    if (!inst->devs[i].used)
+      continue;
     int r = ioa_records_write(inst, &inst->devs[i], time_ns, sink);
     if (rc == 0 && r < 0)
       rc = r;
   }
   bool closed_on_purpose = !inst->in_window;
   oa_duty_cycle(inst);
-  if (failed == inst->n_devs && !closed_on_purpose)
+  if (failed == oa_devices_used(inst) && !closed_on_purpose)
     return -err;
   return rc;
 }
@@ -480,6 +674,8 @@ static uint64_t oa_drain_interval(void *p) {
   uint64_t best = 0;
   for (size_t i = 0; i < inst->n_devs; i++) {
     const struct oa_dev *d = &inst->devs[i];
+    if (!d->used)
+      continue;
     size_t size = d->fmt ? d->fmt->size : OA_REPORT_MAX;
     uint64_t ns = i915_stream_drain_interval_ns(size, inst->cfg.period_ns);
     if (ns > 0 && (best == 0 || ns < best))
@@ -493,10 +689,10 @@ static void oa_free(void *p) {
   if (inst == NULL)
     return;
   for (size_t i = 0; i < inst->n_devs; i++)
-    i915_device_stop(inst->host->kernel, &inst->devs[i].dev,
-                     &inst->devs[i].params);
+    if (inst->devs[i].used)
+      i915_device_stop(inst->host->kernel, &inst->devs[i].dev,
+                       &inst->devs[i].params);
   oa_replay_close(inst->replay_state);
-  free(inst->devs);
   oa_config_fini(&inst->cfg);
   free(inst);
 }
@@ -528,6 +724,7 @@ const struct plugin_ops i915_oa_ops = {
     .read = oa_read,
     .drain = oa_drain,
     .drain_interval_ns = oa_drain_interval,
+    .replays = oa_replays,
     .collectd_rules = oa_collectd_rules,
     .instance_free = oa_free,
 };

@@ -68,12 +68,16 @@ struct oa_dev {
   struct log_complaint malformed_complaint;
   struct log_complaint identity_complaint; /* a device the config cannot use */
   struct oa_instance *inst;                /* back pointer, for on_identity */
+  bool used; /* the slot holds a device (a gone one's is free again) */
 };
 
 struct oa_instance {
   struct oa_config cfg;
   const struct plugin_host *host;
-  struct oa_dev *devs;
+  /* slots [0, n_devs) of which `used` hold devices: fixed, so a device
+   * keeps its address (the stream's callbacks point at it) while others
+   * come and go */
+  struct oa_dev devs[OA_MAX_DEVICES];
   size_t n_devs;
   uint32_t flex_pairs[2 * I915_FLEX_REGS];
   size_t n_flex_regs;
@@ -82,7 +86,6 @@ struct oa_instance {
   bool privileged;      /* CAP_PERFMON or CAP_SYS_ADMIN */
   uint64_t reads;       /* read() calls (Replay prints from the second) */
   struct oa_replay *replay_state; /* from the second read to the end */
-  uint64_t replay_last_ns;        /* monotonic time of its last step */
   /* DutyCycle: read()s since the window closed; start of the first */
   unsigned cycle_pos;
   bool in_window;
@@ -91,6 +94,13 @@ struct oa_instance {
    * this session's backoff (1 s doubling to 1 min). */
   bool relook;
   struct devsession discovery;
+  /* Auto-discovery with devices: DevRoot's render minors at the last
+   * look; a change (or the discovery backoff) looks again, so devices
+   * that come, go or change minor are seen at the next read. */
+  bool watch;
+  unsigned minors[DRM_NODE_MAX];
+  size_t n_minors;
+  bool said_empty_root, said_empty_sysfs;
 };
 
 extern const struct plugin_ops i915_oa_ops;
@@ -98,6 +108,9 @@ extern const struct plugin_ops i915_oa_ops;
 /* oa_config.c */
 void oa_config_defaults(struct oa_config *cfg);
 void oa_config_fini(struct oa_config *cfg);
+/* Without MetricSet and FlexEvent: the shipped snippet's FlexEvents
+ * (eu_active 4, eu_stall 5), in both hosts. */
+void oa_config_default_flex(struct oa_config *cfg);
 int oa_config_apply(struct oa_config *cfg, const struct cfg_item *item);
 /* The keys oa_config_apply() takes (cfg.h), for --help. */
 extern const struct cfg_option oa_options[];
@@ -119,26 +132,21 @@ int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
 
 /* A replay written in steps: oa_replay_start opens cfg.replay (NULL with
  * *rc a negative errno, said), each oa_replay_step writes at most
- * `max_batches` batches (one begin/end per batch, the host began the
- * first and ends the last; the correlation pass is part of the first
- * step) and keeps its place in the file for the next; after the step that
- * reaches the end (or an error, returned by that step) oa_replay_done is
- * true and further steps write nothing. Memory is bounded: a 1 MiB chunk
- * and the correlation points. */
+ * `max_batches` batches, and no more once a batch ends at or after
+ * `until_ns` (the host's monotonic clock; 0: no such end), one begin/end
+ * per batch (the host began the first and ends the last; the correlation
+ * pass is part of the first step), and keeps its place in the file for
+ * the next; after the step that reaches the end (or an error, returned by
+ * that step) oa_replay_done is true and further steps write nothing.
+ * Memory is bounded: a 1 MiB chunk and the correlation points. */
 struct oa_replay;
 struct oa_replay *oa_replay_start(struct oa_instance *inst, int *rc);
 struct oa_replay *oa_replay_open(struct oa_instance *inst, int fd,
                                  const char *name);
 int oa_replay_step(struct oa_replay *rp, struct metric_sink *sink,
-                   uint64_t max_batches);
+                   uint64_t max_batches, uint64_t until_ns);
 bool oa_replay_done(const struct oa_replay *rp);
 void oa_replay_close(struct oa_replay *rp);
-
-/* main.c sets it: the executable writes a whole recording in one read.
- * Otherwise (collectd) a read writes one batch: collectd's write threads
- * may reorder values queued together, never those of reads an interval
- * apart, and its queue holds one batch, not the recording. */
-extern bool oa_replay_whole;
 
 /* oa_period.c: the smallest exponent (0..31) whose period
  * ceil(2^(e+1) * 1e9 / hz) is at least `period_ns` (i915_perf.c:

@@ -22,7 +22,7 @@ const struct cfg_option oa_options[] = {
     {"Device", "every i915, then xe, node",
      "render node path or PCI address; repeatable"},
     {"MetricSet", "none", "metric set uuid or id (or FlexEvent)"},
-    {"FlexEvent", "none",
+    {"FlexEvent", "eu_active 4, eu_stall 5 (without MetricSet)",
      "\"NAME EVENT [SHADER [ROW]]\" or \"NAME raw:VALUE\""},
     {"EuMetrics", "false", "true when MetricSet is Render Basic"},
     {"Format", "the platform's",
@@ -44,6 +44,22 @@ void oa_config_defaults(struct oa_config *cfg) {
   cfg->engine_class = -1;
   cfg->engine_instance = -1;
   cfg->duty_cycle = 1;
+}
+
+void oa_config_default_flex(struct oa_config *cfg) {
+  /* the shipped snippet's (conf.d/i915_oa.conf): EU active and EU stall,
+   * events 4 and 5 of EU_PERF_CNTL (i915_flex.h) */
+  static const struct {
+    const char *name;
+    unsigned event;
+  } defaults[] = {{"eu_active", 4}, {"eu_stall", 5}};
+  cfg->n_flex = 0;
+  for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+    struct oa_flex_cfg *f = &cfg->flex[cfg->n_flex++];
+    memset(f, 0, sizeof(*f));
+    snprintf(f->name, sizeof(f->name), "%s", defaults[i].name);
+    f->event.value = (uint32_t)i915_flex_selector(defaults[i].event, 0, 0);
+  }
 }
 
 void oa_config_fini(struct oa_config *cfg) {

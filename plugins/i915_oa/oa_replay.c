@@ -4,9 +4,8 @@
  *
  * Two passes over the file (a regular file: a pipe cannot be read twice),
  * each in bounded memory (oa_rec_read_fd reads 1 MiB chunks): the first
- * collects the correlation points, placing each GPU timestamp on the
- * unwrapped timeline of the reports and keeping at most REPLAY_MAX_POINTS
- * of them (evenly thinned, the last always kept); the second accumulates
+ * collects the correlation points, keeping at most REPLAY_MAX_POINTS of
+ * them (evenly thinned, the last always kept); the second accumulates
  * every report (common/i915/oa_accum, as live) and writes a batch per
  * report interval (ReplayInterval 0) or per window of recording time
  * (windows from the first report's time), stamped with the CPU time of the
@@ -16,6 +15,15 @@
  * first), the CLOCK_MONOTONIC of the recording machine; with one point,
  * that point plus the GPU time from it; without, the GPU time since the
  * first report. Times are kept within 0..INT64_MAX ns.
+ *
+ * The timeline: the correlation records carry the CS timestamp's 36 bits,
+ * so they are chained to each other (modulo 2^36) whatever the reports
+ * do; a report's 32-bit timestamp is placed against the correlation
+ * record just before it in the file (their low 32 bits, as igt's reader
+ * masks both and looks for the chunk the report falls in), else after the
+ * previous report. A point before the first report (igt's recorder writes
+ * one before it opens the stream) and reports wrapping between two points
+ * land where they belong.
  *
  * The second pass goes in steps (oa_replay_step): a record at a time until
  * the step's number of batches is written, its place (file offset, the
@@ -36,12 +44,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Correlation points kept: 16 KiB, whatever the length of the file. */
+/* Correlation points kept: 24 KiB, whatever the length of the file. */
 #define REPLAY_MAX_POINTS 1024
 
+/* RENDER_RING_TIMESTAMP, a correlation's GPU timestamp, has 36 bits (igt
+ * tools/i915-perf/i915_perf_recorder.c: get_correlation_timestamps reads
+ * it whole; lib/i915/perf_data_reader.c: correlate_gpu_timestamp). */
+#define REPLAY_CS_BITS 36
+/* A report is placed against a correlation point by their low 32 bits,
+ * as igt's reader masks both (correlate_gpu_timestamp). */
+#define REPLAY_PLACE_MASK UINT64_C(0xffffffff)
+
 struct corr_point {
-  uint64_t ticks; /* unwrapped report timeline */
+  int64_t cs;    /* pass 1: CS ticks from the first correlation record */
+  int64_t ticks; /* then: OA ticks on the timeline (cs << shift) */
   uint64_t cpu_ns;
+};
+
+/* The correlation chain: each TIMESTAMP_CORRELATION record's CS timestamp
+ * unwrapped from the previous record's (modulo 2^36), the first at 0. */
+struct corr_chain {
+  bool have;
+  uint64_t last_raw; /* the previous record's 36 bits */
+  int64_t cs;        /* its place on the chain */
 };
 
 struct replay {
@@ -50,29 +75,34 @@ struct replay {
   struct metric_sink *sink;
   const char *path;
   const struct oa_rec_parser *parser; /* the pass's, for byte offsets */
-  /* the report timeline: unwrapped ticks of the last report */
-  bool have_report;
-  uint64_t last_raw, last_ticks;
-  uint64_t ts_mask;
-  /* pass 1: correlation points, strictly increasing in ticks; every
-   * keep_every-th candidate is kept, the last candidate beside them */
+  uint64_t ts_mask;                   /* the reports' timestamp width */
+  struct corr_chain chain;
+  /* pass 1: correlation points, every keep_every-th record kept, the
+   * last one beside them */
   struct corr_point points[REPLAY_MAX_POINTS];
   size_t n_points;
   uint64_t keep_every, candidates;
   struct corr_point last_cand;
-  uint64_t pending_gpu[4]; /* correlations before the first report */
-  uint64_t pending_cpu[4];
-  uint64_t pending_off[4];
-  size_t n_pending;
-  /* pass 2 */
+  uint64_t origin_cs; /* the first correlation record's 36 bits */
+  unsigned shift;     /* CS -> OA ticks (cs_to_oa_shift) */
+  /* pass 2: the report timeline in OA ticks, 0 at the first correlation
+   * record (or the first report without one); a report is placed after
+   * the previous report, or against the correlation record that came
+   * after it in the file */
+  bool have_report, corr_since_report;
+  uint64_t last_raw;
+  int64_t last_ticks, first_ticks;
+  int64_t corr_ticks;
+  uint64_t corr_low; /* that record's OA timestamp, low 32 bits */
   bool emit;
   size_t next_point;
   uint64_t window_ns, window_end_ns;
   uint64_t batches;
   uint64_t unwritten;    /* reports accumulated since the last batch */
   uint64_t step_batches; /* written by the current step */
+  uint64_t until_ns;     /* the step ends after a batch past this; 0 none */
   int write_rc;
-  bool said_cpu_range, said_clamp, said_topology;
+  bool said_cpu_range, said_clamp, said_topology, said_shift;
 };
 
 /* A replay in progress: pass 2 goes on from `p.offset` at the next step. */
@@ -90,6 +120,17 @@ struct oa_replay {
 /* A record is at most 65535 bytes: a chunk always holds a whole one. */
 #define REPLAY_CHUNK ((size_t)1 << 20)
 
+/* Timeline values stay far from int64's ends whatever a file holds. */
+#define REPLAY_TICKS_MAX (INT64_MAX / 4)
+
+static int64_t ticks_add(int64_t t, int64_t d) {
+  if (d > 0 && t > REPLAY_TICKS_MAX - d)
+    return REPLAY_TICKS_MAX;
+  if (d < 0 && t < -REPLAY_TICKS_MAX - d)
+    return -REPLAY_TICKS_MAX;
+  return t + d;
+}
+
 static uint64_t ld_ts(const struct oa_format *f, const uint8_t *report) {
   uint64_t v = 0;
   memcpy(&v, report + (f->header64 ? 8 : 4), f->header64 ? 8 : 4);
@@ -97,34 +138,38 @@ static uint64_t ld_ts(const struct oa_format *f, const uint8_t *report) {
 }
 
 /* A correlation's GPU timestamp is RENDER_RING_TIMESTAMP, in command
- * streamer ticks (igt tools/i915-perf/i915_perf_recorder.c:
- * get_correlation_timestamps). On DG2 and graphics 12.70-12.74 the OA unit
- * counts faster: i915_perf.c: i915_perf_oa_timestamp_frequency returns
- * the CS frequency << (3 - CTC_SHIFT) there (Wa_18013179988), and igt
- * lib/i915/perf.c: intel_perf_for_devinfo reads those reports with
- * oa_timestamp_shift -1 and mask 0x7fffffff: one bit, the shift every
- * known part has. The shift that puts a CS timestamp on the OA timeline. */
-static unsigned cs_to_oa_shift(const struct oa_platform *p) {
-  return p->gfx_ver == 1255 || (p->gfx_ver >= 1270 && p->gfx_ver <= 1274);
+ * streamer ticks. On DG2 and graphics 12.70-12.74 the OA unit ignores the
+ * CTC shift the CS timestamp is divided by: i915_perf.c:
+ * i915_perf_oa_timestamp_frequency returns the CS frequency
+ * << (3 - CTC_SHIFT) there (RPM_CONFIG0's CTC_SHIFT_PARAMETER, read at
+ * run time; Wa_18013179988), the CS frequency elsewhere. A recording
+ * holds the OA frequency only (DEVICE_INFO), so the shift is measured
+ * from the correlation points (replay_shift); igt lib/i915/perf.c and
+ * Mesa take 1 for every such part, the fallback here when the points
+ * cannot tell. Whether the platform's timestamps differ at all. */
+static bool cs_differs_from_oa(const struct oa_platform *p) {
+  return p != NULL &&
+         (p->gfx_ver == 1255 || (p->gfx_ver >= 1270 && p->gfx_ver <= 1274));
 }
 
-/* Where raw timestamp `raw` lies on the unwrapped timeline, taken as the
- * nearest to the last report (a signed difference within half a wrap). */
-static uint64_t unwrap_near(const struct replay *r, uint64_t raw) {
-  uint64_t d = (raw - r->last_raw) & r->ts_mask;
-  if (d > r->ts_mask / 2)
-    return r->last_ticks - ((r->last_raw - raw) & r->ts_mask);
-  return r->last_ticks + d;
+/* A correlation record on the chain (pass 1 and pass 2 alike). */
+static int64_t chain_add(struct corr_chain *c, uint64_t gpu) {
+  const uint64_t mask = (UINT64_C(1) << REPLAY_CS_BITS) - 1;
+  gpu &= mask;
+  if (!c->have) {
+    c->have = true;
+    c->cs = 0;
+  } else {
+    /* consecutive records (igt's recorder writes one a second) are taken
+     * less than one wrap of the 36 bits apart: an hour at 19.2 MHz */
+    c->cs = ticks_add(c->cs, (int64_t)((gpu - c->last_raw) & mask));
+  }
+  c->last_raw = gpu;
+  return c->cs;
 }
 
-/* A correlation GPU timestamp on the report timeline. */
-static uint64_t corr_ticks(const struct replay *r, uint64_t gpu) {
-  unsigned shift = r->d->platform ? cs_to_oa_shift(r->d->platform) : 0;
-  return unwrap_near(r, (gpu << shift) & r->ts_mask);
-}
-
-/* A correlation point (from the record at byte `offset`). */
-static void add_point(struct replay *r, uint64_t ticks, uint64_t cpu_ns,
+/* Pass 1: a correlation point (from the record at byte `offset`). */
+static void add_point(struct replay *r, int64_t cs, uint64_t cpu_ns,
                       uint64_t offset) {
   if (cpu_ns > (uint64_t)INT64_MAX) {
     if (!r->said_cpu_range)
@@ -135,9 +180,9 @@ static void add_point(struct replay *r, uint64_t ticks, uint64_t cpu_ns,
     r->said_cpu_range = true;
     return;
   }
-  if (r->candidates > 0 && ticks <= r->last_cand.ticks)
+  if (r->candidates > 0 && cs <= r->last_cand.cs)
     return; /* keep the timeline strictly increasing */
-  r->last_cand = (struct corr_point){ticks, cpu_ns};
+  r->last_cand = (struct corr_point){cs, 0, cpu_ns};
   if (r->candidates++ % r->keep_every != 0)
     return;
   r->points[r->n_points++] = r->last_cand;
@@ -149,11 +194,69 @@ static void add_point(struct replay *r, uint64_t ticks, uint64_t cpu_ns,
   }
 }
 
-/* After pass 1: the last candidate closes the timeline. */
+/* 3 - CTC_SHIFT measured: the power of two nearest to the OA ticks per
+ * CS tick over the points' longest span, when it is within 1/8 of one
+ * of 1, 2, 4, 8; else the fallback 1 (said once). */
+static unsigned replay_shift(struct replay *r) {
+  uint64_t hz = r->d->dev.id.oa_timestamp_hz;
+  if (!cs_differs_from_oa(r->d->platform))
+    return 0;
+  if (r->n_points >= 2 && hz > 0) {
+    const struct corr_point *a = &r->points[0],
+                            *b = &r->points[r->n_points - 1];
+    double oa = (double)(b->cpu_ns - a->cpu_ns) * (double)hz / 1e9;
+    double ratio = oa / (double)(b->cs - a->cs);
+    for (unsigned s = 0; s <= 3; s++) {
+      double want = (double)(1u << s);
+      if (ratio > want * 7 / 8 && ratio < want * 9 / 8)
+        return s;
+    }
+  }
+  if (!r->said_shift && r->n_points >= 2)
+    log_msg(LOG_LEVEL_NOTICE, OA_PLUGIN, r->path, "Replay",
+            "the correlation points do not tell the OA/CS timestamp ratio "
+            "(a power of two from 1 to 8: 3 - CTC_SHIFT); taking 2, as igt");
+  r->said_shift = true;
+  return 1;
+}
+
+/* After pass 1: the last candidate closes the list; the shift is
+ * measured and the points put in OA ticks. */
 static void close_points(struct replay *r) {
-  if (r->candidates > 0 &&
-      r->last_cand.ticks > r->points[r->n_points - 1].ticks)
+  if (r->candidates > 0 && r->last_cand.cs > r->points[r->n_points - 1].cs)
     r->points[r->n_points++] = r->last_cand; /* n_points < MAX here */
+  r->shift = replay_shift(r);
+  for (size_t i = 0; i < r->n_points; i++)
+    r->points[i].ticks = r->points[i].cs >= REPLAY_TICKS_MAX >> r->shift
+                             ? REPLAY_TICKS_MAX
+                             : r->points[i].cs << r->shift;
+}
+
+/* The signed difference a - b of two timestamps modulo mask + 1. */
+static int64_t ts_diff(uint64_t a, uint64_t b, uint64_t mask) {
+  uint64_t d = (a - b) & mask;
+  return d > mask / 2 ? -(int64_t)((b - a) & mask) : (int64_t)d;
+}
+
+/* Pass 2: the place of a report with timestamp `raw` on the timeline. */
+static int64_t place_report(struct replay *r, uint64_t raw) {
+  int64_t t;
+  if (r->corr_since_report) /* against the correlation record before it */
+    t = ticks_add(r->corr_ticks, ts_diff(raw, r->corr_low, REPLAY_PLACE_MASK));
+  else if (r->have_report) /* after the previous report: never backwards */
+    t = ticks_add(r->last_ticks, (int64_t)((raw - r->last_raw) & r->ts_mask));
+  else if (r->n_points > 0 || r->chain.have) /* before any correlation */
+    t = ts_diff(raw, (r->origin_cs << r->shift) & REPLAY_PLACE_MASK,
+                REPLAY_PLACE_MASK);
+  else
+    t = 0;
+  if (!r->have_report)
+    r->first_ticks = t;
+  r->have_report = true;
+  r->corr_since_report = false;
+  r->last_raw = raw;
+  r->last_ticks = t;
+  return t;
 }
 
 static void on_info(void *ctx, const struct oa_rec_device_info *info) {
@@ -195,17 +298,17 @@ static void on_topology(void *ctx, const uint8_t *blob, size_t len) {
 
 static void on_correlation(void *ctx, uint64_t cpu_ns, uint64_t gpu) {
   struct replay *r = ctx;
-  if (r->emit)
-    return; /* pass 2 uses the points of pass 1 */
-  if (!r->have_report) {
-    if (r->n_pending < 4) {
-      r->pending_gpu[r->n_pending] = gpu;
-      r->pending_off[r->n_pending] = r->parser->offset;
-      r->pending_cpu[r->n_pending++] = cpu_ns;
-    }
+  if (!r->chain.have)
+    r->origin_cs = gpu & ((UINT64_C(1) << REPLAY_CS_BITS) - 1);
+  int64_t cs = chain_add(&r->chain, gpu);
+  if (!r->emit) { /* pass 1: the points */
+    add_point(r, cs, cpu_ns, r->parser->offset);
     return;
   }
-  add_point(r, corr_ticks(r, gpu), cpu_ns, r->parser->offset);
+  r->corr_ticks =
+      cs >= REPLAY_TICKS_MAX >> r->shift ? REPLAY_TICKS_MAX : cs << r->shift;
+  r->corr_low = (gpu << r->shift) & REPLAY_PLACE_MASK;
+  r->corr_since_report = true;
 }
 
 static uint64_t clamp_ns(struct replay *r, __int128 ns) {
@@ -219,27 +322,34 @@ static uint64_t clamp_ns(struct replay *r, __int128 ns) {
   return ns < 0 ? 0 : (uint64_t)INT64_MAX;
 }
 
-/* CPU time at `ticks` on the report timeline (ticks never decrease from
- * one call to the next). */
-static uint64_t cpu_time(struct replay *r, uint64_t ticks) {
+/* CPU time at `ticks` on the timeline. */
+static uint64_t cpu_time(struct replay *r, int64_t ticks) {
   uint64_t hz = r->d->dev.id.oa_timestamp_hz;
-  if (r->n_points == 0) /* GPU time since the first report */
-    return clamp_ns(r, oa_ticks_to_ns(ticks, hz));
+  if (r->n_points == 0) {               /* GPU time since the first report */
+    int64_t d = ticks - r->first_ticks; /* both within REPLAY_TICKS_MAX */
+    return clamp_ns(r, d >= 0 ? (__int128)oa_ticks_to_ns((uint64_t)d, hz)
+                              : -(__int128)oa_ticks_to_ns((uint64_t)-d, hz));
+  }
   if (r->n_points == 1) {
     const struct corr_point *p = &r->points[0];
     __int128 base = p->cpu_ns;
-    return clamp_ns(r, ticks >= p->ticks
-                           ? base + oa_ticks_to_ns(ticks - p->ticks, hz)
-                           : base - oa_ticks_to_ns(p->ticks - ticks, hz));
+    return clamp_ns(
+        r, ticks >= p->ticks
+               ? base + oa_ticks_to_ns((uint64_t)(ticks - p->ticks), hz)
+               : base - oa_ticks_to_ns((uint64_t)(p->ticks - ticks), hz));
   }
+  /* the two points around `ticks` (the first two or last two beyond the
+   * ends); mostly the same as the previous call's */
   while (r->next_point + 2 < r->n_points &&
          r->points[r->next_point + 1].ticks < ticks)
     r->next_point++;
+  while (r->next_point > 0 && r->points[r->next_point].ticks > ticks)
+    r->next_point--;
   const struct corr_point *a = &r->points[r->next_point], *b = a + 1;
-  /* the line through a and b: |dt| < 2^64, |dc| < 2^63, the product fits */
+  /* the line through a and b: |dt| < 2^63, |dc| < 2^63, the product fits */
   __int128 dt = (__int128)ticks - (__int128)a->ticks;
   __int128 dc = (__int128)b->cpu_ns - (__int128)a->cpu_ns;
-  __int128 span = (__int128)(b->ticks - a->ticks);
+  __int128 span = (__int128)b->ticks - (__int128)a->ticks;
   return clamp_ns(r, (__int128)a->cpu_ns + dt * dc / span);
 }
 
@@ -258,24 +368,13 @@ static void emit_batch(struct replay *r, uint64_t time_ns) {
 
 static void on_sample(void *ctx, const uint8_t *report) {
   struct replay *r = ctx;
-  const struct oa_format *f = r->d->fmt;
-  uint64_t raw = ld_ts(f, report) & r->ts_mask;
-  if (!r->have_report) {
-    r->have_report = true;
-    r->last_raw = raw;
-    r->last_ticks = 0;
-    for (size_t i = 0; i < r->n_pending && !r->emit; i++)
-      add_point(r, corr_ticks(r, r->pending_gpu[i]), r->pending_cpu[i],
-                r->pending_off[i]);
-  } else {
-    r->last_ticks += (raw - r->last_raw) & r->ts_mask;
-    r->last_raw = raw;
-  }
   if (!r->emit)
-    return;
+    return; /* pass 1 reads the correlation points only */
+  const struct oa_format *f = r->d->fmt;
+  int64_t ticks = place_report(r, ld_ts(f, report) & r->ts_mask);
   bool first = r->d->acc.reports == 0;
   oa_accum_report(&r->d->acc, report);
-  uint64_t now = cpu_time(r, r->last_ticks);
+  uint64_t now = cpu_time(r, ticks);
   if (first) { /* a batch spans report i -> i + 1: floats from the first */
     r->d->prev = r->d->acc.totals;
     r->d->have_prev = true;
@@ -316,7 +415,7 @@ static int replay_points(struct replay *r, int fd) {
     r->parser = NULL;
     return -err;
   }
-  r->have_report = false;
+  r->chain = (struct corr_chain){0};
   int rc = oa_rec_read_fd(fd, &p);
   r->parser = NULL;
   if (rc == -1)
@@ -393,7 +492,9 @@ static int replay_emit(struct oa_replay *rp, uint64_t max_batches) {
   struct replay *r = &rp->r;
   r->parser = &rp->p;
   int rc = 0;
-  while (r->step_batches < max_batches) {
+  while (r->step_batches < max_batches &&
+         !(r->until_ns != 0 && r->step_batches > 0 &&
+           plugin_host_monotonic_ns(r->inst->host) >= r->until_ns)) {
     size_t avail = rp->have - rp->start, want = 8;
     if (avail >=
         8) { /* the record's size (struct drm_i915_perf_record_header) */
@@ -435,11 +536,12 @@ static int replay_emit(struct oa_replay *rp, uint64_t max_batches) {
 }
 
 int oa_replay_step(struct oa_replay *rp, struct metric_sink *sink,
-                   uint64_t max_batches) {
+                   uint64_t max_batches, uint64_t until_ns) {
   struct replay *r = &rp->r;
   if (rp->done)
     return 0;
   r->sink = sink;
+  r->until_ns = until_ns;
   r->step_batches = 0;
   if (!rp->started) {
     rp->started = true;
@@ -452,7 +554,7 @@ int oa_replay_step(struct oa_replay *rp, struct metric_sink *sink,
     memset(&rp->d.acc, 0, sizeof(rp->d.acc));
     rp->d.acc_ready = false;
     r->emit = true;
-    r->have_report = false;
+    r->chain = (struct corr_chain){0}; /* the same chain again */
     if (lseek(rp->fd, 0, SEEK_SET) < 0) {
       int err = errno;
       log_errno(LOG_LEVEL_ERROR, OA_PLUGIN, r->path, "lseek", err, NULL);
@@ -473,7 +575,7 @@ int oa_replay_fd(struct oa_instance *inst, int fd, const char *name,
     return -ENOMEM;
   int rc = 0;
   while (rc == 0 && !rp->done)
-    rc = oa_replay_step(rp, sink, UINT64_MAX);
+    rc = oa_replay_step(rp, sink, UINT64_MAX, /*until_ns=*/0);
   oa_replay_close(rp);
   return rc;
 }
@@ -519,7 +621,7 @@ int oa_replay_run(struct oa_instance *inst, struct metric_sink *sink) {
   if (rp == NULL)
     return rc;
   while (rc == 0 && !rp->done)
-    rc = oa_replay_step(rp, sink, UINT64_MAX);
+    rc = oa_replay_step(rp, sink, UINT64_MAX, /*until_ns=*/0);
   oa_replay_close(rp);
   return rc;
 }

@@ -62,4 +62,21 @@ tap_is 1000000000 "$(printf '%.0f' "$(row "$d/gpu_hertz-avg_gpu_core_frequency_h
   "avg_gpu_core_frequency_hz"
 tap_check "no read failure logged" bash -c "! grep -q 'read-function of plugin' '$CD_LOG'"
 tap_check "no unknown type" bash -c "! grep -q 'no such type' '$CD_LOG'"
+collectd_stop
+
+# Ids unquoted: collectd reads `Format 10` and `MetricSet 1` as numbers;
+# the keys that take a name or an id take their text (cfg.h)
+collectd_start "LoadPlugin i915_oa
+<Plugin i915_oa>
+  <Instance \"ids\">
+    Interval 1
+    MetricSet 1
+    Format 10
+    DevRoot \"$T/dev/dri\"
+    SysfsRoot \"$T/sys\"
+  </Instance>
+</Plugin>"
+tap_check "Format 10 and MetricSet 1 unquoted: rows" \
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-ids-0000:00:02.0-render0-1/gpu_cycles-gpu_core_clocks-*" 2 30
+tap_check "... and no config error" bash -c "! grep -q 'config:' '$CD_LOG'"
 tap_done

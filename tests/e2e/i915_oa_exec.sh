@@ -116,9 +116,16 @@ run "privileged=0" --MetricSet=1 --once --window=0 >/dev/null 2>"$T/err"
 tap_is 1 $? "EACCES: exit 1"
 tap_check "EACCES names the sysctl and CAP_PERFMON" \
   grep -q 'perf_stream_paranoid.*CAP_PERFMON\|CAP_PERFMON.*perf_stream_paranoid' "$T/err"
-run "" --once >/dev/null 2>"$T/err"
-tap_is 2 $? "no MetricSet and no FlexEvent: exit 2"
-tap_check "it says what to give" grep -q 'MetricSet.*FlexEvent' "$T/err"
+# no options: the shipped snippet's FlexEvents (conf.d/i915_oa.conf)
+out=$(run "" --once --window=0 2>"$T/err")
+tap_is 0 $? "no MetricSet and no FlexEvent: the snippet's defaults, exit 0"
+tap_is "" "$(cat "$T/err")" "... nothing on stderr"
+tap_is "56000 63000" "$(get eu_active i915_oa <<<"$out") $(get eu_stall i915_oa <<<"$out")" \
+  "... eu_active (A7) and eu_stall (A8) by name, 7 differences"
+run "" --EuMetrics=true --once >/dev/null 2>"$T/err"
+tap_is 2 $? "EuMetrics without MetricSet: exit 2"
+tap_check "it says where the sets are listed" \
+  grep -q "EuMetrics needs MetricSet.*$T/sys/class/drm/card<N>/metrics/" "$T/err"
 run "" --MetricSet=1 --Format=A29_B8_C8 --once >/dev/null 2>"$T/err"
 tap_is 2 $? "an unknown Format: exit 2"
 run "" --FlexEvent="eu_active 16" --once >/dev/null 2>"$T/err"

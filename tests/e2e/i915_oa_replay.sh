@@ -164,6 +164,28 @@ tap_is "1001000000 1002000000 1003000000 1004000000" \
 tap_is "1001000000 1002000000 1003000000 1004000000" \
   "$(replay "$T/j.rec" 2>/dev/null | times)" "DG2: CS-tick correlations on the OA timeline"
 
+# As igt's recorder writes: a correlation point before the stream opens
+# (before the first report), RENDER_RING_TIMESTAMP's 36 bits in each
+# (upper bits not the reports'), and the 32-bit report timestamps
+# wrapping between points (6e9 ticks): every batch on the line through
+# its two points (report 1, the point at report 500, the last report).
+w_times() {
+  replay "$1" 2>"$T/err" | times | tr ' ' '\n' | sed -n '1p;500p;$p' | tr '\n' ' '
+}
+"$REC" "$T/w.rec" reports=3000 ts_step=2000000 corr_every=500 corr_lead=1000 \
+  cs_high=5 ts_start=0xfff00000
+tap_is "1104166666 53083333333 313395833333 " "$(w_times "$T/w.rec")" \
+  "a point before the first report, 36-bit points, reports wrapping: on the line"
+tap_is "" "$(cat "$T/err")" "... and nothing clamped or said"
+# DG2 with CTC_SHIFT 1 and 3 (OA ticks 4 and 1 per CS tick): the shift
+# measured from the points (i915_perf_oa_timestamp_frequency: << 3 - CTC_SHIFT)
+for cs in 2 0; do
+  "$REC" "$T/w$cs.rec" devid=0x56a0 format=12 reports=3000 ts_step=2000000 \
+    corr_every=500 corr_lead=1000 cs_high=5 cs_shift=$cs
+  tap_is "1104166666 53083333333 313395833333 " "$(w_times "$T/w$cs.rec")" \
+    "DG2, CS ticks at OA / $((1 << cs)): the shift measured from the points"
+done
+
 # Out-of-range times: CPU times past 2^63 left out (said), a time before
 # 0 clamped (said), never a float conversion out of range.
 "$REC" "$T/k.rec" reports=5 corr_every=2 cpu_start=18446744073000000000

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The real collectd daemon replays a recording of 250 reports
+# The real collectd daemon replays a recording of 150 reports
 # (tests/tools/oa_recording) with the default ReplayInterval 0 and the
-# default WriteThreads (5), the instance read every 80 ms (a batch a
-# read): every batch the executable prints arrives in the csv (rows, last
-# values and sums of every field equal), no series goes back in time, the
-# log has no "Value too old" (REPLAY_INTERVAL=S: the same with
-# ReplayInterval S), and the daemon's peak RSS (VmHWM) stays below 8 MB
-# (3 MB; with the whole recording queued in one read: 15 MB).
+# default WriteThreads (5), the instance read every 150 ms (batches for
+# half of it, each written before the next is queued): every batch the
+# executable prints arrives in the csv (rows, last values and sums of
+# every field equal), no series goes back in time, the log has no "Value
+# too old" (REPLAY_INTERVAL=S: the same with ReplayInterval S), and the
+# daemon's peak RSS (VmHWM) stays below 8 MB (3 MB; with the whole
+# recording queued in one read: 15 MB). Then 3000 reports with
+# WriteThreads 1 and Interval 2: at the writers' speed, not a batch a
+# read (which took 3000 intervals).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -60,7 +63,15 @@ collectd_start "LoadPlugin i915_oa
 tap_check "the last batch of gpu_core_clocks arrives" \
   collectd_wait_rows "$CD_CSV/e2e/i915_oa-rec-*/gpu_cycles-gpu_core_clocks-*" \
   "$NB" 120
-sleep 1 # the write queue empties; the replay has ended
+# every series has every batch: the values after gpu_core_clocks in the
+# last batch may still be in the write queue (bounded poll)
+all_rows() {
+  local nfiles rows
+  nfiles=$(find "$CD_CSV"/e2e/i915_oa-rec-*/ -type f | wc -l)
+  rows=$(cat "$CD_CSV"/e2e/i915_oa-rec-*/* | grep -vc '^epoch')
+  [[ $rows -eq $((nfiles * NB)) ]]
+}
+for _ in $(seq 300); do all_rows && break; sleep 0.1; done
 hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$CD_PID/status")
 tap_check "no further batch after the end" \
   collectd_wait_rows "$CD_CSV/e2e/i915_oa-rec-*/gpu_cycles-gpu_core_clocks-*" \
@@ -108,4 +119,26 @@ else
   tap_check "peak RSS ${hwm} KiB below 8000 KiB" test "${hwm:-999999}" -lt 8000
 fi
 tap_check "collectd stops" collectd_stop
+
+# WriteThreads 1, Interval 2: 2999 batches at the writers' speed (a batch
+# a read took 2999 x 2 s), all of them in the csv, in order
+N2=3000
+"$B/tests/oa_recording" "$T/rec2" reports=$N2 corr_every=100 >/dev/null
+collectd_start "WriteThreads 1
+LoadPlugin i915_oa
+<Plugin i915_oa>
+  <Instance \"rec\">
+    Interval 2
+    Replay \"$T/rec2\"
+  </Instance>
+</Plugin>"
+tap_check "WriteThreads 1: $((N2 - 1)) batches within 60 s" \
+  collectd_wait_rows "$CD_CSV/e2e/i915_oa-rec-*/gpu_cycles-gpu_core_clocks-*" \
+  $((N2 - 1)) 60
+NB=$((N2 - 1))
+for _ in $(seq 300); do all_rows && break; sleep 0.1; done
+tap_check "WriteThreads 1: every series has every batch" all_rows
+csv_stats >"$T/csv2.stats"
+tap_check "WriteThreads 1: no series goes back in time" grep -qx "back 0" "$T/csv2.stats"
+tap_check "WriteThreads 1: collectd stops" collectd_stop
 tap_done

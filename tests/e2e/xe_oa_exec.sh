@@ -55,6 +55,20 @@ tap_is $UUID "$(jget i915_oa metric_set <<<"$out")" "mtl: metric_set tag"
 tap_is 8 "$(jget i915_oa_stream reports <<<"$out")" "mtl: reports"
 tap_is 0 "$(jget i915_oa_stream counter_overflow <<<"$out")" "mtl: counter_overflow field"
 
+# The other platform's format of the same xe encoding (xe_oa.c:
+# decode_oa_format would read A24u40 reports as asked for A32u40), and an
+# engine instance xe ignores (xe_oa_assign_hwe): refused in words
+run platform=mtl --Device="$NODE" --MetricSet=$UUID --Format=A32u40_A4u32_B8_C8 \
+  --once --window=0 >/dev/null 2>"$T/err"
+tap_is 1 $? "mtl, TGL's format: refused"
+tap_check "mtl, TGL's format: names the platform's own" grep -q \
+  'Format: A32u40_A4u32_B8_C8: xe on graphics 12.70 reads it in the layout of another format of the same encoding; this platform.s format is A24u40_A14u32_B8_C8' "$T/err"
+run platform=mtl --Device="$NODE" --MetricSet=$UUID --Engine=render:1 \
+  --once --window=0 >/dev/null 2>"$T/err"
+tap_is 1 $? "mtl, Engine render:1: refused"
+tap_check "mtl, Engine render:1: xe takes the unit's first engine, said" grep -q \
+  'Engine: xe opens a system-wide stream on the first engine of the OA unit (class 0 instance 0)' "$T/err"
+
 # BMG (Xe2): PEC64u64, discovery without --Device
 out=$(run platform=bmg --MetricSet=1 --once --window=0 --format=influx 2>"$T/err")
 tap_is 0 $? "bmg influx (discovery): exit 0"

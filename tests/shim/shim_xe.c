@@ -586,8 +586,10 @@ static int ioc_observation(void *arg) {
   }
   if (!op.sample) /* "Only OA report sampling supported" */
     return fail(EINVAL);
-  if (op.engine_instance != 0) /* xe_oa_assign_hwe: no such engine */
-    return fail(EINVAL);
+  /* xe_oa.c: xe_oa_assign_hwe: without an exec queue (none here) the
+   * stream takes the unit's first engine; ENGINE_INSTANCE is not looked
+   * at (xe_oa_set_prop_engine_instance only stores it) */
+  (void)op.engine_instance;
   if (op.format == 0)
     return fail(EINVAL);
   /* "Requesting samples from OAG buffer is a privileged operation" */

@@ -18,6 +18,10 @@
  *     points between each two reports) cs_shift=0 (correlation GPU
  *     timestamps in CS ticks: the OA timestamp >> cs_shift, as on DG2)
  *     topo_lie=0 (a topology whose masks lie past its record)
+ *     corr_lead=0 (a first correlation point that many ticks before the
+ *     first report, as igt's recorder writes one before it opens the
+ *     stream) cs_high=0 (added to every correlation GPU timestamp's upper
+ *     bits: the register's 36 bits do not start at the reports' 0)
  *
  * Report r (from 0) has timestamp ts_start + r*ts_step, clock ticks
  * clk_start + r*clk_step, A0 a0_step*r, A<i> (i>0) a_start + r*1000*(i+1)
@@ -40,7 +44,8 @@ struct opts {
   uint64_t devid, format, freq, reports, ts_step, clk_step, a0_step, ts_start,
       clk_start, a_start, ctx_every, lost_at, buffer_lost_at, corr_every,
       cpu_start, eus, version, truncate, bad_type_at, info2_at, info2_format,
-      info2_freq, corr_a, corr_b, corr_between, cs_shift, topo_lie;
+      info2_freq, corr_a, corr_b, corr_between, cs_shift, topo_lie, corr_lead,
+      cs_high;
 };
 
 static FILE *out;
@@ -89,15 +94,21 @@ static void report(const struct opts *o, uint64_t r, uint8_t *rep,
       le32(rep + 192 + 4 * i, (uint32_t)(r * 10 * ((i % 8) + 1)));
 }
 
+/* A correlation point `ticks` after report 0 (negative: before it). */
+static void correlation_ticks(const struct opts *o, int64_t ticks) {
+  uint64_t gpu = o->ts_start + (uint64_t)ticks; /* 64-bit: wraps counted */
+  int64_t cpu =
+      (int64_t)o->cpu_start + ticks * INT64_C(1000000000) / (int64_t)o->freq;
+  header(OA_REC_TIMESTAMP_CORRELATION, 24);
+  u64((uint64_t)cpu);
+  /* RENDER_RING_TIMESTAMP's 36 bits (igt's recorder reads it whole) */
+  u64(((gpu >> o->cs_shift) + (o->cs_high << 32)) & ((UINT64_C(1) << 36) - 1));
+}
+
 /* A correlation point at report r plus `part` / `parts` of a step. */
 static void correlation_at(const struct opts *o, uint64_t r, uint64_t part,
                            uint64_t parts) {
-  uint64_t ticks = r * o->ts_step + part * o->ts_step / parts;
-  uint64_t gpu = o->ts_start + ticks; /* 64-bit: wraps counted */
-  uint64_t cpu = o->cpu_start + ticks * 1000000000u / o->freq;
-  header(OA_REC_TIMESTAMP_CORRELATION, 24);
-  u64(cpu);
-  u64(gpu >> o->cs_shift);
+  correlation_ticks(o, (int64_t)(r * o->ts_step + part * o->ts_step / parts));
 }
 
 static void correlation(const struct opts *o, uint64_t r) {
@@ -124,7 +135,8 @@ static int set(struct opts *o, const char *kv) {
       "buffer_lost_at", "corr_every", "cpu_start",   "eus",
       "version",        "truncate",   "bad_type_at", "info2_at",
       "info2_format",   "info2_freq", "corr_a",      "corr_b",
-      "corr_between",   "cs_shift",   "topo_lie"};
+      "corr_between",   "cs_shift",   "topo_lie",    "corr_lead",
+      "cs_high"};
   uint64_t *slots = &o->devid;
   const char *eq = strchr(kv, '=');
   if (eq == NULL)
@@ -186,6 +198,8 @@ int main(int argc, char **argv) {
   put("\0\0\0\0\0\0", 6);
   uint8_t rep[256];
   size_t size_now = size;
+  if (o.corr_lead)
+    correlation_ticks(&o, -(int64_t)o.corr_lead);
   for (uint64_t r = 0; r < o.reports; r++) {
     if (o.corr_every && r % o.corr_every == 0)
       correlation(&o, r);

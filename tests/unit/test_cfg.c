@@ -486,6 +486,35 @@ static void cfg_get_string__value_count(void **state) {
   assert_true(cfg_key_is(&item, "PROCROOT"));
   assert_false(cfg_key_is(&item, "ProcRoo"));
   assert_false(cfg_key_is(&item, "ProcRoots"));
+  /* a number with its text (collectd's unquoted `Format 10`): the text */
+  struct cfg_value ten = {.type = CFG_NUMBER, .number = 10, .string = "10"};
+  item = item_of("Format", &ten, 1);
+  assert_int_equal(cfg_get_string("test", &item, &out), 0);
+  assert_ptr_equal(out, ten.string);
+}
+
+/* The text stored beside a number: ids in plain decimal, exact up to
+ * 2^53; anything else round-trips. */
+static void cfg_number_text__table(void **state) {
+  (void)state;
+  static const struct {
+    double v;
+    const char *text;
+  } cases[] = {{1, "1"},
+               {0, "0"},
+               {-3, "-3"},
+               {2147483647, "2147483647"},
+               {9007199254740992.0, "9007199254740992"},
+               {0.5, "0.5"},
+               {1e300, "1e+300"}};
+  char buf[40];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    assert_int_equal(cfg_number_text(cases[i].v, buf, sizeof buf), 0);
+    assert_string_equal(buf, cases[i].text);
+  }
+  assert_int_equal(cfg_number_text(NAN, buf, sizeof buf), -EINVAL);
+  assert_int_equal(cfg_number_text(INFINITY, buf, sizeof buf), -EINVAL);
+  assert_int_equal(cfg_number_text(123, buf, 3), -ERANGE);
 }
 
 /* A key with a child block is not a value, whatever its values say. */
@@ -534,6 +563,7 @@ int main(void) {
       T(cfg_get_double__range_message),
       T(cfg_get_bool__spellings),
       T(cfg_get_string__value_count),
+      T(cfg_number_text__table),
       T(cfg_getters__reject_child_blocks),
       T(cfg_unknown__message),
   };

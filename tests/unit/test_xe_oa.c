@@ -89,7 +89,23 @@ static void formats_and_properties(void **state) {
   assert_int_equal(xe_oa_default_format(1255), 12);
   assert_int_equal(xe_oa_default_format(1200), 10);
   assert_int_equal(xe_oa_default_format(2001), OA_FORMAT_XE_PEC64u64);
-  struct xe_identity id = {.devid = 0x56A0}; /* DG2: no GMD_ID */
+  /* decode_oa_format over xe_oa_init_supported_formats: the platform's own
+   * format of an encoding, whichever of the two was asked */
+  assert_int_equal(xe_oa_format_decoded(1270, 10), 12); /* A32u40 -> A24u40 */
+  assert_int_equal(xe_oa_format_decoded(1255, 10), 12);
+  assert_int_equal(xe_oa_format_decoded(1270, 12), 12);
+  assert_int_equal(xe_oa_format_decoded(1200, 12), 10); /* A24u40 -> A32u40 */
+  assert_int_equal(xe_oa_format_decoded(1200, 10), 10);
+  assert_int_equal(xe_oa_format_decoded(1270, 11), 11); /* OAR: its own */
+  assert_int_equal(xe_oa_format_decoded(1200, 11), 0);  /* not before DG2 */
+  assert_int_equal(xe_oa_format_decoded(1255, 13), 0);  /* OAM: MTL on */
+  assert_int_equal(xe_oa_format_decoded(1270, 13), 13);
+  assert_int_equal(xe_oa_format_decoded(2004, 10), 0);
+  assert_int_equal(xe_oa_format_decoded(2004, OA_FORMAT_XE_PEC64u64),
+                   OA_FORMAT_XE_PEC64u64);
+  assert_int_equal(xe_oa_format_decoded(1270, OA_FORMAT_XE_PEC64u64), 0);
+  assert_int_equal(xe_oa_format_decoded(1270, 5), 0); /* HSW's: none */
+  struct xe_identity id = {.devid = 0x56A0};          /* DG2: no GMD_ID */
   assert_int_equal(xe_identity_gfx_ver(&id), 1255);
   id.graphics_major = 20;
   id.graphics_minor = 4;
