@@ -75,7 +75,7 @@ fuzz-build: $(FUZZ_BINS)
 # common/host/host_collectd.c (collectd headers) is not in COMMON_SRCS; the exec
 # host, its HTTP server and the terminal view (ncurses) are left out too.
 # Headers are prerequisites only.
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c common/host/prom_http.c common/top/top_view.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c common/host/prom_http%.c common/top/top_view.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
 

@@ -155,8 +155,8 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
                           size_t len, const char *value, const char *arg,
                           bool *mode_set) {
   static const char *const flags[] = {
-      "help",   "once",      "execd",   "interval", "window",
-      "format", "log-level", "version", "listen",   "rows"};
+      "help",      "once",    "execd",  "interval", "window",    "format",
+      "log-level", "version", "listen", "rows",     "web-config"};
   static const char *const formats[] = {"influx", "json", "table", "prometheus",
                                         "top"};
   static const char *const levels[] = {"error", "warning", "info", "debug"};
@@ -227,6 +227,9 @@ static int host_exec_flag(struct host_exec_args *a, const char *name,
   case 8:
     a->listen = value;
     break;
+  case 10:
+    a->web_config = value;
+    break;
   default:
     if ((rc = host_exec_choice(a, "--log-level", value, levels, 4,
                                "error, warning, info or debug", &k)) == 0)
@@ -283,6 +286,8 @@ int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
     a->mode = HOST_EXEC_INTERVAL;
     a->format = HOST_EXEC_PROMETHEUS;
   }
+  if (rc == 0 && a->web_config != NULL && a->listen == NULL)
+    rc = host_exec_fail(a, "--web-config: only with --listen");
   if (rc == 0 && a->format == HOST_EXEC_TOP && a->mode == HOST_EXEC_EXECD)
     rc = host_exec_fail(a, "--format=top: a view for people, not for "
                            "--execd (choose --once or --interval)");
@@ -350,6 +355,10 @@ static void host_exec_help(const struct plugin_ops *ops) {
       "empty\n"
       "                   (all IPv4), P default 9470; SIGTERM or SIGINT "
       "stops it\n"
+      "  --web-config=F   with --listen: TLS and basic auth from F, "
+      "node_exporter's\n"
+      "                   web config layout (tls_server_config, "
+      "basic_auth_users)\n"
       "  --window=S       seconds between the two reads of --once (default "
       "1; 0 reads\n"
       "                   twice back to back; rates need two reads)\n"
@@ -829,7 +838,10 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   struct prom_http http = {0};
   if (args.listen != NULL) {
     char err[256];
-    int rc = prom_http_start(&http, ops->name, args.listen, err, sizeof(err));
+    /* values older than 3 reads are answered with 503 (prom_http.h) */
+    struct prom_http_config web = {args.web_config, 3 * args.interval_s};
+    int rc = prom_http_start_with(&http, ops->name, args.listen, &web, err,
+                                  sizeof(err));
     if (rc < 0) {
       log_msg(LOG_LEVEL_ERROR, ops->name, "listen", NULL, "%s", err);
       host_exec_args_fini(&args);

@@ -71,6 +71,7 @@ struct host_exec_args {
   bool help;                    /* --help or -h */
   bool version;                 /* --version */
   const char *listen;     /* --listen=ADDR:PORT (borrowed argv), or NULL */
+  const char *web_config; /* --web-config=FILE (prom_http_web.h), or NULL */
   struct cfg_item *items; /* owned tree: keys, values, children */
   size_t n_items;
   char error[256]; /* why parsing failed, e.g. "--window: expected ..." */
