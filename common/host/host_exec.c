@@ -852,6 +852,7 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   struct prom_http_sink prom;
   prom_http_sink_init(&prom, ops->name, args.listen ? NULL : stdout,
                       args.listen ? &http : NULL);
+  sink_prom_set_units(&prom.prom, ops->units); /* its own field types */
   struct sink_line lines;
   struct sink_table table;
   sink_line_init(&lines, stdout,

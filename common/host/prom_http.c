@@ -776,6 +776,20 @@ static int prom_http_sink_end(struct metric_sink *sink) {
             s->prom.clash);
     snprintf(s->said, sizeof(s->said), "%s", s->prom.clash);
   }
+  /* duplicates: said when they start or change, and when they stop */
+  if (s->prom.duplicates > 0 &&
+      (log_complaint_raise(&s->dup_said) ||
+       strcmp(s->dup_first, s->prom.duplicate) != 0)) {
+    log_msg(LOG_LEVEL_ERROR, s->plugin, "prometheus", "exposition",
+            "%zu sample(s) with the name and labels of another dropped this "
+            "pass; first: %s",
+            s->prom.duplicates, s->prom.duplicate);
+    snprintf(s->dup_first, sizeof(s->dup_first), "%s", s->prom.duplicate);
+  } else if (s->prom.duplicates == 0 && log_complaint_release(&s->dup_said)) {
+    log_msg(LOG_LEVEL_INFO, s->plugin, "prometheus", "exposition",
+            "no duplicate samples any more");
+    s->dup_first[0] = '\0';
+  }
   if (rc == 0 && s->http != NULL) {
     size_t len;
     const char *text = sink_prom_text(&s->prom, &len);

@@ -137,6 +137,7 @@ void prom_http_stop(struct prom_http *h);
  * pass refused (sink_prom.h: one type and one unit per name), and each
  * pass that dropped duplicate samples.
  */
+#include "common/core/log.h"
 #include "common/sink/sink_prom.h"
 
 struct prom_http_sink {
@@ -144,7 +145,9 @@ struct prom_http_sink {
   struct sink_prom prom;
   struct prom_http *http; /* borrowed, or NULL */
   const char *plugin;
-  char said[512]; /* the refusal last logged */
+  char said[512];                /* the refusal last logged */
+  struct log_complaint dup_said; /* duplicates said, not yet over */
+  char dup_first[512];           /* the duplicate last said */
 };
 
 /* Exactly one of `stream` and `http` is non-NULL. */

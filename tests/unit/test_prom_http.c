@@ -7,6 +7,7 @@
  * out; and what a scraper needs: kept-alive connections, gzip, a 503 for
  * stale values.
  */
+#include "common/core/log.h"
 #include "common/host/prom_http.h"
 
 #include <arpa/inet.h>
@@ -576,12 +577,65 @@ static void prom_http__max_age(void **state) {
   prom_http_stop(&h);
 }
 
+/* ---- the sink: duplicates said ---- */
+
+static char said_lines[8][600];
+static int n_said;
+static void capture_log(enum log_level level, const char *message) {
+  if (n_said < 8)
+    snprintf(said_lines[n_said++], sizeof(said_lines[0]), "%d %s", (int)level,
+             message);
+}
+
+static void pass_of(struct prom_http_sink *s, int copies) {
+  struct metric m;
+  assert_int_equal(s->base.begin(&s->base), 0);
+  for (int i = 0; i < copies; i++) {
+    metric_init(&m, "drm_device", 1);
+    metric_add_tag(&m, "device", "0000:03:00.0");
+    metric_add_int(&m, "clients", "objects", (uint64_t)i);
+    assert_int_equal(s->base.write(&s->base, &m), 0);
+  }
+  assert_int_equal(s->base.end(&s->base), 0);
+}
+
+/* A sample twice in a pass (a second card link to the same device) is
+ * said on the log once when it starts, not every pass, and once when it
+ * stops. */
+static void prom_http_sink__duplicates_said(void **state) {
+  (void)state;
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&buf, &size);
+  assert_non_null(f);
+  struct prom_http_sink s;
+  prom_http_sink_init(&s, "drm_device", f, NULL);
+  n_said = 0;
+  log_set_sink(capture_log, LOG_LEVEL_DEBUG);
+  pass_of(&s, 2);
+  pass_of(&s, 2);
+  pass_of(&s, 1);
+  pass_of(&s, 1);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(n_said, 2);
+  assert_string_equal(said_lines[0],
+                      "3 drm_device: prometheus: exposition: 1 sample(s) with "
+                      "the name and labels of another dropped this pass; "
+                      "first: drm_device_clients{device=\"0000:03:00.0\"}");
+  assert_string_equal(said_lines[1], "6 drm_device: prometheus: exposition: "
+                                     "no duplicate samples any more");
+  prom_http_sink_fini(&s);
+  fclose(f);
+  free(buf);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(prom_http_parse_addr__valid),
       cmocka_unit_test(prom_http_parse_addr__errors),
       cmocka_unit_test(prom_http_start__errors),
       cmocka_unit_test(prom_http__serves_metrics),
+      cmocka_unit_test(prom_http_sink__duplicates_said),
       cmocka_unit_test(prom_http__keep_alive),
       cmocka_unit_test(prom_http__gzip),
       cmocka_unit_test(prom_http__max_age),
