@@ -628,6 +628,7 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
                          const char *addr, const struct prom_http_config *cfg,
                          char *err, size_t err_size) {
   memset(h, 0, sizeof(*h));
+  h->started = true; /* prom_http_stop has something to undo */
   h->plugin = plugin;
   h->fd = h->spare = -1;
   h->wake[0] = h->wake[1] = -1;
@@ -723,6 +724,8 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
 }
 
 void prom_http_stop(struct prom_http *h) {
+  if (!h->started)
+    return; /* zeroed, or stopped: its fds are not ours (0 is stdin) */
   if (h->running) {
     h->stopping = true;
     ssize_t w = write(h->wake[1], "x", 1);
@@ -752,6 +755,7 @@ void prom_http_stop(struct prom_http *h) {
     prom_http_web_fini(&w);
   }
   h->users = NULL;
+  h->started = false;
 }
 
 /* ---- the sink ---- */

@@ -85,6 +85,7 @@ struct prom_http_conn;
 struct prom_http_users;
 
 struct prom_http {
+  bool started;       /* by prom_http_start*, until prom_http_stop */
   const char *plugin; /* borrowed, for messages */
   struct MHD_Daemon *daemon;
   int fd;      /* the listening socket, owned */

@@ -187,6 +187,19 @@ static void prom_http__serves_metrics(void **state) {
   assert_int_equal(h.scrapes, 1);
   prom_http_stop(&h);
   prom_http_stop(&h); /* twice is harmless */
+  /* a zeroed one (no --listen) closes nothing: its fds 0 are stdin */
+  int keep = open("/dev/null", O_RDONLY), in = dup(0);
+  assert_true(keep >= 0);
+  assert_int_equal(dup2(keep, 0), 0); /* fd 0 surely open */
+  struct prom_http zero;
+  memset(&zero, 0, sizeof(zero));
+  prom_http_stop(&zero);
+  assert_true(fcntl(0, F_GETFD) >= 0);
+  if (in >= 0) {
+    dup2(in, 0);
+    close(in);
+  }
+  close(keep);
   /* the port is free again: the listening socket was closed */
   assert_int_equal(prom_http_start(&h, "p", addr, err, sizeof(err)), 0);
   prom_http_stop(&h);
