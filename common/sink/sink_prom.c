@@ -149,12 +149,13 @@ int sink_prom_name(const char *measurement, const char *key,
   if (mo.full || so.full)
     return -E2BIG;
   meas[mo.len] = stem[so.len] = '\0';
-  /* No word twice: a stem word the measurement, the unit or "total" of a
-   * counter already says is left out (drm_device_power + power + watts is
-   * drm_device_power_watts, not drm_device_power_power_watts). */
+  /* No word twice: a stem word the measurement or the unit already says
+   * is left out (drm_device_power + power + watts is drm_device_power_watts,
+   * not drm_device_power_power_watts). A counter's "_total" is the
+   * format's suffix, not a word of the field: total_cycles stays
+   * (drm_engine_total_cycles_total beside drm_engine_cycles_total). */
   char said[2 * SINK_PROM_NAME_MAX + 16];
-  snprintf(said, sizeof(said), "%s_%s%s", meas, pu.base,
-           pu.counter ? "_total" : "");
+  snprintf(said, sizeof(said), "%s_%s", meas, pu.base);
   struct prom_out o = {out, size, 0, false};
   if (size == 0)
     return -E2BIG;

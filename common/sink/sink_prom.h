@@ -38,10 +38,9 @@
  * (plugin_ops.units: sink_prom_set_units, or per record with
  * sink_prom_write_units), then in the shared table (metric_unit.h).
  *
- * No name repeats a word: a stem word the measurement, the unit or a
- * counter's "total" already says is left out (drm_device_power's field
- * power in watts is drm_device_power_watts), and no HELP says its unit
- * twice.
+ * No name repeats a word: a stem word the measurement or the unit already
+ * says is left out (drm_device_power's field power in watts is
+ * drm_device_power_watts), and no HELP says its unit twice.
  *
  * One name has one type and one unit, and comes from one field: a field
  * that would join a family of another type, base unit or scale, or of

@@ -51,12 +51,14 @@ static void sink_prom_name__table(void **state) {
       /* a count's key is its name, whatever its last word */
       {"m", "window_ns", "gpu_events", "m_window_ns_total"},
       {"m", "spans", "gpu_events", "m_spans_total"},
-      /* no word twice: the measurement's, the unit's, a counter's total */
+      /* no word twice: the measurement's, the unit's */
       {"drm_device_power", "power", "gpu_watts", "drm_device_power_watts"},
       {"drm_device_idle", "idle", "percent", "drm_device_idle_ratio"},
       {"drm_device_power", "power_average", "gpu_watts",
        "drm_device_power_average_watts"},
-      {"m", "total", "gpu_events", "m_total"},
+      /* a counter's _total is the format's suffix, not a field word */
+      {"drm_engine", "total_cycles", "gpu_cycles",
+       "drm_engine_total_cycles_total"},
       {"m", "bytes_read", "gpu_bytes", "m_read_bytes_total"},
       {"drm_engine", "engine_busy_ns", "gpu_time",
        "drm_engine_busy_seconds_total"},
