@@ -180,10 +180,6 @@ int sink_prom_name(const char *measurement, const char *key,
   }
   if (o.full || o.len > SINK_PROM_NAME_MAX)
     return -E2BIG;
-  if (o.len > 0 && out[0] == '_' && mo.len == 0) {
-    memmove(out, out + 1, o.len - 1); /* no measurement: no leading '_' */
-    o.len--;
-  }
   if (o.len == 0)
     return -EINVAL; /* no measurement, key or unit: nothing to name */
   out[o.len] = '\0';

@@ -62,7 +62,7 @@ static void sink_prom_name__table(void **state) {
       {"m", "bytes_read", "gpu_bytes", "m_read_bytes_total"},
       {"drm_engine", "engine_busy_ns", "gpu_time",
        "drm_engine_busy_seconds_total"},
-      {"", "value", "objects", "value"},
+      {"", "100", "objects", "_100"}, /* never a leading digit */
   };
   for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
     char out[SINK_PROM_NAME_MAX + 1];
