@@ -462,7 +462,7 @@ static void prom_http__out_of_descriptors(void **state) {
   assert_int_equal(waitpid(child, &status, 0), child);
   for (int i = 0; i < n_fill; i++)
     close(fill[i]);
-  assert_true(used < 0.3);
+  assert_true(used < 0.1); /* spinning, the old accept loop took 0.33 s here */
   assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   assert_true(h.refused_fds >= 1);
   /* descriptors back: answered again (after the listener's rest) */
