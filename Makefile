@@ -59,7 +59,7 @@ YAJL_LIBS    := -lyajl
 # libmicrohttpd: the executables' --listen (common/host/prom_http.c) only;
 # the collectd plugins never link it.
 MHD_CFLAGS   := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
-MHD_LIBS     := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+MHD_LIBS     := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd) -lz -lcrypt
 # The executables' --format=top (common/top/top_view.c); the collectd
 # plugins never link it.
 CURSES_LIBS  := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)

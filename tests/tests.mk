@@ -76,9 +76,13 @@ fuzz-build: $(FUZZ_BINS)
 # common/host/host_collectd.c (collectd headers) is not in COMMON_SRCS; the exec
 # host, its HTTP server and the terminal view (ncurses) are left out too.
 # Headers are prerequisites only.
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c common/host/exec_%.c common/host/prom_http.c common/top/top_view.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c common/host/exec_%.c common/host/prom_http%.c common/top/top_view.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) -lm
+	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) $(FUZZ_LIBS) -lm
+
+# --web-config's parser: the one part of the HTTP server that is pure.
+build/fuzz/fuzz_prom_http_web: common/host/prom_http_web.c
+build/fuzz/fuzz_prom_http_web: FUZZ_LIBS := -lcrypt
 
 # The whole i915_oa Replay path: the plugin core too (not its hosts).
 build/fuzz/fuzz_oa_replay: $(call core_srcs,i915_oa) $(wildcard plugins/i915_oa/*.h)

@@ -8,7 +8,7 @@
 #          packaging tools, librrd8 (the stock collectd.conf's rrdtool writer)
 set -euo pipefail
 
-build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev libmicrohttpd-dev collectd-dev libncurses-dev)
+build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev libmicrohttpd-dev collectd-dev libncurses-dev zlib1g-dev libcrypt-dev)
 demo_pkgs=("${build_pkgs[@]}" collectd-core util-linux)
 test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev tmux
   collectd-utils librrd8 valgrind linux-perf procps util-linux locales

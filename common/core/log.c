@@ -2,6 +2,7 @@
  * log.c: message formatting and the host's log function (see log.h).
  */
 #include "common/core/log.h"
+#include "common/core/text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -31,9 +32,16 @@ void log_set_sink(log_fn fn, enum log_level max_level) {
 static void log_emit(enum log_level level, const char *plugin,
                      const char *object, const char *what, const char *detail) {
   char message[1024];
-  snprintf(message, sizeof(message), "%s: %s%s%s%s%s", plugin,
-           object ? object : "", object ? ": " : "", what ? what : "",
-           what ? ": " : "", detail);
+  char raw[1024];
+  int n =
+      snprintf(raw, sizeof(raw), "%s: %s%s%s%s%s", plugin, object ? object : "",
+               object ? ": " : "", what ? what : "", what ? ": " : "", detail);
+  /* Objects are device and process names and paths: no ESC, BEL or C1
+   * reaches a terminal or a log through here (text.h's rule) */
+  size_t len = n < 0                     ? 0
+               : (size_t)n < sizeof(raw) ? (size_t)n
+                                         : sizeof(raw) - 1;
+  text_sanitize(message, sizeof(message), raw, len);
   (log_current_fn ? log_current_fn : log_default)(level, message);
 }
 

@@ -64,3 +64,12 @@ int numfmt_double(double v, char *out, size_t size) {
   memcpy(out, text, len + 1);
   return (int)len;
 }
+
+double numfmt_scale(double v, double scale) {
+  if (scale == 1.0 || !(scale > 0) || scale >= 1.0)
+    return v * scale;
+  double inv = round(1.0 / scale);
+  if (fabs(1.0 / scale - inv) < 1e-6 * inv)
+    return v / inv;
+  return v * scale;
+}

@@ -25,4 +25,13 @@
  */
 int numfmt_double(double v, char *out, size_t size);
 
+/*
+ * `v` times `scale`, correctly rounded when the scale is the inverse of a
+ * whole number (1e-3, 1e-9, 0.01): then `v` is divided by that number,
+ * which IEEE rounds once (950 mV is 0.95 V), where multiplying by the
+ * inexact 1e-3 rounds twice (0.9500000000000001). Any other scale
+ * multiplies. Pure.
+ */
+double numfmt_scale(double v, double scale);
+
 #endif

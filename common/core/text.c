@@ -36,23 +36,33 @@ static size_t text_utf8_len(const unsigned char *s, size_t avail) {
   return len;
 }
 
+size_t text_char(const char *s, size_t avail, bool *printable) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t n = text_utf8_len(u, avail);
+  *printable = n > 0;
+  if (n == 1 && (u[0] < 0x20 || u[0] == 0x7f))
+    *printable = false; /* C0, DEL */
+  else if (n == 2 && u[0] == 0xc2 && u[1] <= 0x9f)
+    *printable = false; /* C1: U+0080..U+009F */
+  return n ? n : 1;
+}
+
 size_t text_sanitize(char *out, size_t out_size, const char *in,
                      size_t in_len) {
-  const unsigned char *s = (const unsigned char *)in;
   size_t o = 0;
-  for (size_t i = 0; i < in_len && s[i] != '\0';) {
-    size_t n = text_utf8_len(s + i, in_len - i);
-    if (n == 1 && (s[i] < 0x20 || s[i] == 0x7f))
-      n = 0;
-    size_t emit = n ? n : 1;
+  for (size_t i = 0; i < in_len && in[i] != '\0';) {
+    bool ok;
+    size_t n = text_char(in + i, in_len - i, &ok);
+    size_t emit = ok ? n : 1;
     if (o + emit >= out_size)
       break;
-    if (n == 0)
+    if (!ok) {
       out[o++] = '?';
-    else
-      for (size_t k = 0; k < n; k++)
-        out[o++] = (char)s[i + k];
-    i += n ? n : 1;
+    } else {
+      memcpy(out + o, in + i, n);
+      o += n;
+    }
+    i += n;
   }
   while (o > 0 && (out[o - 1] == ' '))
     o--;

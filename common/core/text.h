@@ -5,19 +5,36 @@
  * Process names are chosen by whoever runs the process: they can hold
  * newlines, quotes, backslashes, separators and bytes that are not UTF-8.
  * text_sanitize() makes a bounded, printable, valid UTF-8 copy; every sink
- * then applies its own escaping on top.
+ * then applies its own escaping on top, and decides what is printable by
+ * the same rule (text_char), so that a name a core forgot to sanitise
+ * (a field key built from a directory listing) or a log message is held
+ * to it too.
  */
 #ifndef COMMON_CORE_TEXT_H
 #define COMMON_CORE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /*
+ * The one rule of what may be printed. Returns how many bytes the
+ * character at `s` takes (1..4; at most `avail`, which must be > 0), and
+ * sets *printable to false when it may not be printed as it is: a control
+ * character (C0 below 0x20, DEL, and C1 U+0080..U+009F, among them U+009B,
+ * a one-character CSI that terminals obey; a C1 character is 2 bytes), or
+ * a byte that does not start valid UTF-8 (a stray byte, an overlong form, a
+ * surrogate, a code point past U+10FFFF, a sequence cut short: 1 byte).
+ * Every sink replaces such a character with one '?'. Pure.
+ */
+size_t text_char(const char *s, size_t avail, bool *printable);
+
+/*
  * Copy at most `in_len` bytes of `in` to `out` (size `out_size` > 0), always
- * NUL-terminated, never splitting a UTF-8 sequence. Control characters
- * (< 0x20, 0x7f) and bytes that are not part of a valid UTF-8 sequence each
- * become '?'. Trailing whitespace is removed. Returns the output length.
+ * NUL-terminated, never splitting a UTF-8 sequence. A control character
+ * (C0, DEL, C1: text_char) becomes one '?', and so does each byte that
+ * is not part of a valid UTF-8 sequence. Trailing spaces are removed.
+ * Returns the output length.
  */
 size_t text_sanitize(char *out, size_t out_size, const char *in, size_t in_len);
 

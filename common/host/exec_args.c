@@ -25,6 +25,7 @@ enum exec_flag_id {
   EXEC_FLAG_VERSION,
   EXEC_FLAG_LISTEN,
   EXEC_FLAG_ROWS,
+  EXEC_FLAG_WEB_CONFIG,
   EXEC_FLAG_PLUGIN,
   EXEC_FLAG_CONFIG,
 };
@@ -49,6 +50,7 @@ static const struct exec_flag exec_flags[] = {
     {"version", EXEC_FLAG_VERSION, false, false, false, false},
     {"listen", EXEC_FLAG_LISTEN, true, false, false, false},
     {"rows", EXEC_FLAG_ROWS, true, false, false, false},
+    {"web-config", EXEC_FLAG_WEB_CONFIG, true, false, false, false},
     {"plugin", EXEC_FLAG_PLUGIN, true, false, false, true},
     {"config", EXEC_FLAG_CONFIG, true, false, false, true},
 };
@@ -299,6 +301,9 @@ static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
   case EXEC_FLAG_CONFIG:
     a->config = value;
     return 0;
+  case EXEC_FLAG_WEB_CONFIG:
+    a->web_config = value;
+    return 0;
   }
   return 1;
 }
@@ -366,6 +371,8 @@ static int exec_parse(int argc, char **argv, struct host_exec_args *a) {
     a->mode = HOST_EXEC_INTERVAL;
     a->format = HOST_EXEC_PROMETHEUS;
   }
+  if (rc == 0 && a->web_config != NULL && a->listen == NULL)
+    rc = exec_fail(a, "--web-config: only with --listen");
   if (rc == 0 && a->format == HOST_EXEC_TOP && a->mode == HOST_EXEC_EXECD)
     rc = exec_fail(a, "--format=top: a view for people, not for --execd "
                       "(choose --once or --interval)");

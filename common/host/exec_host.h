@@ -37,10 +37,9 @@ struct exec_host {
   /* the output of args->format */
   struct sink_line lines;
   struct sink_table table;
-  struct sink_prom prom;
+  struct prom_http_sink prom; /* renders a pass and says what it refused */
   struct top_model top;
   struct prom_http *http; /* --listen, or NULL */
-  char prom_said[512];    /* the refusal last logged */
   char *page;             /* the rendered Prometheus page */
   size_t page_cap;
   const char *looked_at; /* what the plugins looked at, for "no GPU" */

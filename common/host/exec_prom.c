@@ -54,6 +54,30 @@ static void exec_page_put(struct exec_page *p, const char *fmt, ...) {
   }
 }
 
+/* Append `len` bytes (the exposition itself: no formatting). */
+static void exec_page_append(struct exec_page *p, const char *text,
+                             size_t len) {
+  struct exec_host *x = p->x;
+  if (p->nomem || len + 1 <= x->page_cap - p->len) {
+    if (!p->nomem)
+      memcpy(x->page + p->len, text, len);
+    p->len += p->nomem ? 0 : len;
+    return;
+  }
+  size_t cap = x->page_cap ? x->page_cap : 4096;
+  while (cap - p->len < len + 1)
+    cap *= 2;
+  char *grown = realloc(x->page, cap);
+  if (grown == NULL) {
+    p->nomem = true;
+    return;
+  }
+  x->page = grown;
+  x->page_cap = cap;
+  memcpy(x->page + p->len, text, len);
+  p->len += len;
+}
+
 /* A label value: control bytes and invalid UTF-8 replaced (text.h), then
  * '\\' and '"' escaped as the text format says. */
 static const char *exec_label(const char *in, char out[256]) {
@@ -94,21 +118,22 @@ static const struct {
 };
 
 long exec_prom_page(struct exec_host *x, uint64_t now) {
-  struct sink_prom *prom = &x->prom;
-  prom->base.begin(&prom->base);
-  runner_write_current(&x->runner, &prom->base, now);
-  prom->base.end(&prom->base);
-  if (prom->refused > 0 && strcmp(x->prom_said, prom->clash) != 0) {
-    log_msg(LOG_LEVEL_ERROR, x->program, "prometheus", "exposition",
-            "%zu field(s) not exposed this pass; first: %s", prom->refused,
-            prom->clash);
-    snprintf(x->prom_said, sizeof(x->prom_said), "%s", prom->clash);
-  }
+  /* Every current read, each with its plugin's own field types; the sink
+   * says what a pass refused or dropped (prom_http_sink.c). */
+  struct sink_prom *prom = &x->prom.prom;
+  x->prom.base.begin(&x->prom.base);
+  const struct runner *r = &x->runner;
+  for (size_t k = 0; k < r->n; k++)
+    if (runner_current(r->inst[k], now)) {
+      sink_prom_set_units(prom, r->inst[k]->ops->units);
+      snapshot_replay(&r->inst[k]->last, &x->prom.base);
+      r->inst[k]->fresh = false;
+    }
+  x->prom.base.end(&x->prom.base);
   size_t len;
   const char *text = sink_prom_text(prom, &len);
   struct exec_page p = {x, 0, false};
-  exec_page_put(&p, "%.*s", (int)len, text);
-  const struct runner *r = &x->runner;
+  exec_page_append(&p, text, len);
   for (size_t g = 0; g < sizeof(exec_gauges) / sizeof(exec_gauges[0]); g++) {
     exec_page_put(&p, "# HELP %s %s\n# TYPE %s gauge\n", exec_gauges[g].name,
                   exec_gauges[g].help, exec_gauges[g].name);

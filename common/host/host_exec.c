@@ -154,7 +154,10 @@ static int host_exec_run(const char *program,
   struct prom_http http = {0};
   if (status == 0 && args->listen != NULL) {
     char err[256];
-    int rc = prom_http_start(&http, program, args->listen, err, sizeof(err));
+    /* the maximum age is set once the intervals are known (below) */
+    struct prom_http_config web = {args->web_config, 0};
+    int rc = prom_http_start_with(&http, program, args->listen, &web, err,
+                                  sizeof(err));
     if (rc < 0) {
       log_msg(LOG_LEVEL_ERROR, program, "listen", NULL, "%s", err);
       status = rc == -EINVAL ? 2 : 1;
@@ -167,10 +170,17 @@ static int host_exec_run(const char *program,
   if (args->format == HOST_EXEC_JSON && args->mode != HOST_EXEC_EXECD)
     sink_line_array(&x.lines); /* inputs.exec parses stdout as one document */
   sink_table_init(&x.table, stdout);
-  sink_prom_init(&x.prom, NULL);
+  prom_http_sink_init(&x.prom, program, NULL, NULL);
   top_model_init(&x.top);
   if (status == 0)
     status = exec_setup(&x, table, n);
+  /* The page is stale, and answered 503, once it is older than 3 of the
+   * longest interval: the host's thread itself is stuck (a stuck plugin
+   * only loses its own series: runner.h). */
+  if (status == 0 && x.http != NULL)
+    prom_http_set_max_age(x.http,
+                          RUNNER_STALE_INTERVALS *
+                              (double)runner_longest_interval(&x.runner) / 1e9);
   if (status == 0 && runner_start(&x.runner) < 0) {
     log_errno(LOG_LEVEL_ERROR, program, "setup", "pthread_create", errno, NULL);
     status = 1;
@@ -189,7 +199,7 @@ static int host_exec_run(const char *program,
   }
   free(x.page);
   top_model_fini(&x.top);
-  sink_prom_fini(&x.prom);
+  prom_http_sink_fini(&x.prom);
   sink_table_fini(&x.table);
   sink_line_fini(&x.lines);
   log_set_sink(NULL, LOG_LEVEL_INFO);

@@ -84,6 +84,7 @@ struct host_exec_args {
   bool help;                    /* --help or -h */
   bool version;                 /* --version */
   const char *listen;     /* --listen=ADDR:PORT (borrowed argv), or NULL */
+  const char *web_config; /* --web-config=FILE (prom_http_web.h), or NULL */
   struct cfg_item *items; /* owned tree: keys, values, children */
   size_t n_items;
   /* gpu-telemetry (host_exec_parse_args_multi) only: */

@@ -1,23 +1,37 @@
 /*
  * prom_http.c: /metrics over libmicrohttpd (see prom_http.h).
  *
- * The listening socket is ours (socket, bind, listen), handed to the daemon
- * with MHD_OPTION_LISTEN_SOCKET, so that a bad address or a port in use
- * gives the errno of the call that failed; MHD_stop_daemon closes it.
+ * The listening socket is ours (socket, bind, listen), so that a bad
+ * address or a port in use gives the errno of the call that failed, and so
+ * is accepting: libmicrohttpd 0.9.75 retries a failing accept() at once when
+ * it has no connection to close (daemon.c, MHD_accept_connection: "busy
+ * waiting for system resources"), which spins a core when descriptors run
+ * out. Accepted sockets go to the daemon with MHD_add_connection, which
+ * applies the connection and per-IP limits and closes what it refuses.
+ *
+ * The access handler answers on its second call for a request: a response
+ * queued on the first call (headers just parsed) makes libmicrohttpd
+ * discard the rest of the request and close the connection after the
+ * answer (connection.c, MHD_queue_response: "response was queued early").
  */
 #include "common/host/prom_http.h"
 #include "common/core/log.h"
+#include "common/host/prom_http_web.h"
 #include "common/sink/sink_prom.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
+#include <zlib.h>
 
 static int prom_http_bad(char *err, size_t size, const char *text,
                          const char *why) {
@@ -105,20 +119,337 @@ static void prom_http_addr_text(const struct sockaddr_storage *ss, char *out,
   }
 }
 
-static enum MHD_Result prom_http_answer(struct MHD_Connection *c,
-                                        unsigned status, const char *body,
-                                        size_t len,
-                                        enum MHD_ResponseMemoryMode mode,
-                                        const char *type) {
+static double prom_http_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- passes: one response per published text, shared by every scrape
+ * ---- */
+
+struct prom_http_pass {
+  unsigned refs;    /* h->pass holds one; a compression in progress one */
+  uint64_t gen;     /* h->generation when published */
+  double when;      /* CLOCK_MONOTONIC seconds of the publish */
+  const char *text; /* owned by `plain` (freed with its last reference) */
+  size_t len;
+  struct MHD_Response *plain; /* one MHD reference of ours */
+  struct MHD_Response *gzip;  /* NULL until a scrape asks for it */
+  bool gzip_failed;           /* deflate failed: plain from now on */
+};
+
+/* Drop one reference (h->lock held); the last one drops ours on the MHD
+ * responses, which live on while connections still send them. */
+static void prom_http_pass_put(struct prom_http_pass *p) {
+  if (p == NULL || --p->refs > 0)
+    return;
+  MHD_destroy_response(p->plain);
+  if (p->gzip != NULL)
+    MHD_destroy_response(p->gzip);
+  free(p);
+}
+
+static struct MHD_Response *prom_http_response(size_t len, void *buf,
+                                               const char *encoding) {
   struct MHD_Response *r =
-      MHD_create_response_from_buffer(len, (void *)body, mode);
+      MHD_create_response_from_buffer_with_free_callback(len, buf, free);
+  if (r == NULL)
+    return NULL;
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                          SINK_PROM_CONTENT_TYPE);
+  MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+  if (encoding != NULL)
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
+  return r;
+}
+
+int prom_http_publish(struct prom_http *h, const char *text, size_t len) {
+  struct prom_http_pass *p = calloc(1, sizeof(*p));
+  char *copy = malloc(len ? len : 1);
+  if (p == NULL || copy == NULL) {
+    free(p);
+    free(copy);
+    return -ENOMEM;
+  }
+  memcpy(copy, text, len);
+  p->plain = prom_http_response(len, copy, NULL);
+  if (p->plain == NULL) {
+    free(copy);
+    free(p);
+    return -ENOMEM;
+  }
+  p->refs = 1;
+  p->text = copy;
+  p->len = len;
+  p->when = prom_http_now();
+  pthread_mutex_lock(&h->lock);
+  struct prom_http_pass *old = h->pass;
+  p->gen = ++h->generation;
+  h->pass = p;
+  prom_http_pass_put(old);
+  pthread_mutex_unlock(&h->lock);
+  return 0;
+}
+
+void prom_http_set_max_age(struct prom_http *h, double seconds) {
+  pthread_mutex_lock(&h->lock);
+  h->max_age_s = seconds > 0 ? seconds : 0;
+  pthread_mutex_unlock(&h->lock);
+}
+
+/* Give `p` its gzip copy, made on the first scrape that asks (the server
+ * thread; h->lock held on entry and exit, released while compressing so
+ * that a publish never waits for it). A failure leaves p->gzip NULL and is
+ * not tried again for this pass: plain text is still an answer. */
+static void prom_http_gzip(struct prom_http *h, struct prom_http_pass *p) {
+  if (p->gzip != NULL || p->gzip_failed)
+    return;
+  p->refs++;
+  pthread_mutex_unlock(&h->lock);
+  struct MHD_Response *r = NULL;
+  z_stream z;
+  memset(&z, 0, sizeof(z));
+  /* windowBits 15 + 16: a gzip wrapper, not zlib's */
+  if (p->len <= UINT32_MAX &&
+      deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+                   Z_DEFAULT_STRATEGY) == Z_OK) {
+    uLong cap = deflateBound(&z, (uLong)p->len);
+    unsigned char *out = malloc(cap);
+    z.next_in = (Bytef *)(uintptr_t)p->text;
+    z.avail_in = (uInt)p->len;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    if (out != NULL && deflate(&z, Z_FINISH) == Z_STREAM_END) {
+      r = prom_http_response(z.total_out, out, "gzip");
+      out = r != NULL ? NULL : out; /* r owns it */
+    }
+    free(out);
+    deflateEnd(&z);
+  }
+  pthread_mutex_lock(&h->lock);
+  p->gzip = r;
+  p->gzip_failed = r == NULL;
+  prom_http_pass_put(p); /* the last reference when replaced meanwhile */
+}
+
+/* True when the Accept-Encoding value lists gzip without q=0. */
+static bool prom_http_wants_gzip(const char *v) {
+  while (v != NULL && *v != '\0') {
+    while (*v == ' ' || *v == '\t' || *v == ',')
+      v++;
+    size_t n = strcspn(v, ",;");
+    size_t word = n;
+    while (word > 0 && (v[word - 1] == ' ' || v[word - 1] == '\t'))
+      word--;
+    bool gzip = word == 4 && strncasecmp(v, "gzip", 4) == 0;
+    const char *end = v + strcspn(v, ",");
+    if (gzip) {
+      const char *q = v[n] == ';' ? strstr(v + n, "q=") : NULL;
+      if (q == NULL || q > end)
+        return true;
+      return strtod(q + 2, NULL) > 0;
+    }
+    v = *end ? end + 1 : end;
+  }
+  return false;
+}
+
+/* ---- connections ---- */
+
+struct prom_http_conn {
+  struct prom_http_conn *next, *prev;
+  int fd;
+  double deadline; /* CLOCK_MONOTONIC; shut down past it */
+  uint64_t gen;    /* the pass being sent, 0 for none */
+  bool shut;
+};
+
+static void prom_http_conn_notify(void *cls, struct MHD_Connection *c,
+                                  void **ctx,
+                                  enum MHD_ConnectionNotificationCode toe) {
+  struct prom_http *h = cls;
+  if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+    struct prom_http_conn *k = calloc(1, sizeof(*k));
+    if (k == NULL)
+      return; /* then it has no deadline of ours: MHD's timeout holds */
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    k->fd = i != NULL ? i->connect_fd : -1;
+    k->deadline = prom_http_now() + PROM_HTTP_REQUEST_S;
+    k->next = h->conns;
+    if (h->conns != NULL)
+      h->conns->prev = k;
+    h->conns = k;
+    *ctx = k;
+  } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *ctx != NULL) {
+    /* called before libmicrohttpd closes the socket: k->fd is still ours
+     * to shut down until here */
+    struct prom_http_conn *k = *ctx;
+    if (k->prev != NULL)
+      k->prev->next = k->next;
+    else
+      h->conns = k->next;
+    if (k->next != NULL)
+      k->next->prev = k->prev;
+    free(k);
+    *ctx = NULL;
+  }
+}
+
+static struct prom_http_conn *prom_http_conn_of(struct MHD_Connection *c) {
+  const union MHD_ConnectionInfo *i =
+      MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return i != NULL ? i->socket_context : NULL;
+}
+
+/* A request is over (answered or aborted): the next one has until the
+ * idle deadline. */
+static void prom_http_completed(void *cls, struct MHD_Connection *c, void **req,
+                                enum MHD_RequestTerminationCode t) {
+  (void)cls;
+  (void)t;
+  *req = NULL;
+  struct prom_http_conn *k = prom_http_conn_of(c);
+  if (k != NULL) {
+    k->deadline = prom_http_now() + PROM_HTTP_IDLE_S;
+    k->gen = 0;
+  }
+}
+
+/* Shut down every connection past its deadline or still sending a pass
+ * PROM_HTTP_PASSES_KEPT older than the newest; libmicrohttpd then sees the
+ * socket end and closes it. */
+static void prom_http_reap(struct prom_http *h) {
+  pthread_mutex_lock(&h->lock);
+  uint64_t newest = h->generation;
+  pthread_mutex_unlock(&h->lock);
+  double now = prom_http_now();
+  for (struct prom_http_conn *k = h->conns; k != NULL; k = k->next) {
+    bool old = k->gen != 0 && newest - k->gen >= PROM_HTTP_PASSES_KEPT;
+    if (k->shut || k->fd < 0 || (now < k->deadline && !old))
+      continue;
+    shutdown(k->fd, SHUT_RDWR);
+    k->shut = true;
+    h->shut_down++;
+  }
+}
+
+/* ---- answers ---- */
+
+enum {
+  PROM_HTTP_NOT_FOUND,
+  PROM_HTTP_NOT_ALLOWED,
+  PROM_HTTP_NO_PASS,
+  PROM_HTTP_UNAUTHORIZED,
+  PROM_HTTP_N_FIXED,
+};
+
+static const struct {
+  unsigned status;
+  const char *body;
+} prom_http_fixed[PROM_HTTP_N_FIXED] = {
+    {MHD_HTTP_NOT_FOUND, "404 not found: the metrics are at /metrics\n"},
+    {MHD_HTTP_METHOD_NOT_ALLOWED, "405 method not allowed: GET or HEAD\n"},
+    {MHD_HTTP_SERVICE_UNAVAILABLE, "503: no read has finished yet\n"},
+    {MHD_HTTP_UNAUTHORIZED, "401 unauthorized: a user and password\n"},
+};
+
+static int prom_http_fixed_make(struct prom_http *h) {
+  for (size_t i = 0; i < PROM_HTTP_N_FIXED; i++) {
+    const char *body = prom_http_fixed[i].body;
+    h->fixed[i] = MHD_create_response_from_buffer(strlen(body), (void *)body,
+                                                  MHD_RESPMEM_PERSISTENT);
+    if (h->fixed[i] == NULL)
+      return -ENOMEM;
+    MHD_add_response_header(h->fixed[i], MHD_HTTP_HEADER_CONTENT_TYPE,
+                            "text/plain; charset=utf-8");
+  }
+  MHD_add_response_header(h->fixed[PROM_HTTP_NOT_ALLOWED],
+                          MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+  return 0;
+}
+
+static enum MHD_Result prom_http_fixed_answer(struct prom_http *h,
+                                              struct MHD_Connection *c,
+                                              int which) {
+  if (which == PROM_HTTP_UNAUTHORIZED) {
+    /* the realm header is added to the response: one of its own */
+    const char *body = prom_http_fixed[which].body;
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+    if (r == NULL)
+      return MHD_NO;
+    enum MHD_Result rc = MHD_queue_basic_auth_fail_response(c, h->plugin, r);
+    MHD_destroy_response(r);
+    return rc;
+  }
+  return MHD_queue_response(c, prom_http_fixed[which].status, h->fixed[which]);
+}
+
+/* 503 for a pass older than the maximum age, saying how old. */
+static enum MHD_Result prom_http_stale(struct MHD_Connection *c, double age,
+                                       double max_age) {
+  char body[200];
+  int n = snprintf(body, sizeof(body),
+                   "503: the last read finished %.1f s ago, more than the "
+                   "maximum age of %g s: the values would be stale\n",
+                   age, max_age);
+  struct MHD_Response *r =
+      MHD_create_response_from_buffer((size_t)n, body, MHD_RESPMEM_MUST_COPY);
   if (r == NULL)
     return MHD_NO;
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-  if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-  enum MHD_Result rc = MHD_queue_response(c, status, r);
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                          "text/plain; charset=utf-8");
+  enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, r);
   MHD_destroy_response(r);
+  return rc;
+}
+
+static bool prom_http_authorized(struct prom_http *h,
+                                 struct MHD_Connection *c) {
+  if (h->users == NULL)
+    return true;
+  char *password = NULL;
+  char *user = MHD_basic_auth_get_username_password(c, &password);
+  bool ok = user != NULL && password != NULL &&
+            prom_http_users_check(h->users, user, password);
+  MHD_free(user);
+  MHD_free(password);
+  return ok;
+}
+
+/* The pass answer: the newest pass (gzip when asked), or 503. */
+static enum MHD_Result prom_http_metrics(struct prom_http *h,
+                                         struct MHD_Connection *c) {
+  const char *ae = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                               MHD_HTTP_HEADER_ACCEPT_ENCODING);
+  bool gzip = prom_http_wants_gzip(ae);
+  struct prom_http_conn *k = prom_http_conn_of(c);
+  pthread_mutex_lock(&h->lock);
+  struct prom_http_pass *p = h->pass;
+  /* a publish during the compression replaces the pass: compress that */
+  for (int tries = 0; p != NULL && gzip && tries < 3; tries++) {
+    uint64_t gen = p->gen;
+    prom_http_gzip(h, p);
+    p = h->pass;
+    if (p->gen == gen)
+      break;
+  }
+  struct MHD_Response *r = p != NULL && gzip ? p->gzip : NULL;
+  enum MHD_Result rc;
+  double age = p != NULL ? prom_http_now() - p->when : 0;
+  if (p == NULL)
+    rc = prom_http_fixed_answer(h, c, PROM_HTTP_NO_PASS);
+  else if (h->max_age_s > 0 && age > h->max_age_s)
+    rc = prom_http_stale(c, age, h->max_age_s);
+  else {
+    rc = MHD_queue_response(c, MHD_HTTP_OK, r != NULL ? r : p->plain);
+    h->scrapes++;
+    if (k != NULL)
+      k->gen = p->gen;
+  }
+  pthread_mutex_unlock(&h->lock);
   return rc;
 }
 
@@ -126,181 +457,303 @@ static enum MHD_Result prom_http_handle(void *cls, struct MHD_Connection *c,
                                         const char *url, const char *method,
                                         const char *version,
                                         const char *upload_data,
-                                        size_t *upload_data_size,
-                                        void **con_cls) {
+                                        size_t *upload_data_size, void **req) {
   (void)version;
   (void)upload_data;
-  (void)con_cls;
   struct prom_http *h = cls;
-  static const char plain[] = "text/plain; charset=utf-8";
-  if (strcmp(url, "/metrics") != 0) {
-    static const char nf[] = "404 not found: the metrics are at /metrics\n";
-    return prom_http_answer(c, MHD_HTTP_NOT_FOUND, nf, sizeof(nf) - 1,
-                            MHD_RESPMEM_PERSISTENT, plain);
+  if (*req == NULL) { /* headers in: answer on the next call (see the top) */
+    *req = h;
+    struct prom_http_conn *k = prom_http_conn_of(c);
+    if (k != NULL)
+      k->deadline = prom_http_now() + PROM_HTTP_ANSWER_S;
+    return MHD_YES;
   }
+  if (*upload_data_size != 0) { /* a body: read and dropped */
+    *upload_data_size = 0;
+    return MHD_YES;
+  }
+  if (!prom_http_authorized(h, c))
+    return prom_http_fixed_answer(h, c, PROM_HTTP_UNAUTHORIZED);
+  if (strcmp(url, "/metrics") != 0)
+    return prom_http_fixed_answer(h, c, PROM_HTTP_NOT_FOUND);
   if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
-      strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
-    static const char na[] = "405 method not allowed: GET or HEAD\n";
-    if (*upload_data_size != 0) { /* answer once the body is in */
-      *upload_data_size = 0;
-      return MHD_YES;
-    }
-    return prom_http_answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, na, sizeof(na) - 1,
-                            MHD_RESPMEM_PERSISTENT, plain);
-  }
-  pthread_mutex_lock(&h->lock);
-  enum MHD_Result rc;
-  if (h->text == NULL) {
-    static const char wait[] = "503: no read has finished yet\n";
-    rc = prom_http_answer(c, MHD_HTTP_SERVICE_UNAVAILABLE, wait,
-                          sizeof(wait) - 1, MHD_RESPMEM_PERSISTENT, plain);
-  } else {
-    h->scrapes++;
-    rc = prom_http_answer(c, MHD_HTTP_OK, h->len ? h->text : "", h->len,
-                          MHD_RESPMEM_MUST_COPY, SINK_PROM_CONTENT_TYPE);
-  }
-  pthread_mutex_unlock(&h->lock);
-  return rc;
+      strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+    return prom_http_fixed_answer(h, c, PROM_HTTP_NOT_ALLOWED);
+  return prom_http_metrics(h, c);
 }
 
-int prom_http_start(struct prom_http *h, const char *plugin, const char *addr,
-                    char *err, size_t err_size) {
-  memset(h, 0, sizeof(*h));
-  h->plugin = plugin;
-  h->fd = -1;
-  struct sockaddr_storage ss;
-  socklen_t len;
-  int rc = prom_http_parse_addr(addr, &ss, &len, err, err_size);
-  if (rc < 0)
-    return rc;
-  char where[80];
-  prom_http_addr_text(&ss, where, sizeof(where));
+/* ---- the server thread ---- */
+
+/* Take the waiting connections; out of descriptors, take one with the
+ * spare and close it, and rest the listener. Returns the CLOCK_MONOTONIC
+ * time until which the listener rests, or 0. */
+static double prom_http_accept(struct prom_http *h) {
+  for (int i = 0; i < 64; i++) {
+    struct sockaddr_storage a;
+    socklen_t alen = sizeof(a);
+    int s = accept4(h->fd, (struct sockaddr *)&a, &alen,
+                    SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (s >= 0) {
+      MHD_add_connection(h->daemon, s, (struct sockaddr *)&a, alen);
+      continue; /* a refused one is closed by libmicrohttpd */
+    }
+    int err = errno;
+    if (err == EINTR || err == ECONNABORTED)
+      continue;
+    if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM)
+      return 0; /* EAGAIN: all taken */
+    if (h->spare >= 0) {
+      close(h->spare);
+      int s2 = accept4(h->fd, NULL, NULL, SOCK_CLOEXEC);
+      if (s2 >= 0)
+        close(s2);
+      h->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    }
+    if (h->refused_fds++ == 0 || (h->refused_fds & (h->refused_fds - 1)) == 0)
+      log_msg(LOG_LEVEL_ERROR, h->plugin, "listen", "accept",
+              "%s: connection closed unanswered (%lu so far); raise the "
+              "descriptor limit (ulimit -n)",
+              strerror(err), h->refused_fds);
+    return prom_http_now() + PROM_HTTP_BACKOFF_MS / 1000.0;
+  }
+  return 0;
+}
+
+static void *prom_http_run(void *arg) {
+  struct prom_http *h = arg;
+  const union MHD_DaemonInfo *di =
+      MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+  int epfd = di != NULL ? di->epoll_fd : -1;
+  double rest = 0;
+  while (!h->stopping) {
+    double now = prom_http_now();
+    int timeout = 250; /* the deadlines' granularity */
+    MHD_UNSIGNED_LONG_LONG mt;
+    if (MHD_get_timeout(h->daemon, &mt) == MHD_YES && mt < (unsigned)timeout)
+      timeout = (int)mt;
+    bool resting = rest > now;
+    if (resting && (rest - now) * 1000 < timeout)
+      timeout = (int)((rest - now) * 1000) + 1;
+    struct pollfd p[3] = {{h->wake[0], POLLIN, 0},
+                          {epfd, POLLIN, 0},
+                          {resting ? -1 : h->fd, POLLIN, 0}};
+    int n = poll(p, 3, timeout);
+    if (n < 0 && errno != EINTR)
+      break;
+    if (n > 0 && (p[2].revents & POLLIN))
+      rest = prom_http_accept(h);
+    MHD_run(h->daemon);
+    prom_http_reap(h);
+  }
+  return NULL;
+}
+
+/* ---- start and stop ---- */
+
+static int prom_http_listen_fd(const struct sockaddr_storage *ss, socklen_t len,
+                               const char *where, char *err, size_t err_size) {
   const char *step = "socket";
-  int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   int one = 1;
   if (fd >= 0) {
     step = "setsockopt SO_REUSEADDR";
     if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0) {
       /* [::] is IPv6 only: 0.0.0.0 is a second --listen away */
-      if (ss.ss_family == AF_INET6)
+      if (ss->ss_family == AF_INET6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
       step = "bind";
-      if (bind(fd, (struct sockaddr *)&ss, len) == 0) {
+      if (bind(fd, (const struct sockaddr *)ss, len) == 0) {
         step = "listen";
-        if (listen(fd, 64) == 0)
+        if (listen(fd, 128) == 0)
           step = NULL;
       }
     }
   }
-  if (step != NULL) {
-    int e = errno;
-    if (fd >= 0)
-      close(fd);
-    snprintf(err, err_size, "%s: %s: %s", where, step, strerror(e));
-    return -e;
+  if (step == NULL)
+    return fd;
+  int e = errno;
+  if (fd >= 0)
+    close(fd);
+  snprintf(err, err_size, "%s: %s: %s", where, step, strerror(e));
+  return -e;
+}
+
+/* A whole PEM file as a string, or NULL with `err` set. */
+static char *prom_http_pem(const char *path, const char *what, char *err,
+                           size_t err_size) {
+  FILE *f = fopen(path, "re");
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  int e = 0;
+  if (f == NULL)
+    e = errno;
+  while (f != NULL && e == 0) {
+    if (len + 4096 + 1 > cap) {
+      char *grown = cap < (1u << 20) ? realloc(buf, cap + 8192) : NULL;
+      if (grown == NULL) {
+        e = cap < (1u << 20) ? ENOMEM : EFBIG;
+        break;
+      }
+      buf = grown;
+      cap += 8192;
+    }
+    size_t n = fread(buf + len, 1, 4096, f);
+    len += n;
+    if (n < 4096) {
+      e = ferror(f) ? EIO : 0;
+      break;
+    }
+  }
+  if (f != NULL)
+    fclose(f);
+  if (e == 0 && len == 0)
+    e = ENODATA;
+  if (e != 0) {
+    free(buf);
+    snprintf(err, err_size, "%s %.200s: %s", what, path, strerror(e));
+    return NULL;
+  }
+  buf[len] = '\0';
+  return buf;
+}
+
+int prom_http_start(struct prom_http *h, const char *plugin, const char *addr,
+                    char *err, size_t err_size) {
+  struct prom_http_config cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  return prom_http_start_with(h, plugin, addr, &cfg, err, err_size);
+}
+
+int prom_http_start_with(struct prom_http *h, const char *plugin,
+                         const char *addr, const struct prom_http_config *cfg,
+                         char *err, size_t err_size) {
+  memset(h, 0, sizeof(*h));
+  h->started = true; /* prom_http_stop has something to undo */
+  h->plugin = plugin;
+  h->fd = h->spare = -1;
+  h->wake[0] = h->wake[1] = -1;
+  h->max_age_s = cfg->max_age_s > 0 ? cfg->max_age_s : 0;
+  struct sockaddr_storage ss;
+  socklen_t len;
+  int rc = prom_http_parse_addr(addr, &ss, &len, err, err_size);
+  if (rc < 0)
+    return rc;
+  struct prom_http_web web = {NULL, NULL, NULL};
+  if (cfg->web_config != NULL &&
+      (rc = prom_http_web_load(cfg->web_config, &web, err, err_size)) < 0)
+    return rc;
+  char *cert = NULL, *key = NULL;
+  if (web.tls_cert != NULL) {
+    cert = prom_http_pem(web.tls_cert, "TLS certificate", err, err_size);
+    key = cert ? prom_http_pem(web.tls_key, "TLS key", err, err_size) : NULL;
+    if (key == NULL) {
+      free(cert);
+      prom_http_web_fini(&web);
+      return -EINVAL;
+    }
+  }
+  h->users = web.users; /* taken over */
+  web.users = NULL;
+  prom_http_web_fini(&web);
+  char where[80];
+  prom_http_addr_text(&ss, where, sizeof(where));
+  int fd = prom_http_listen_fd(&ss, len, where, err, err_size);
+  if (fd < 0) {
+    free(cert);
+    free(key);
+    h->fd = -1;
+    prom_http_stop(h);
+    return fd;
   }
   pthread_mutex_init(&h->lock, NULL);
-  /* The daemon's thread must not take the stop signals: the host thread
-   * sleeps until they interrupt it. The thread inherits this mask. */
-  sigset_t block, old;
-  sigemptyset(&block);
-  sigaddset(&block, SIGINT);
-  sigaddset(&block, SIGTERM);
-  sigaddset(&block, SIGHUP);
-  sigaddset(&block, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &block, &old);
-  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+  unsigned flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET;
   if (ss.ss_family == AF_INET6)
     flags |= MHD_USE_IPv6;
+  if (cert != NULL)
+    flags |= MHD_USE_TLS;
+  struct MHD_OptionItem tls[] = {
+      {cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, cert},
+      {MHD_OPTION_HTTPS_MEM_KEY, 0, key},
+      {MHD_OPTION_END, 0, NULL},
+  };
+  errno = 0;
   h->daemon = MHD_start_daemon(
-      flags, 0, NULL, NULL, prom_http_handle, h, MHD_OPTION_LISTEN_SOCKET, fd,
-      MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-      MHD_OPTION_END);
-  int e = errno;
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (h->daemon == NULL) {
-    close(fd);
-    pthread_mutex_destroy(&h->lock);
-    snprintf(err, err_size, "%s: MHD_start_daemon: %s", where,
-             strerror(e ? e : EIO));
-    return -(e ? e : EIO);
+      flags, 0, NULL, NULL, prom_http_handle, h, MHD_OPTION_CONNECTION_LIMIT,
+      PROM_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+      PROM_HTTP_PER_IP, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+      (size_t)PROM_HTTP_CONN_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
+      (unsigned)PROM_HTTP_IDLE_S, MHD_OPTION_NOTIFY_CONNECTION,
+      prom_http_conn_notify, h, MHD_OPTION_NOTIFY_COMPLETED,
+      prom_http_completed, h, MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
+  int e = errno ? errno : EIO;
+  free(cert);
+  free(key);
+  const char *step = "MHD_start_daemon";
+  if (h->daemon != NULL) {
+    e = prom_http_fixed_make(h) < 0 ? ENOMEM : 0;
+    step = "responses";
   }
-  h->fd = fd;
+  if (e == 0 && pipe2(h->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+    e = errno;
+    step = "pipe2";
+  }
+  if (e == 0) {
+    h->fd = fd;
+    h->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    /* The server thread must not take the stop signals: the host thread
+     * sleeps until they interrupt it. The thread inherits this mask. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    e = pthread_create(&h->thread, NULL, prom_http_run, h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    step = "pthread_create";
+    h->running = e == 0;
+  }
+  if (e != 0) {
+    snprintf(err, err_size, "%s: %s: %s", where, step, strerror(e));
+    h->fd = fd;
+    prom_http_stop(h);
+    return -e;
+  }
   return 0;
 }
 
-int prom_http_publish(struct prom_http *h, const char *text, size_t len) {
-  pthread_mutex_lock(&h->lock);
-  int rc = 0;
-  if (len + 1 > h->cap || h->text == NULL) {
-    size_t cap = len + 1 > 4096 ? len + 1 : 4096;
-    char *grown = realloc(h->text, cap);
-    if (grown == NULL)
-      rc = -ENOMEM;
-    else {
-      h->text = grown;
-      h->cap = cap;
-    }
-  }
-  if (rc == 0) {
-    memcpy(h->text, text, len);
-    h->text[len] = '\0';
-    h->len = len;
-  }
-  pthread_mutex_unlock(&h->lock);
-  return rc;
-}
-
 void prom_http_stop(struct prom_http *h) {
-  if (h->daemon == NULL)
-    return;
-  MHD_stop_daemon(h->daemon); /* closes h->fd */
-  h->daemon = NULL;
-  h->fd = -1;
-  pthread_mutex_destroy(&h->lock);
-  free(h->text);
-  h->text = NULL;
-}
-
-/* ---- the sink ---- */
-
-static int prom_http_sink_begin(struct metric_sink *sink) {
-  struct prom_http_sink *s = (struct prom_http_sink *)sink;
-  return s->prom.base.begin(&s->prom.base);
-}
-
-static int prom_http_sink_write(struct metric_sink *sink,
-                                const struct metric *m) {
-  struct prom_http_sink *s = (struct prom_http_sink *)sink;
-  return s->prom.base.write(&s->prom.base, m);
-}
-
-static int prom_http_sink_end(struct metric_sink *sink) {
-  struct prom_http_sink *s = (struct prom_http_sink *)sink;
-  int rc = s->prom.base.end(&s->prom.base);
-  if (s->prom.refused > 0 && strcmp(s->said, s->prom.clash) != 0) {
-    log_msg(LOG_LEVEL_ERROR, s->plugin, "prometheus", "exposition",
-            "%zu field(s) not exposed this pass; first: %s", s->prom.refused,
-            s->prom.clash);
-    snprintf(s->said, sizeof(s->said), "%s", s->prom.clash);
+  if (!h->started)
+    return; /* zeroed, or stopped: its fds are not ours (0 is stdin) */
+  if (h->running) {
+    h->stopping = true;
+    ssize_t w = write(h->wake[1], "x", 1);
+    (void)w; /* a full pipe wakes it as well */
+    pthread_join(h->thread, NULL);
+    h->running = false;
   }
-  if (rc == 0 && s->http != NULL) {
-    size_t len;
-    const char *text = sink_prom_text(&s->prom, &len);
-    rc = prom_http_publish(s->http, text, len);
+  if (h->daemon != NULL) {
+    MHD_stop_daemon(h->daemon); /* closes the connections, not h->fd */
+    h->daemon = NULL;
+    for (size_t i = 0; i < PROM_HTTP_N_FIXED; i++)
+      if (h->fixed[i] != NULL)
+        MHD_destroy_response(h->fixed[i]);
+    memset(h->fixed, 0, sizeof(h->fixed));
+    prom_http_pass_put(h->pass);
+    h->pass = NULL;
+    pthread_mutex_destroy(&h->lock);
   }
-  return rc;
+  int *fds[] = {&h->fd, &h->spare, &h->wake[0], &h->wake[1]};
+  for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+    if (*fds[i] >= 0)
+      close(*fds[i]);
+    *fds[i] = -1;
+  }
+  if (h->users != NULL) {
+    struct prom_http_web w = {NULL, NULL, h->users};
+    prom_http_web_fini(&w);
+  }
+  h->users = NULL;
+  h->started = false;
 }
-
-void prom_http_sink_init(struct prom_http_sink *s, const char *plugin,
-                         FILE *stream, struct prom_http *http) {
-  memset(s, 0, sizeof(*s));
-  s->base.begin = prom_http_sink_begin;
-  s->base.write = prom_http_sink_write;
-  s->base.end = prom_http_sink_end;
-  sink_prom_init(&s->prom, stream);
-  s->http = http;
-  s->plugin = plugin;
-}
-
-void prom_http_sink_fini(struct prom_http_sink *s) { sink_prom_fini(&s->prom); }

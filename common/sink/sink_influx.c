@@ -8,6 +8,7 @@
  */
 #include "common/sink/sink_influx.h"
 #include "common/core/numfmt.h"
+#include "common/core/text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -33,31 +34,35 @@ static void influx_put(struct influx_out *o, const char *s, size_t n) {
 }
 
 /* Append `s` escaped for a measurement, key or tag value (see the contract
- * in sink_influx.h): '\' before each byte of `specials`; control bytes
- * become '?'; a backslash that ends `s` or that stands right before ',',
- * '=', ' ' or '"' becomes '?', because no reader can carry it: InfluxDB
- * 1.x/2.x treat any byte after a backslash as escaped (so a final '\'
- * swallows the separator) while Telegraf pairs "\\" (so "\\," would end
- * the token there). Every other backslash is written once and read back
- * as one by all of them. */
+ * in sink_influx.h): '\' before each byte of `specials`; a character that
+ * may not be printed (text_char: C0, DEL, C1, invalid UTF-8) becomes '?';
+ * a backslash that ends `s` or that stands right before ',', '=', ' ' or
+ * '"' becomes '?', because no reader can carry it: InfluxDB 1.x/2.x treat
+ * any byte after a backslash as escaped (so a final '\' swallows the
+ * separator) while Telegraf pairs "\\" (so "\\," would end the token
+ * there). Every other backslash is written once and read back as one by
+ * all of them. */
 static void influx_escaped(struct influx_out *o, const char *s,
                            const char *specials) {
-  for (; *s; s++) {
+  size_t left = strlen(s);
+  while (left > 0) {
+    bool ok;
+    size_t n = text_char(s, left, &ok);
     unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7f) {
+    if (!ok) {
       influx_put(o, "?", 1);
-      continue;
-    }
-    if (c == '\\') {
+    } else if (c == '\\') {
       unsigned char next = (unsigned char)s[1];
       bool stranded = next == '\0' || next == ',' || next == '=' ||
                       next == ' ' || next == '"';
       influx_put(o, stranded ? "?" : "\\", 1);
-      continue;
+    } else {
+      if (n == 1 && strchr(specials, c) != NULL)
+        influx_put(o, "\\", 1);
+      influx_put(o, s, n);
     }
-    if (strchr(specials, c) != NULL)
-      influx_put(o, "\\", 1);
-    influx_put(o, s, 1);
+    s += n;
+    left -= n;
   }
 }
 

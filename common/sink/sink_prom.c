@@ -10,7 +10,9 @@
  */
 #include "common/sink/sink_prom.h"
 #include "common/core/numfmt.h"
+#include "common/core/text.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -24,6 +26,7 @@
 struct sink_prom_family {
   size_t name_off, name_len; /* in the arena */
   size_t help_off, help_len;
+  size_t origin_off, origin_len; /* "measurement\0key" of its first field */
   struct sink_prom_unit unit;
   const struct metric_unit *row;
 };
@@ -53,6 +56,9 @@ static const struct {
     {"bytes_per_second", {"bps", "bytes_per_second", NULL}},
     {"per_second", {"per_second", "per_s", NULL}},
     {"requests_per_cycle", {"requests_per_cycle", NULL}},
+    {"volts", {"v", "mv", "uv", "volt", "volts", NULL}},
+    {"watts", {"w", "mw", "uw", "watt", "watts", NULL}},
+    {"joules", {"j", "mj", "uj", "joule", "joules", NULL}},
 };
 
 /* Length of `word` with its '_' when `key` ends with "_<word>" or is
@@ -119,17 +125,50 @@ static void prom_name_part(struct prom_out *o, const char *s, size_t n) {
   }
 }
 
+/* True when the '_'-separated `words` has the word [w, w + n). */
+static bool prom_has_word(const char *words, const char *w, size_t n) {
+  for (const char *p = words; *p;) {
+    size_t k = strcspn(p, "_");
+    if (k == n && memcmp(p, w, n) == 0)
+      return true;
+    p += k + (p[k] == '_');
+  }
+  return false;
+}
+
 int sink_prom_name(const char *measurement, const char *key,
                    const struct metric_unit *u, char *out, size_t size) {
   struct sink_prom_unit pu = sink_prom_unit_of(key, u);
-  struct prom_out o = {out, size, 0, false};
+  char meas[SINK_PROM_NAME_MAX + 2], stem[SINK_PROM_NAME_MAX + 2];
+  struct prom_out mo = {meas, sizeof(meas), 0, false};
   if (measurement[0] >= '0' && measurement[0] <= '9')
-    prom_putc(&o, '_');
-  prom_name_part(&o, measurement, strlen(measurement));
-  size_t stem = strlen(key) - pu.strip;
-  if (stem > 0) {
-    prom_putc(&o, '_');
-    prom_name_part(&o, key, stem);
+    prom_putc(&mo, '_');
+  prom_name_part(&mo, measurement, strlen(measurement));
+  struct prom_out so = {stem, sizeof(stem), 0, false};
+  prom_name_part(&so, key, strlen(key) - pu.strip);
+  if (mo.full || so.full)
+    return -E2BIG;
+  meas[mo.len] = stem[so.len] = '\0';
+  /* No word twice: a stem word the measurement or the unit already says
+   * is left out (drm_device_power + power + watts is drm_device_power_watts,
+   * not drm_device_power_power_watts). A counter's "_total" is the
+   * format's suffix, not a word of the field: total_cycles stays
+   * (drm_engine_total_cycles_total beside drm_engine_cycles_total). */
+  char said[2 * SINK_PROM_NAME_MAX + 16];
+  snprintf(said, sizeof(said), "%s_%s", meas, pu.base);
+  struct prom_out o = {out, size, 0, false};
+  if (size == 0)
+    return -E2BIG;
+  for (size_t i = 0; i < mo.len; i++)
+    prom_putc(&o, meas[i]);
+  for (const char *w = stem; *w;) {
+    size_t n = strcspn(w, "_");
+    if (n > 0 && !prom_has_word(said, w, n)) {
+      prom_putc(&o, '_');
+      for (size_t i = 0; i < n; i++)
+        prom_putc(&o, w[i]);
+    }
+    w += n + (w[n] == '_');
   }
   if (pu.base[0] != '\0') {
     prom_putc(&o, '_');
@@ -182,57 +221,23 @@ static void prom_text_put(struct sink_prom *s, const char *p, size_t n) {
   s->text_len += n;
 }
 
-/* Length of the valid UTF-8 sequence at `s` (1..4), 0 when invalid
- * (overlong forms, surrogates and code points past U+10FFFF included). */
-static size_t prom_utf8_len(const unsigned char *s) {
-  unsigned char c = s[0];
-  if (c < 0x80)
-    return 1;
-  size_t n;
-  uint32_t cp;
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-    cp = c & 0x1f;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    cp = c & 0x0f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    cp = c & 0x07;
-  } else
-    return 0;
-  for (size_t i = 1; i < n; i++) {
-    if ((s[i] & 0xc0) != 0x80)
-      return 0; /* also stops at the NUL */
-    cp = cp << 6 | (s[i] & 0x3f);
-  }
-  if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-      (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-    return 0;
-  return n;
-}
-
-/* Append `s` escaped for a label value (quote true) or a HELP text. */
+/* Append `s` escaped for a label value (quote true) or a HELP text; a
+ * character that may not be printed (text_char) becomes '?'. */
 static void prom_escaped(struct sink_prom *s, const char *in, bool quote) {
-  const unsigned char *p = (const unsigned char *)in;
-  while (*p) {
-    if (*p == '\\') {
+  size_t left = strlen(in);
+  while (left > 0) {
+    bool ok;
+    size_t n = text_char(in, left, &ok);
+    if (*in == '\\')
       prom_arena_put(s, "\\\\", 2);
-      p++;
-    } else if (*p == '"' && quote) {
+    else if (*in == '"' && quote)
       prom_arena_put(s, "\\\"", 2);
-      p++;
-    } else if (*p == '\n') {
+    else if (*in == '\n')
       prom_arena_put(s, "\\n", 2);
-      p++;
-    } else if (*p < 0x20 || *p == 0x7f) {
-      prom_arena_put(s, "?", 1);
-      p++;
-    } else {
-      size_t n = prom_utf8_len(p);
-      prom_arena_put(s, n ? (const char *)p : "?", n ? n : 1);
-      p += n ? n : 1;
-    }
+    else
+      prom_arena_put(s, ok ? in : "?", ok ? n : 1);
+    in += n;
+    left -= n;
   }
 }
 
@@ -261,6 +266,10 @@ static size_t prom_label_name(const char *key, char *out) {
 
 /* ---- the sink ---- */
 
+void sink_prom_set_units(struct sink_prom *s, const struct metric_unit *units) {
+  s->units = units;
+}
+
 static int sink_prom_begin(struct metric_sink *sink) {
   struct sink_prom *s = (struct sink_prom *)sink;
   s->n_fams = 0;
@@ -268,6 +277,7 @@ static int sink_prom_begin(struct metric_sink *sink) {
   s->arena_len = 0;
   s->refused = 0;
   s->duplicates = 0;
+  s->duplicate[0] = '\0';
   s->nomem = false;
   s->clash[0] = '\0';
   return 0;
@@ -289,20 +299,6 @@ static bool prom_same_unit(const struct sink_prom_unit *a,
          strcmp(a->base, b->base) == 0;
 }
 
-/* v in the base unit. A scale below 1 is the inverse of a whole number
- * (1e-9, 0.01): dividing by that number is correctly rounded (1000 ns is
- * 1e-06 s), multiplying by the inexact 1e-9 is not (1.0000000000000002e-06). */
-static double prom_scaled(double v, double scale) {
-  if (scale == 1.0)
-    return v;
-  if (scale < 1.0) {
-    double inv = round(1.0 / scale);
-    if (fabs(1.0 / scale - inv) < 1e-6 * inv)
-      return v / inv;
-  }
-  return v * scale;
-}
-
 static void prom_refuse(struct sink_prom *s, const struct metric *m,
                         const struct metric_field *fld, const char *why) {
   if (s->refused++ == 0)
@@ -313,6 +309,35 @@ static void prom_refuse(struct sink_prom *s, const struct metric *m,
 
 static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
   struct sink_prom *s = (struct sink_prom *)sink;
+  return sink_prom_write_units(s, m, s->units);
+}
+
+/* True when `text` has `word` as a whole word, in any case ("power in
+ * watts" says watts; "cumulative nanoseconds" does not say seconds). */
+static bool prom_says(const char *text, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = text; (p = strcasestr(p, word)) != NULL; p++) {
+    bool start = p == text || !isalpha((unsigned char)p[-1]);
+    bool end = !isalpha((unsigned char)p[n]);
+    if (start && end)
+      return true;
+  }
+  return false;
+}
+
+/* True when the family `f` was named from this measurement and key: two
+ * that mangle to one name (reason_PL1 and reason_pl1) are not merged. */
+static bool prom_same_origin(const struct sink_prom *s,
+                             const struct sink_prom_family *f,
+                             const char *measurement, const char *key) {
+  size_t ml = strlen(measurement), kl = strlen(key);
+  return f->origin_len == ml + 1 + kl + 1 &&
+         memcmp(s->arena + f->origin_off, measurement, ml + 1) == 0 &&
+         memcmp(s->arena + f->origin_off + ml + 1, key, kl + 1) == 0;
+}
+
+int sink_prom_write_units(struct sink_prom *s, const struct metric *m,
+                          const struct metric_unit *units) {
   /* the label text, shared by every field of the record */
   size_t lab_off = s->arena_len;
   /* a label name twice (after making names valid) is an invalid series:
@@ -341,7 +366,7 @@ static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
   int rc = 0;
   for (size_t i = 0; i < m->n_fields; i++) {
     const struct metric_field *fld = &m->fields[i];
-    const struct metric_unit *row = metric_unit_find(fld->ctype);
+    const struct metric_unit *row = metric_unit_lookup(units, fld->ctype);
     if (row == NULL ||
         (fld->kind == METRIC_FLOAT && !(fld->v.f - fld->v.f == 0))) {
       rc = -EINVAL;
@@ -368,6 +393,16 @@ static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
       prom_refuse(s, m, fld, why);
       continue;
     }
+    if (f != NULL && !prom_same_origin(s, f, m->measurement, fld->key)) {
+      char why[320];
+      const char *o = s->arena + f->origin_off;
+      snprintf(why, sizeof(why),
+               "%.100s is already the name of %.60s field \"%.60s\": two "
+               "fields are not merged into one name: refused",
+               name, o, o + strlen(o) + 1);
+      prom_refuse(s, m, fld, why);
+      continue;
+    }
     if (f == NULL) {
       if (s->n_fams == s->cap_fams) {
         size_t cap = s->cap_fams ? 2 * s->cap_fams : 32;
@@ -383,15 +418,23 @@ static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
       f->name_off = s->arena_len;
       f->name_len = (size_t)n;
       prom_arena_put(s, name, (size_t)n);
+      f->origin_off = s->arena_len;
+      prom_arena_put(s, m->measurement, strlen(m->measurement) + 1);
+      prom_arena_put(s, fld->key, strlen(fld->key) + 1);
+      f->origin_len = s->arena_len - f->origin_off;
       f->help_off = s->arena_len;
       char help[400];
       bool ratio = strcmp(pu.base, "ratio") == 0;
+      /* the unit once: "power in watts" needs no ", in watts" */
+      bool said = pu.base[0] == '\0' || prom_says(pu.meaning, pu.base);
       snprintf(help, sizeof(help), "%s %s: %s%s%s", m->measurement, fld->key,
                pu.meaning,
-               ratio        ? ", as a ratio (1 is 100 %"
-               : pu.base[0] ? ", in "
-                            : "",
-               ratio ? ")" : pu.base);
+               ratio  ? ", as a ratio (1 is 100 %"
+               : said ? ""
+                      : ", in ",
+               ratio  ? ")"
+               : said ? ""
+                      : pu.base);
       prom_escaped(s, help, false);
       f->help_len = s->arena_len - f->help_off;
     }
@@ -410,8 +453,8 @@ static int sink_prom_write(struct metric_sink *sink, const struct metric *m) {
     x->lab_len = lab_len;
     x->is_int = fld->kind == METRIC_INT && pu.scale == 1.0;
     x->i = fld->kind == METRIC_INT ? fld->v.i : 0;
-    x->f = prom_scaled(fld->kind == METRIC_INT ? (double)fld->v.i : fld->v.f,
-                       pu.scale);
+    x->f = numfmt_scale(fld->kind == METRIC_INT ? (double)fld->v.i : fld->v.f,
+                        pu.scale);
   }
   return s->nomem ? -ENOMEM : rc;
 }
@@ -457,7 +500,11 @@ static void prom_render(struct sink_prom *s) {
     } else if (prev->lab_len == x->lab_len &&
                memcmp(s->arena + prev->lab_off, s->arena + x->lab_off,
                       x->lab_len) == 0) {
-      s->duplicates++; /* the first one stands */
+      if (s->duplicates++ == 0) /* the first one stands */
+        snprintf(s->duplicate, sizeof(s->duplicate), "%.*s%.*s",
+                 (int)(f->name_len < 200 ? f->name_len : 200), name,
+                 (int)(x->lab_len < 300 ? x->lab_len : 300),
+                 s->arena + x->lab_off);
       continue;
     }
     prev = x;

@@ -34,10 +34,21 @@
  * control bytes and bytes that are not valid UTF-8 become '?', so any
  * process name gives a well-formed exposition.
  *
- * One name has one type and one unit: a field that would join a family of
- * another type, base unit or scale is refused (counted in `refused`, the
- * first one described in `clash`), as is a second sample with the same
- * name and labels (`duplicates`); the rest of the pass is still rendered.
+ * A field's type is looked up in the plugin's own rows first
+ * (plugin_ops.units: sink_prom_set_units, or per record with
+ * sink_prom_write_units), then in the shared table (metric_unit.h).
+ *
+ * No name repeats a word: a stem word the measurement or the unit already
+ * says is left out (drm_device_power's field power in watts is
+ * drm_device_power_watts), and no HELP says its unit twice.
+ *
+ * One name has one type and one unit, and comes from one field: a field
+ * that would join a family of another type, base unit or scale, or of
+ * another measurement and key that mangle to the same name (reason_PL1 and
+ * reason_pl1) is refused (counted in `refused`, the first one described in
+ * `clash`), as is a second sample with the same name and labels
+ * (`duplicates`, the first described in `duplicate`); the rest of the pass
+ * is still rendered.
  * Samples within a family are sorted by their label text, families keep
  * the order of their first sample.
  */
@@ -99,10 +110,12 @@ struct sink_prom {
   size_t arena_len, arena_cap;
   char *text; /* the rendered pass */
   size_t text_len, text_cap;
-  size_t refused;    /* fields refused this pass: clash, name too long */
-  size_t duplicates; /* samples dropped: same name and labels twice */
-  bool nomem;        /* an allocation failed this pass */
-  char clash[512];   /* the first refusal of this pass, or "" */
+  size_t refused;      /* fields refused this pass: clash, name too long */
+  size_t duplicates;   /* samples dropped: same name and labels twice */
+  bool nomem;          /* an allocation failed this pass */
+  char clash[512];     /* the first refusal of this pass, or "" */
+  char duplicate[512]; /* the first duplicate's name and labels, or "" */
+  const struct metric_unit *units; /* the plugin's own rows, or NULL */
 };
 
 /* Set up `s` (caller-owned storage). With a stream, end() writes the pass
@@ -110,6 +123,16 @@ struct sink_prom {
  * A record with an unknown ctype or a float that is not finite is
  * -EINVAL (metric.h never stores one; the tests catch unknown ctypes). */
 void sink_prom_init(struct sink_prom *s, FILE *stream);
+
+/* The plugin's own field types (plugin_ops.units: rows ending with a NULL
+ * ctype; NULL for none) for the records written from now on through
+ * base.write. A host that writes several plugins' records into one pass
+ * calls sink_prom_write_units instead. */
+void sink_prom_set_units(struct sink_prom *s, const struct metric_unit *units);
+
+/* base.write with the plugin's own rows `units` for this record. */
+int sink_prom_write_units(struct sink_prom *s, const struct metric *m,
+                          const struct metric_unit *units);
 
 /* The text of the last pass rendered by end(), NUL-terminated; `len` gets
  * its length. The

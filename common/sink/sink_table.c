@@ -8,6 +8,8 @@
  * become '?' even though cores sanitise already.
  */
 #include "common/sink/sink_table.h"
+#include "common/core/numfmt.h"
+#include "common/core/text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -43,18 +45,19 @@ static void sink_table_clear(struct sink_table *s) {
   s->dropped = 0;
 }
 
-/* An owned copy of `s` that is safe to print on a terminal, or NULL. */
+/* An owned copy of `s` that is safe to print on a terminal (text_char:
+ * each character that may not be printed becomes '?'), or NULL. */
 static char *sink_table_strdup(const char *s) {
-  char *copy = strdup(s);
+  size_t len = strlen(s);
+  char *copy = malloc(len + 1);
   if (copy == NULL)
     return NULL;
-  unsigned char *p = (unsigned char *)copy;
-  for (size_t i = 0; p[i] != '\0'; i++) {
-    if (p[i] < 0x20 || p[i] == 0x7f)
-      p[i] = '?';
-    else if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
-      p[i] = p[i + 1] = '?'; /* U+0080..U+009F in UTF-8 */
-  }
+  text_sanitize(copy, len + 1, s, len);
+  /* text_sanitize trims trailing spaces: a cell keeps them */
+  size_t n = strlen(copy);
+  for (size_t k = len; k > 0 && s[k - 1] == ' ' && n < len; k--)
+    copy[n++] = ' ';
+  copy[n] = '\0';
   return copy;
 }
 
@@ -117,7 +120,7 @@ static int sink_table_write(struct metric_sink *sink, const struct metric *m) {
     if (m->fields[i].kind == METRIC_INT)
       snprintf(num, sizeof(num), "%" PRId64, m->fields[i].v.i);
     else
-      snprintf(num, sizeof(num), "%.2f", m->fields[i].v.f);
+      numfmt_double(m->fields[i].v.f, num, sizeof(num)); /* finite */
     rc = sink_table_cell(row, m->fields[i].key, num);
   }
   if (rc < 0) {

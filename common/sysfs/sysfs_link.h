@@ -10,9 +10,13 @@
 #include <stddef.h>
 
 /* The last component of the target of the link `rel` (relative to `dirfd`,
- * or AT_FDCWD), sanitised (text.h) into `out` of `size` bytes. Returns 0,
- * -errno of readlinkat, or -EINVAL for a target ending in '/'. The link is
- * read, not followed or opened: it resumes no device. */
+ * or AT_FDCWD), sanitised (text.h) into `out` of `size` bytes. Every link
+ * met on the way ("device" of "device/driver") and the link read must have
+ * the shape the kernel gives sysfs links (relative: "../" then names);
+ * another shape, which would lead out of SysfsRoot, is -EXDEV. Returns 0,
+ * -errno of readlinkat or openat, -EXDEV, or -EINVAL when `rel` is not a
+ * link. The links are read, and only directories on the way opened
+ * (O_PATH): it resumes no device. */
 int sysfs_link_basename(int dirfd, const char *rel, char *out, size_t size);
 
 #endif

@@ -26,6 +26,7 @@
 #include "plugins/drm_device/ddv.h"
 
 #include "common/core/counter.h"
+#include "common/core/numfmt.h"
 #include "common/core/text.h"
 #include "common/sysfs/sysfs_value.h"
 
@@ -210,7 +211,7 @@ static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
     case DDV_K_SINT:
       rc = sysfs_value_s64(b, len, &s);
       if (rc == 0)
-        p->f = (double)s * p->scale;
+        p->f = numfmt_scale((double)s, p->scale); /* 950 mV: 0.95 V */
       break;
     case DDV_K_DPM:
       rc = sysfs_value_dpm_current(b, len, &u);

@@ -14,7 +14,7 @@ trap 'rm -rf "$T"' EXIT
 
 demo=$(tools/deps.sh --list demo | sort | tr '\n' ' ')
 build=$(tools/deps.sh --list build | sort | tr '\n' ' ')
-tap_is "collectd-core collectd-dev gcc libc6-dev libdrm-dev libmicrohttpd-dev libncurses-dev libyajl-dev make pkg-config util-linux " \
+tap_is "collectd-core collectd-dev gcc libc6-dev libcrypt-dev libdrm-dev libmicrohttpd-dev libncurses-dev libyajl-dev make pkg-config util-linux zlib1g-dev " \
   "$demo" "make demo installs the build set, collectd-core and util-linux only"
 for p in clang valgrind influxdb lintian debhelper linux-perf prometheus graphite-carbon libcmocka-dev; do
   tap_check "make demo does not install $p" bash -c "! grep -qw -- '$p' <<<'$demo'"

@@ -4,7 +4,7 @@
 # template (tools/plugin_template) becomes plugins/tmpl_probe, its name is
 # added to that line, and nothing else is edited. Then its .so and its
 # executable build, the executable prints its record as JSON and Influx
-# lines, the real collectd daemon loads it and writes its value, and make
+# lines and as the Prometheus exposition (its own field type), the real collectd daemon loads it and writes its value, and make
 # install puts the .so, the executable, the man page, both snippets and its
 # type into the installed types db (make uninstall removes them).
 set -uo pipefail
@@ -48,6 +48,14 @@ for m in json.load(sys.stdin):
 out=$("$S/build/$P" --once --format=influx --Value=42 2>"$T/err")
 tap_is 0 $? "$P --once --format=influx exits 0"
 tap_check "the Influx line: $P value=42.0 TIME ($out)" grep -Eqx "$P value=42\.0 [0-9]{19}" <<<"$out"
+# Prometheus: the field's type is the plugin's own (plugin_ops.units), not
+# in the shared table: exposed with its HELP, nothing refused
+out=$("$S/build/$P" --once --format=prometheus --Value=42 2>"$T/err")
+tap_is 0 $? "$P --once --format=prometheus exits 0"
+tap_is "# HELP ${P}_value $P value: the configured value
+# TYPE ${P}_value gauge
+${P}_value 42.0" "$out" "the Prometheus exposition: ${P}_value 42.0, its own unit row"
+tap_is "" "$(cat "$T/err")" "--format=prometheus: nothing refused on stderr"
 
 # The real daemon loads the .so with the built types db.
 CD_PLUGIN_DIR=$S/build CD_TYPES_DB=$S/build/types.gpu.db collectd_start "LoadPlugin $P

@@ -21,6 +21,7 @@
  *    members; printable-ASCII strings come back unchanged; numbers equal;
  *    one byte less of buffer gives -E2BIG.
  */
+#include "common/core/text.h"
 #include "common/sink/sink_influx.h"
 #include "common/sink/sink_json.h"
 
@@ -69,18 +70,23 @@ static void fz_str(struct fz_in *in, char *out) {
   out[n] = '\0';
 }
 
-/* What the line must carry for `s`: control characters as '?', and a
- * backslash at the end or right before ',', '=', ' ' or '"' as '?'
- * (sink_influx.h). */
+/* What the line must carry for `s`: a character text.h does not let
+ * through (text_char: C0, DEL, C1, invalid UTF-8) as '?', and a backslash
+ * at the end or right before ',', '=', ' ' or '"' as '?' (sink_influx.h). */
 static void fz_expected(const char *s, char *out) {
-  size_t n = 0;
-  for (; *s; s++) {
-    char c = *s;
-    if ((unsigned char)c < 0x20 || c == 0x7f)
-      c = '?';
-    else if (c == '\\' && (s[1] == '\0' || strchr(",= \"", s[1]) != NULL))
-      c = '?';
-    out[n++] = c;
+  size_t n = 0, left = strlen(s);
+  while (left > 0) {
+    bool ok;
+    size_t k = text_char(s, left, &ok);
+    if (!ok ||
+        (*s == '\\' && (s[1] == '\0' || strchr(",= \"", s[1]) != NULL))) {
+      out[n++] = '?';
+    } else {
+      memcpy(out + n, s, k);
+      n += k;
+    }
+    s += k;
+    left -= k;
   }
   out[n] = '\0';
 }

@@ -1,8 +1,8 @@
 /*
  * fuzz_text.c: libFuzzer target for text_sanitize() and
  * text_sanitize_keyed(): any bytes in, and out always NUL-terminated,
- * within its size, valid UTF-8 without control characters; a keyed name
- * longer than its buffer ends in "~" and 16 hex digits.
+ * within its size, valid UTF-8 without control characters (C0, DEL, C1); a
+ * keyed name longer than its buffer ends in "~" and 16 hex digits.
  */
 #include "common/core/text.h"
 
@@ -26,6 +26,8 @@ static int text_ok(const unsigned char *s, size_t len) {
     if (n == 0 || i + n > len || c < 0x20 || c == 0x7f || c == 0xc0 ||
         c == 0xc1 || c > 0xf4)
       return 0;
+    if (c == 0xc2 && (s[i + 1] & 0xff) <= 0x9f)
+      return 0; /* C1: U+0080..U+009F */
     for (size_t k = 1; k < n; k++)
       if ((s[i + k] & 0xc0) != 0x80)
         return 0;

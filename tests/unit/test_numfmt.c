@@ -124,9 +124,32 @@ static void numfmt_double__round_trips_bit_patterns(void **state) {
   }
 }
 
+/* Scaling to a base unit rounds once: 950 mV is 0.95 V. */
+static void numfmt_scale__table(void **state) {
+  (void)state;
+  static const struct {
+    double v, scale;
+    const char *text;
+  } cases[] = {
+      {950, 1e-3, "0.95"},   /* 950 * 1e-3 is 0.9500000000000001 */
+      {1000, 1e-9, "1e-06"}, /* 1000 * 1e-9 is 1.0000000000000002e-06 */
+      {12.5, 0.01, "0.125"}, /* percent to ratio */
+      {7, 1e-6, "7e-06"},    /* µJ to J */
+      {3, 2.5, "7.5"},       /* not an inverse: multiplied */
+      {42, 1.0, "42.0"},     {-950, 1e-3, "-0.95"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char out[NUMFMT_DOUBLE_MAX];
+    assert_true(numfmt_double(numfmt_scale(cases[i].v, cases[i].scale), out,
+                              sizeof(out)) > 0);
+    assert_string_equal(out, cases[i].text);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(numfmt_double__table),
+      cmocka_unit_test(numfmt_scale__table),
       cmocka_unit_test_teardown(numfmt_double__comma_locale, reset_locale),
       cmocka_unit_test(numfmt_double__non_finite),
       cmocka_unit_test(numfmt_double__buffer_size),

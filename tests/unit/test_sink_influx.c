@@ -83,8 +83,18 @@ static void sink_influx_format__hostile_names(void **state) {
       {"m", "comm", "del\x7f", "v", "m,comm=del? v=1i 7\n"},
       {"m", "comm", "\xc3\x9f\xe6\xb8\xb2\xe6\x9f\x93", "v",
        "m,comm=\xc3\x9f\xe6\xb8\xb2\xe6\x9f\x93 v=1i 7\n"},
-      /* not UTF-8: cores sanitise; the formatter passes bytes >= 0x80 */
-      {"m", "comm", "bad\xff", "v", "m,comm=bad\xff v=1i 7\n"},
+      /* not UTF-8, C1 controls: '?' (text.h's rule), also in keys built
+       * from directory listings */
+      {"m", "comm", "bad\xff", "v", "m,comm=bad? v=1i 7\n"},
+      {"m", "comm",
+       "a\xc2\x9b"
+       "2Jb",
+       "v", "m,comm=a?2Jb v=1i 7\n"},
+      {"m", "comm", "nel\xc2\x85", "v", "m,comm=nel? v=1i 7\n"},
+      {"m", "t", "x", "reason_\xff\xfe",
+       "m,t=x reason_?"
+       "?=1i 7\n"},
+      {"m", "t", "x", "reason_\xc2\x9b", "m,t=x reason_?=1i 7\n"},
       {"m", "comm", "#not a comment", "v",
        "m,comm=#not\\ a\\ comment v=1i 7\n"},
       /* measurement: ',' and ' ' escaped, '=' is not special there */

@@ -51,6 +51,18 @@ static void sink_prom_name__table(void **state) {
       /* a count's key is its name, whatever its last word */
       {"m", "window_ns", "gpu_events", "m_window_ns_total"},
       {"m", "spans", "gpu_events", "m_spans_total"},
+      /* no word twice: the measurement's, the unit's */
+      {"drm_device_power", "power", "gpu_watts", "drm_device_power_watts"},
+      {"drm_device_idle", "idle", "percent", "drm_device_idle_ratio"},
+      {"drm_device_power", "power_average", "gpu_watts",
+       "drm_device_power_average_watts"},
+      /* a counter's _total is the format's suffix, not a field word */
+      {"drm_engine", "total_cycles", "gpu_cycles",
+       "drm_engine_total_cycles_total"},
+      {"m", "bytes_read", "gpu_bytes", "m_read_bytes_total"},
+      {"drm_engine", "engine_busy_ns", "gpu_time",
+       "drm_engine_busy_seconds_total"},
+      {"", "100", "objects", "_100"}, /* never a leading digit */
   };
   for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
     char out[SINK_PROM_NAME_MAX + 1];
@@ -158,6 +170,10 @@ static void sink_prom__label_escaping(void **state) {
       {"\xc0\xaf", "??"},
       {"\xed\xa0\x80", "???"},
       {"\xf4\x90\x80\x80", "????"},
+      /* C1 controls (U+009B: a one-character CSI): one '?' each */
+      {"a\xc2\x9b"
+       "2Jb\xc2\x85",
+       "a?2Jb?"},
   };
   for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
     struct metric m;
@@ -284,6 +300,94 @@ static void sink_prom__duplicates_dropped(void **state) {
   assert_string_equal(t, "# HELP m_fds m fds: a count now\n"
                          "# TYPE m_fds gauge\nm_fds{pid=\"1\"} 10\n");
   assert_int_equal(s.duplicates, 1);
+  assert_string_equal(s.duplicate, "m_fds{pid=\"1\"}");
+  /* the next pass without one forgets it */
+  render(&s, m, 1);
+  assert_int_equal(s.duplicates, 0);
+  assert_string_equal(s.duplicate, "");
+  sink_prom_fini(&s);
+}
+
+/* Two keys that mangle to one name are not merged: the second is refused
+ * and said, naming the first. */
+static void sink_prom__mangled_names_not_merged(void **state) {
+  (void)state;
+  struct metric m;
+  metric_init(&m, "drm_device_throttle", 1);
+  metric_add_int(&m, "reason_PL1", "gpu_flag", 1);
+  metric_add_int(&m, "reason_pl1", "gpu_flag", 0);
+  metric_add_int(&m, "reason-pl1", "gpu_flag", 0);
+  struct sink_prom s;
+  sink_prom_init(&s, NULL);
+  const char *t = render(&s, &m, 1);
+  assert_string_equal(t, "# HELP drm_device_throttle_reason_pl1 "
+                         "drm_device_throttle reason_PL1: a state: 1 yes, 0 "
+                         "no\n"
+                         "# TYPE drm_device_throttle_reason_pl1 gauge\n"
+                         "drm_device_throttle_reason_pl1 1\n");
+  assert_int_equal(s.refused, 2);
+  assert_string_equal(s.clash,
+                      "drm_device_throttle field \"reason_pl1\" (gpu_flag): "
+                      "drm_device_throttle_reason_pl1 is already the name of "
+                      "drm_device_throttle field \"reason_PL1\": two fields "
+                      "are not merged into one name: refused");
+  sink_prom_fini(&s);
+}
+
+/* A field type of the plugin's own (plugin_ops.units) is exposed with its
+ * unit; without the plugin's rows it is refused (-EINVAL). */
+static void sink_prom__plugin_units(void **state) {
+  (void)state;
+  static const struct metric_unit own[] = {
+      {"example_value", METRIC_DS_GAUGE, "", "", 1.0, "the configured value"},
+      {"example_mv", METRIC_DS_GAUGE, "mV", "volts", 1e-3, "voltage"},
+      {NULL, METRIC_DS_GAUGE, NULL, NULL, 0, NULL},
+  };
+  struct metric m;
+  metric_init(&m, "example", 1);
+  metric_add_float(&m, "value", "example_value", 42);
+  metric_add_int(&m, "vdd_mv", "example_mv", 950);
+  struct sink_prom s;
+  sink_prom_init(&s, NULL);
+  assert_int_equal(s.base.begin(&s.base), 0);
+  assert_int_equal(s.base.write(&s.base, &m), -EINVAL);
+  assert_int_equal(s.base.end(&s.base), 0);
+  size_t len;
+  assert_string_equal(sink_prom_text(&s, &len), "");
+  assert_int_equal(s.base.begin(&s.base), 0);
+  assert_int_equal(sink_prom_write_units(&s, &m, own), 0);
+  assert_int_equal(s.base.end(&s.base), 0);
+  /* 950 mV is 0.95 V, not 0.9500000000000001; HELP says the unit once */
+  assert_string_equal(sink_prom_text(&s, &len),
+                      "# HELP example_value example value: the configured "
+                      "value\n"
+                      "# TYPE example_value gauge\n"
+                      "example_value 42.0\n"
+                      "# HELP example_vdd_volts example vdd_mv: voltage, in "
+                      "volts\n"
+                      "# TYPE example_vdd_volts gauge\n"
+                      "example_vdd_volts 0.95\n");
+  sink_prom_set_units(&s, own);
+  render(&s, &m, 1);
+  assert_non_null(strstr(sink_prom_text(&s, &len), "example_value 42.0\n"));
+  sink_prom_fini(&s);
+}
+
+/* The unit is said once in a HELP text. */
+static void sink_prom__help_unit_once(void **state) {
+  (void)state;
+  struct metric m;
+  metric_init(&m, "drm_device_power", 1);
+  metric_add_float(&m, "power", "gpu_watts", 12.5);
+  metric_add_int(&m, "busy_ns", "gpu_time", 5);
+  struct sink_prom s;
+  sink_prom_init(&s, NULL);
+  const char *t = render(&s, &m, 1);
+  assert_non_null(strstr(t, "# HELP drm_device_power_watts drm_device_power "
+                            "power: power in watts\n"));
+  assert_non_null(strstr(t, "# HELP drm_device_power_busy_seconds_total "
+                            "drm_device_power busy_ns: time, cumulative "
+                            "nanoseconds, in seconds\n"));
   sink_prom_fini(&s);
 }
 
@@ -365,6 +469,9 @@ int main(void) {
       cmocka_unit_test(sink_prom__numbers),
       cmocka_unit_test(sink_prom__clash_refused),
       cmocka_unit_test(sink_prom__duplicates_dropped),
+      cmocka_unit_test(sink_prom__mangled_names_not_merged),
+      cmocka_unit_test(sink_prom__plugin_units),
+      cmocka_unit_test(sink_prom__help_unit_once),
       cmocka_unit_test(sink_prom__bad_records),
       cmocka_unit_test(sink_prom__stream),
       cmocka_unit_test(sink_prom__long_name_refused),

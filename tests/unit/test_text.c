@@ -61,7 +61,13 @@ static void text_sanitize__control_characters(void **state) {
       {" lead", " lead"},     /* only trailing spaces go */
       {"a b  ", "a b"},
       {"   ", ""},
-      {"\xc2\x85", "\xc2\x85"}, /* U+0085 (C1) is valid UTF-8: kept */
+      /* C1 (U+0080..U+009F) is valid UTF-8 but a control: one '?' each;
+       * U+009B is a one-character CSI */
+      {"\xc2\x85", "?"},
+      {"a\xc2\x9b"
+       "31mred",
+       "a?31mred"},
+      {"\xc2\x80\xc2\x9f\xc2\xa0", "??\xc2\xa0"}, /* U+00A0 stays */
   };
   for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
     char out[64];
@@ -82,18 +88,19 @@ static void text_sanitize__invalid_utf8(void **state) {
   } cases[] = {
       {"\x80", "?"}, /* stray continuation */
       {"\xbf\x80x", "??x"},
-      {"\xc0\x80", "??"},                       /* overlong NUL */
-      {"\xc1\xbf", "??"},                       /* overlong U+007F */
-      {"\xc2\x80", "\xc2\x80"},                 /* U+0080: shortest */
-      {"\xe0\x80\xaf", "???"},                  /* overlong '/' */
-      {"\xe0\x9f\xbf", "???"},                  /* overlong U+07FF */
-      {"\xe0\xa0\x80", "\xe0\xa0\x80"},         /* U+0800 */
-      {"\xed\x9f\xbf", "\xed\x9f\xbf"},         /* U+D7FF */
-      {"\xed\xa0\x80", "???"},                  /* U+D800 */
-      {"\xed\xbf\xbf", "???"},                  /* U+DFFF */
-      {"\xee\x80\x80", "\xee\x80\x80"},         /* U+E000 */
-      {"\xef\xbf\xbf", "\xef\xbf\xbf"},         /* U+FFFF */
-      {"\xf0\x8f\xbf\xbf", "????"},             /* overlong U+FFFF */
+      {"\xc0\x80", "??"},               /* overlong NUL */
+      {"\xc1\xbf", "??"},               /* overlong U+007F */
+      {"\xc2\x80", "?"},                /* U+0080: shortest, but a C1 control */
+      {"\xc2\xa0", "\xc2\xa0"},         /* U+00A0: shortest */
+      {"\xe0\x80\xaf", "???"},          /* overlong '/' */
+      {"\xe0\x9f\xbf", "???"},          /* overlong U+07FF */
+      {"\xe0\xa0\x80", "\xe0\xa0\x80"}, /* U+0800 */
+      {"\xed\x9f\xbf", "\xed\x9f\xbf"}, /* U+D7FF */
+      {"\xed\xa0\x80", "???"},          /* U+D800 */
+      {"\xed\xbf\xbf", "???"},          /* U+DFFF */
+      {"\xee\x80\x80", "\xee\x80\x80"}, /* U+E000 */
+      {"\xef\xbf\xbf", "\xef\xbf\xbf"}, /* U+FFFF */
+      {"\xf0\x8f\xbf\xbf", "????"},     /* overlong U+FFFF */
       {"\xf0\x90\x80\x80", "\xf0\x90\x80\x80"}, /* U+10000 */
       {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf"}, /* U+10FFFF */
       {"\xf4\x90\x80\x80", "????"},             /* U+110000 */

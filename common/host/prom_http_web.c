@@ -1,0 +1,293 @@
+/*
+ * prom_http_web.c: the web configuration file and the basic-auth users,
+ * checked with crypt_r (libcrypt: libxcrypt on Debian 12); see
+ * prom_http_web.h.
+ */
+#include "common/host/prom_http_web.h"
+
+#include <crypt.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Verified (user, password) pairs remembered. */
+#define PROM_HTTP_USERS_CACHE 8
+
+struct prom_http_user {
+  char name[PROM_HTTP_USER_MAX + 1];
+  char hash[PROM_HTTP_HASH_MAX + 1];
+};
+
+struct prom_http_users {
+  struct prom_http_user *v;
+  size_t n, cap;
+  struct crypt_data *cd; /* about 32 KiB: not on the stack */
+  struct {
+    size_t user; /* index in v, +1; 0 for an empty slot */
+    char *password;
+  } cache[PROM_HTTP_USERS_CACHE];
+  size_t next; /* the cache slot replaced next */
+};
+
+static void prom_http_users_free(struct prom_http_users *u) {
+  if (u == NULL)
+    return;
+  for (size_t i = 0; i < PROM_HTTP_USERS_CACHE; i++)
+    free(u->cache[i].password);
+  free(u->v);
+  free(u->cd);
+  free(u);
+}
+
+void prom_http_web_fini(struct prom_http_web *w) {
+  free(w->tls_cert);
+  free(w->tls_key);
+  prom_http_users_free(w->users);
+  memset(w, 0, sizeof(*w));
+}
+
+/* Compare without stopping at the first difference. */
+static bool prom_http_same(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  unsigned char d = la != lb;
+  for (size_t i = 0; i < la && i < lb; i++)
+    d |= (unsigned char)(a[i] ^ b[i]);
+  return d == 0;
+}
+
+/* Add a user; NULL or the reason it is refused. */
+static const char *prom_http_users_add(struct prom_http_users *u,
+                                       const char *name, const char *hash) {
+  if (strlen(name) > PROM_HTTP_USER_MAX)
+    return "user name longer than 64 bytes";
+  if (strlen(hash) > PROM_HTTP_HASH_MAX)
+    return "hash longer than 256 bytes";
+  if (hash[0] != '$')
+    return "not a crypt(3) hash (htpasswd -nBC 10 USER makes one)";
+  for (size_t i = 0; i < u->n; i++)
+    if (strcmp(u->v[i].name, name) == 0)
+      return "user named twice";
+  if (u->n == PROM_HTTP_USERS_MAX)
+    return "more than 1024 users";
+  /* a setting libcrypt does not know gives "*0" or NULL */
+  memset(u->cd, 0, sizeof(*u->cd));
+  const char *r = crypt_r("", hash, u->cd);
+  if (r == NULL || r[0] == '*' || strncmp(r, hash, 3) != 0)
+    return "a hash method libcrypt does not know";
+  if (u->n == u->cap) {
+    size_t cap = u->cap ? 2 * u->cap : 8;
+    struct prom_http_user *g = realloc(u->v, cap * sizeof(*g));
+    if (g == NULL)
+      return "out of memory";
+    u->v = g;
+    u->cap = cap;
+  }
+  snprintf(u->v[u->n].name, sizeof(u->v[u->n].name), "%s", name);
+  snprintf(u->v[u->n].hash, sizeof(u->v[u->n].hash), "%s", hash);
+  u->n++;
+  return NULL;
+}
+
+bool prom_http_users_check(struct prom_http_users *u, const char *user,
+                           const char *password) {
+  size_t i = 0;
+  while (i < u->n && strcmp(u->v[i].name, user) != 0)
+    i++;
+  if (i == u->n)
+    return false;
+  for (size_t k = 0; k < PROM_HTTP_USERS_CACHE; k++)
+    if (u->cache[k].user == i + 1 &&
+        prom_http_same(u->cache[k].password, password))
+      return true;
+  memset(u->cd, 0, sizeof(*u->cd));
+  const char *r = crypt_r(password, u->v[i].hash, u->cd);
+  if (r == NULL || !prom_http_same(r, u->v[i].hash))
+    return false;
+  char *copy = strdup(password);
+  if (copy != NULL) {
+    size_t k = u->next++ % PROM_HTTP_USERS_CACHE;
+    free(u->cache[k].password);
+    u->cache[k].user = i + 1;
+    u->cache[k].password = copy;
+  }
+  return true;
+}
+
+/* ---- the file ---- */
+
+/* Trim spaces and tabs at both ends of [*s, *e). */
+static void prom_http_trim(const char **s, const char **e) {
+  while (*s < *e && (**s == ' ' || **s == '\t'))
+    (*s)++;
+  while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r'))
+    (*e)--;
+}
+
+/* The value of [s, e): quoted ('...' or "...", taken as written, no
+ * escapes) or plain (up to a " #" comment). NULL or the reason. */
+static const char *prom_http_value(const char *s, const char *e, char *out,
+                                   size_t size) {
+  prom_http_trim(&s, &e);
+  if (s < e && (*s == '\'' || *s == '"')) {
+    const char *close = memchr(s + 1, *s, (size_t)(e - s - 1));
+    if (close == NULL)
+      return "no closing quote";
+    const char *rest = close + 1;
+    prom_http_trim(&rest, &e);
+    if (rest < e && *rest != '#')
+      return "text after the closing quote";
+    if (*s == '"' && memchr(s + 1, '\\', (size_t)(close - s - 1)) != NULL)
+      return "escapes in double quotes are not supported";
+    s++;
+    e = close;
+  } else {
+    for (const char *p = s; p < e; p++)
+      if (*p == '#' && (p == s || p[-1] == ' ' || p[-1] == '\t')) {
+        e = p;
+        prom_http_trim(&s, &e);
+        break;
+      }
+  }
+  if ((size_t)(e - s) >= size)
+    return "value too long";
+  if (memchr(s, '\0', (size_t)(e - s)) != NULL)
+    return "a NUL byte";
+  memcpy(out, s, (size_t)(e - s));
+  out[e - s] = '\0';
+  return NULL;
+}
+
+/* `path` made relative to `dir` when it is relative; owned, or NULL. */
+static char *prom_http_path(const char *dir, const char *path) {
+  size_t n = strlen(path) + (dir ? strlen(dir) : 0) + 2;
+  char *out = malloc(n);
+  if (out == NULL)
+    return NULL;
+  if (dir != NULL && path[0] != '/')
+    snprintf(out, n, "%s/%s", dir, path);
+  else
+    snprintf(out, n, "%s", path);
+  return out;
+}
+
+int prom_http_web_parse(const char *text, size_t len, const char *dir,
+                        struct prom_http_web *out, char *err, size_t err_size) {
+  memset(out, 0, sizeof(*out));
+  struct prom_http_web w = {NULL, NULL, NULL};
+  enum { NONE, TLS, USERS } section = NONE;
+  const char *p = text, *end = text + len;
+  size_t line = 0;
+  const char *why = NULL;
+  char key[PROM_HTTP_USER_MAX + 64], value[PROM_HTTP_HASH_MAX + 512];
+  while (p < end && why == NULL) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *e = nl ? nl : end, *s = p;
+    p = nl ? nl + 1 : end;
+    line++;
+    bool indented = s < e && (*s == ' ' || *s == '\t');
+    prom_http_trim(&s, &e);
+    if (s == e || *s == '#')
+      continue;
+    const char *colon = memchr(s, ':', (size_t)(e - s));
+    if (colon == NULL) {
+      why = "expected \"key: value\"";
+      break;
+    }
+    /* a quoted key may hold ':' ("'a:b': ..."): its closing quote first */
+    if (*s == '\'' || *s == '"') {
+      const char *q = memchr(s + 1, *s, (size_t)(e - s - 1));
+      colon = q ? memchr(q, ':', (size_t)(e - q)) : NULL;
+      if (colon == NULL) {
+        why = "expected \"key: value\"";
+        break;
+      }
+    }
+    if ((why = prom_http_value(s, colon, key, sizeof(key))) != NULL ||
+        (why = prom_http_value(colon + 1, e, value, sizeof(value))) != NULL)
+      break;
+    if (key[0] == '\0') {
+      why = "an empty key";
+      break;
+    }
+    if (!indented) {
+      if (value[0] != '\0')
+        why = "a section takes its entries on the lines below";
+      else if (strcmp(key, "tls_server_config") == 0)
+        section = TLS;
+      else if (strcmp(key, "basic_auth_users") == 0) {
+        section = USERS;
+        if (w.users == NULL) {
+          w.users = calloc(1, sizeof(*w.users));
+          if (w.users != NULL)
+            w.users->cd = calloc(1, sizeof(*w.users->cd));
+          if (w.users == NULL || w.users->cd == NULL)
+            why = "out of memory";
+        }
+      } else
+        why = "unknown section (known: tls_server_config, "
+              "basic_auth_users)";
+      continue;
+    }
+    if (section == NONE)
+      why = "an indented entry outside a section";
+    else if (section == USERS)
+      why = prom_http_users_add(w.users, key, value);
+    else if (strcmp(key, "cert_file") == 0 || strcmp(key, "key_file") == 0) {
+      char **slot = key[0] == 'c' ? &w.tls_cert : &w.tls_key;
+      if (*slot != NULL)
+        why = "named twice";
+      else if (value[0] == '\0')
+        why = "an empty path";
+      else if ((*slot = prom_http_path(dir, value)) == NULL)
+        why = "out of memory";
+    } else
+      why = "not supported here (tls_server_config takes cert_file and "
+            "key_file)";
+  }
+  if (why == NULL && (w.tls_cert == NULL) != (w.tls_key == NULL)) {
+    line = 0;
+    why = "tls_server_config needs both cert_file and key_file";
+  }
+  if (why == NULL && w.users != NULL && w.users->n == 0) {
+    line = 0;
+    why = "basic_auth_users lists no user";
+  }
+  if (why != NULL) {
+    if (line > 0)
+      snprintf(err, err_size, "line %zu: %s", line, why);
+    else
+      snprintf(err, err_size, "%s", why);
+    prom_http_web_fini(&w);
+    return strcmp(why, "out of memory") == 0 ? -ENOMEM : -EINVAL;
+  }
+  *out = w;
+  return 0;
+}
+
+int prom_http_web_load(const char *path, struct prom_http_web *out, char *err,
+                       size_t err_size) {
+  memset(out, 0, sizeof(*out));
+  FILE *f = fopen(path, "re");
+  if (f == NULL) {
+    int e = errno;
+    snprintf(err, err_size, "--web-config=%.200s: %s", path, strerror(e));
+    return -e;
+  }
+  enum { MAX = 1 << 20 };
+  char *buf = malloc(MAX + 1);
+  size_t len = buf ? fread(buf, 1, MAX + 1, f) : 0;
+  int e = buf == NULL ? ENOMEM : ferror(f) ? EIO : len > MAX ? EFBIG : 0;
+  fclose(f);
+  char dir[4096] = ".", why[200] = "";
+  const char *slash = strrchr(path, '/');
+  if (slash != NULL)
+    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + (slash == path)),
+             path);
+  int rc = e ? -e : prom_http_web_parse(buf, len, dir, out, why, sizeof(why));
+  free(buf);
+  if (rc < 0)
+    snprintf(err, err_size, "--web-config=%.200s: %s", path,
+             why[0] ? why : strerror(-rc));
+  return rc;
+}

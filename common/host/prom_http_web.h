@@ -1,0 +1,58 @@
+/*
+ * prom_http_web.h: --web-config=FILE, TLS and basic authentication for
+ * --listen, in the layout of node_exporter's web configuration file (the
+ * part of it this exporter implements; anything else is refused by name):
+ *
+ *   tls_server_config:
+ *     cert_file: server.crt      # PEM, relative to the file's directory
+ *     key_file: server.key
+ *   basic_auth_users:
+ *     alice: $2y$10$...          # a crypt(3) hash: htpasswd -nBC 10 alice
+ *
+ * Keys at the left margin, their entries indented, "key: value" with the
+ * value plain or in quotes, '#' comments. Hashes are any method libcrypt
+ * knows (bcrypt $2y$/$2b$, SHA-512 $6$, SHA-256 $5$, yescrypt $y$); each
+ * is tried once when the file is read, so a bad one stops the start.
+ */
+#ifndef COMMON_HOST_PROM_HTTP_WEB_H
+#define COMMON_HOST_PROM_HTTP_WEB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Longest user name and hash taken; the most users. */
+#define PROM_HTTP_USER_MAX 64
+#define PROM_HTTP_HASH_MAX 256
+#define PROM_HTTP_USERS_MAX 1024
+
+struct prom_http_users;
+
+struct prom_http_web {
+  char *tls_cert;                /* owned path, or NULL */
+  char *tls_key;                 /* owned path, or NULL; both or neither */
+  struct prom_http_users *users; /* owned, or NULL: no authentication */
+};
+
+/*
+ * Parse `len` bytes of `text` into `out` (zeroed first; on error left
+ * empty). Relative paths are taken relative to `dir` (NULL: as they are).
+ * Returns 0, -ENOMEM, or -EINVAL with `err` naming the line and what is
+ * wrong ("line 3: basic_auth_users: bob: not a crypt(3) hash").
+ */
+int prom_http_web_parse(const char *text, size_t len, const char *dir,
+                        struct prom_http_web *out, char *err, size_t err_size);
+
+/* Read `path` (at most 1 MiB) and parse it; `err` names the path. */
+int prom_http_web_load(const char *path, struct prom_http_web *out, char *err,
+                       size_t err_size);
+
+void prom_http_web_fini(struct prom_http_web *w);
+
+/* True when `user` is one of `u` and `password` matches its hash. A match
+ * is remembered (the last few pairs, exact bytes), so that a scraper's
+ * every request does not pay for a bcrypt. Not thread-safe: one server
+ * thread calls it. */
+bool prom_http_users_check(struct prom_http_users *u, const char *user,
+                           const char *password);
+
+#endif
