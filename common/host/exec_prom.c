@@ -126,7 +126,7 @@ long exec_prom_page(struct exec_host *x, uint64_t now) {
   for (size_t k = 0; k < r->n; k++)
     if (runner_current(r->inst[k], now)) {
       sink_prom_set_units(prom, r->inst[k]->ops->units);
-      snapshot_replay(&r->inst[k]->last, &x->prom.base);
+      snapshot_replay(&r->inst[k]->last, &x->prom.base, /*split=*/false);
       r->inst[k]->fresh = false;
     }
   x->prom.base.end(&x->prom.base);

@@ -83,8 +83,16 @@ struct runner_sink {
   struct runner_instance *i;
 };
 
-static int runner_sink_nop(struct metric_sink *sink) {
+static int runner_sink_begin(struct metric_sink *sink) {
   (void)sink;
+  return 0;
+}
+
+/* A plugin that ends batches itself (a replay): kept as marks. */
+static int runner_sink_end(struct metric_sink *sink) {
+  struct runner_instance *i = ((struct runner_sink *)sink)->i;
+  if (!i->discard)
+    snapshot_mark(&i->work);
   return 0;
 }
 
@@ -139,7 +147,7 @@ static void *runner_worker(void *arg) {
   int wake = ((struct runner_worker_arg *)arg)->wake;
   free(arg);
   struct runner_sink sink = {
-      {runner_sink_nop, runner_sink_write, runner_sink_nop}, i};
+      {runner_sink_begin, runner_sink_write, runner_sink_end}, i};
   pthread_mutex_lock(&i->lock);
   for (;;) {
     while (i->job == RUNNER_IDLE)
@@ -463,7 +471,7 @@ size_t runner_write_fresh(struct runner *r, struct metric_sink *sink,
     struct runner_instance *i = r->inst[k];
     if (!i->fresh || !(all_fresh || runner_round_over(r, i, now)))
       continue;
-    snapshot_replay(&i->last, sink);
+    snapshot_replay(&i->last, sink, /*split=*/true);
     i->fresh = false;
     n++;
   }
@@ -482,7 +490,7 @@ size_t runner_write_current(struct runner *r, struct metric_sink *sink,
   size_t n = 0;
   for (size_t k = 0; k < r->n; k++)
     if (runner_current(r->inst[k], now)) {
-      snapshot_replay(&r->inst[k]->last, sink);
+      snapshot_replay(&r->inst[k]->last, sink, /*split=*/false);
       r->inst[k]->fresh = false;
       n++;
     }

@@ -36,12 +36,14 @@ void snapshot_init(struct snapshot *s) { memset(s, 0, sizeof(*s)); }
 void snapshot_clear(struct snapshot *s) {
   s->len = 0;
   s->n_recs = 0;
+  s->n_marks = 0;
   s->nomem = false;
 }
 
 void snapshot_fini(struct snapshot *s) {
   free(s->arena);
   free(s->recs);
+  free(s->marks);
   snapshot_init(s);
 }
 
@@ -134,10 +136,35 @@ nomem:
   return -ENOMEM;
 }
 
-int snapshot_replay(const struct snapshot *s, struct metric_sink *sink) {
+int snapshot_mark(struct snapshot *s) {
+  if (s->n_recs == 0 ||
+      (s->n_marks > 0 && s->marks[s->n_marks - 1] == s->n_recs))
+    return 0; /* no record since the last mark */
+  if (s->n_marks == s->cap_marks) {
+    size_t cap = s->cap_marks ? s->cap_marks * 2 : 16;
+    size_t *grown = realloc(s->marks, cap * sizeof(*grown));
+    if (grown == NULL)
+      return -ENOMEM;
+    s->marks = grown;
+    s->cap_marks = cap;
+  }
+  s->marks[s->n_marks++] = s->n_recs;
+  return 0;
+}
+
+int snapshot_replay(const struct snapshot *s, struct metric_sink *sink,
+                    bool split) {
   static _Thread_local struct metric m; /* 4.4 KiB: off the stack */
   int first = 0;
+  size_t mark = 0;
   for (size_t r = 0; r < s->n_recs; r++) {
+    if (split && mark < s->n_marks && s->marks[mark] == r) {
+      mark++;
+      int rc = sink->end(sink);
+      if (rc < 0 && first == 0)
+        first = rc;
+      sink->begin(sink);
+    }
     const char *base = s->arena;
     struct snap_head h;
     memcpy(&h, base + s->recs[r], sizeof(h));

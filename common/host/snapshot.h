@@ -28,7 +28,9 @@ struct snapshot {
   size_t len, cap;
   size_t *recs; /* offset of each record in the arena */
   size_t n_recs, cap_recs;
-  bool nomem; /* a record was lost for want of memory since the clear */
+  bool nomem;    /* a record was lost for want of memory since the clear */
+  size_t *marks; /* record counts where the plugin ended a batch itself */
+  size_t n_marks, cap_marks;
 };
 
 void snapshot_init(struct snapshot *s);
@@ -40,10 +42,18 @@ void snapshot_fini(struct snapshot *s);
  * record is not kept and `nomem` is set). */
 int snapshot_add(struct snapshot *s, const struct metric *m);
 
+/* The plugin ended a batch of its own here (a replay writes many in one
+ * read: plugin.h, replays): the records so far are one batch. 0 or
+ * -ENOMEM (the mark is lost: two batches become one). */
+int snapshot_mark(struct snapshot *s);
+
 /* Hand every record to `sink->write` in the order they were added (no
- * begin or end: the caller frames the batch). Returns 0 or the first
- * negative value write() returned (the rest are still written). */
-int snapshot_replay(const struct snapshot *s, struct metric_sink *sink);
+ * begin or end: the caller frames the batch). With `split`, each batch
+ * the plugin ended itself is closed with sink->end and the next opened
+ * with sink->begin. Returns 0 or the first negative value write() or
+ * end() returned (the rest are still written). */
+int snapshot_replay(const struct snapshot *s, struct metric_sink *sink,
+                    bool split);
 
 static inline size_t snapshot_records(const struct snapshot *s) {
   return s->n_recs;
