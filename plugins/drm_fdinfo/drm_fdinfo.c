@@ -187,5 +187,6 @@ const struct plugin_ops drm_fdinfo_ops = {
     .init = dfi_init,
     .read = dfi_read,
     .collectd_rules = dfi_collectd_rules,
+    .help_example = NULL, /* no nested block */
     .instance_free = dfi_free,
 };

@@ -529,5 +529,6 @@ const struct plugin_ops i915_oa_ops = {
     .drain = oa_drain,
     .drain_interval_ns = oa_drain_interval,
     .collectd_rules = oa_collectd_rules,
+    .help_example = NULL, /* no nested block */
     .instance_free = oa_free,
 };

@@ -302,5 +302,6 @@ const struct plugin_ops panthor_perf_ops = {
     .init = ppf_init,
     .read = ppf_read,
     .collectd_rules = ppf_collectd_rules,
+    .help_example = NULL, /* no nested block */
     .instance_free = ppf_free,
 };

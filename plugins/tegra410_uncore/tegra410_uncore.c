@@ -387,5 +387,7 @@ const struct plugin_ops tegra410_uncore_ops = {
     .init = t410_init,
     .read = t410_read,
     .collectd_rules = t410_collectd_rules,
+    .help_example = "--Filter=rp0 --Filter.PMU=pcie "
+                    "--Filter.Terms=src_rp_mask=0x1",
     .instance_free = t410_free,
 };
