@@ -281,7 +281,7 @@ static const struct collectd_rule ppf_collectd_rules[] = {
      NULL,
      {{"device", NULL, 0}, {"gpu", NULL, CM_FREE}},
      {{0}}},
-    {"panthor_perf_counter",
+    {"panthor_perf_raw",
      NULL,
      NULL,
      {{"device", NULL, 0}, {"core", "core", CM_OPTIONAL}},

@@ -574,7 +574,7 @@ static void pp_session_start__joining_instance_no_new_setup(void **state) {
   reads(y, &c, 1);
   /* shader 60 at rate 60 x (1 + ... + 8) over the one period since y
    * joined */
-  assert_int_equal(field(&c, "panthor_perf_counter,", "value"), 60ull * 36);
+  assert_int_equal(field(&c, "panthor_perf_raw,", "value"), 60ull * 36);
   struct shim_panthor_stats st;
   shim_panthor_get_stats(&st);
   assert_int_equal(st.setups, 1);
