@@ -997,16 +997,16 @@ static void t410_hotplug__gone_back_renamed(void **state) {
   (void)state;
   kernel_reset();
   for (uint64_t c = 0; c < 3; c++) /* the CMEM rates under type 41 */
-    assert_int_equal(
-        shim_perf_set_rate(41, c, c == 0 ? 2000000000 : c == 1 ? 10000000
-                                                                : 3000000000),
-        0);
+    assert_int_equal(shim_perf_set_rate(41, c,
+                                        c == 0   ? 2000000000
+                                        : c == 1 ? 10000000
+                                                 : 3000000000),
+                     0);
   void *inst = start();
   struct capture_sink cs;
   capture_sink_init(&cs);
   assert_int_equal(read_after_1s(inst, &cs), 0);
-  expect(&cs,
-         "uncore_event,pmu=nvidia_cmem_latency_pmu_0,event=rd_req ",
+  expect(&cs, "uncore_event,pmu=nvidia_cmem_latency_pmu_0,event=rd_req ",
          "count=10000000i,");
   n_said = 0;
   log_set_sink(keep_info, LOG_LEVEL_INFO);
@@ -1036,8 +1036,7 @@ static void t410_hotplug__gone_back_renamed(void **state) {
   capture_sink_clear(&cs);
   assert_int_equal(read_after_1s(inst, &cs), 0);
   /* one second counted since it came back, nothing from before the gap */
-  expect(&cs,
-         "uncore_event,pmu=nvidia_cmem_latency_pmu_0,event=rd_req ",
+  expect(&cs, "uncore_event,pmu=nvidia_cmem_latency_pmu_0,event=rd_req ",
          "count=10000000i,");
   m = (struct open_match){.type = 41, .any_config = true};
   shim_perf_for_each(open_match_fn, &m);
