@@ -4,6 +4,7 @@
  *   dfi_config.c   options and their validation
  *   dfi_devices.c  DRM/accel char devices: names from sysfs, runtime PM,
  *                  the panfrost/panthor profiling switch
+ *   dfi_hotplug.c  devices that come and go (the sysfs class listing)
  *   dfi_clients.c  the client table and the per-engine counter state
  *                  (monotonic hold, utilisation)
  *   dfi_scan.c     finding clients: full /proc walk, debugfs client lists,
@@ -72,6 +73,8 @@ struct dfi_device {
   char minor[32];            /* card0, renderD128, accel0, or "M:m" */
   char driver[32];           /* sysfs driver link; "" unknown */
   char pm_path[512];         /* power/runtime_status, "" if none */
+  ino_t ino;                 /* of its <sysfs>/class entry; 0: not listed */
+  bool gone;                 /* its class entry went: no record, no client */
   bool excluded;             /* Device/Driver filters rule it out */
   bool suspended;            /* runtime_status said so at this read */
   uint64_t checked_gen;      /* read generation of the PM check */
@@ -99,8 +102,10 @@ struct dfi {
   int proc_fd; /* O_DIRECTORY of ProcRoot, held between reads */
   const struct plugin_host *host; /* borrowed from init() on */
 
-  struct dfi_device *devices;
+  struct dfi_device *devices; /* never shrinks: gone ones are marked */
   size_t n_devices, cap_devices;
+  bool quiet_resolve; /* dfi_hotplug_refresh says what it resolves */
+  bool dev_root_set;  /* DevRoot was configured (not the default) */
 
   struct dfi_client_table clients;
   uint64_t gen;
@@ -148,6 +153,10 @@ bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
 
 /* dfi_devices.c */
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev);
+/* Resolve `dev` (rdev set) from sysfs again: name, minor, driver, PM file,
+ * filters; said at INFO unless `quiet`. */
+void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
+                        bool quiet);
 bool dfi_device_is_suspended(struct dfi *d, struct dfi_device *dev);
 /* Take the device's name (and driver, if sysfs had none) from a client's
  * drm-pdev when sysfs named it otherwise. */
@@ -156,6 +165,20 @@ void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
 int dfi_profiling_enable(struct dfi *d);
 void dfi_profiling_restore(struct dfi *d);
 void dfi_devices_free(struct dfi *d);
+
+/* dfi_hotplug.c: list <SysfsRoot>/class/{drm,accel} (names and inode
+ * numbers; a minor's `dev` file is read only for an entry not seen
+ * before): minors that went are marked gone (their clients dropped, their
+ * series end at this read), minors that came are resolved (a minor that
+ * comes back starts afresh). One INFO line per device name each way, none
+ * at init (each minor's own line is said then). When neither class
+ * directory can be listed nothing changes (no sysfs in a container:
+ * devices are learned from the clients' fds only). */
+void dfi_hotplug_refresh(struct dfi *d, bool init);
+/* At init: a ProcRoot without process directories, a SysfsRoot without
+ * dev/char or a DRM class: each said once, a WARNING naming the path
+ * (a configured DevRoot without dri or accel: dfi_open_watch). */
+void dfi_roots_check(struct dfi *d);
 
 /* dfi_report.c: records of the state after dfi_groups_update(); the
  * first sink error, or 0. */

@@ -23,7 +23,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev) {
+void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
+                        bool quiet) {
   const char *sysfs = d->cfg.sysfs_root;
   char base[384], path[448];
   snprintf(base, sizeof(base), "%s/dev/char/%u:%u", sysfs, major(dev->rdev),
@@ -48,11 +49,12 @@ static void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev) {
   dev->excluded =
       !dfi_config_device_ok(&d->cfg, dev->name, dev->minor) ||
       (dev->driver[0] && !dfi_config_driver_ok(&d->cfg, dev->driver));
-  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, dev->name, "device",
-          "%s (%s, driver %s)%s", dev->minor,
-          major(dev->rdev) == DFI_ACCEL_MAJOR ? "accel" : "drm",
-          dev->driver[0] ? dev->driver : "unknown",
-          dev->excluded ? ", excluded by filters" : "");
+  if (!quiet)
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, dev->name, "device",
+            "%s (%s, driver %s)%s", dev->minor,
+            major(dev->rdev) == DFI_ACCEL_MAJOR ? "accel" : "drm",
+            dev->driver[0] ? dev->driver : "unknown",
+            dev->excluded ? ", excluded by filters" : "");
 }
 
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev) {
@@ -70,7 +72,7 @@ struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev) {
   struct dfi_device *dev = &d->devices[d->n_devices++];
   memset(dev, 0, sizeof(*dev));
   dev->rdev = rdev;
-  dfi_device_resolve(d, dev);
+  dfi_device_resolve(d, dev, d->quiet_resolve);
   return dev;
 }
 

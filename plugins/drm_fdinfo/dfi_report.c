@@ -123,14 +123,15 @@ int dfi_report(const struct dfi *d, struct metric_sink *sink,
   /* Devices that have no client now still report zero. */
   for (size_t i = 0; i < d->n_devices; i++) {
     const struct dfi_device *dev = &d->devices[i];
-    if (dev->excluded)
+    if (dev->excluded || dev->gone)
       continue;
     bool has_group = false, earlier = false;
     for (size_t k = 0; t != NULL && k < t->n_order && !has_group; k++)
       has_group = t->order[k]->scope == DFI_SCOPE_DEVICE &&
                   strcmp(t->order[k]->device, dev->name) == 0;
     for (size_t k = 0; k < i && !earlier; k++)
-      earlier = strcmp(d->devices[k].name, dev->name) == 0;
+      earlier = !d->devices[k].excluded && !d->devices[k].gone &&
+                strcmp(d->devices[k].name, dev->name) == 0;
     if (!has_group && !earlier)
       dfi_keep_first(&rc, dfi_emit_device(sink, dev->driver, dev->name, 0, 0,
                                           d->stats.unreadable, time_ns));

@@ -248,7 +248,7 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
 static void dfi_discover(struct dfi *d, struct dfi_proc *p, int fd,
                          dev_t rdev) {
   struct dfi_device *dev = dfi_device_get(d, rdev);
-  if (dev == NULL || dev->excluded)
+  if (dev == NULL || dev->excluded || dev->gone)
     return;
   if (!p->loaded)
     dfi_proc_load(d, p);
@@ -407,7 +407,10 @@ void dfi_refresh_known(struct dfi *d) {
       }
       struct fdinfo fi;
       uint64_t mono;
-      int rc = dev ? dfi_fdinfo_read(d, h.pid, h.fd, &fi, &mono) : -ENODEV;
+      /* a gone device's clients go with it (its minor may come back as
+       * another device's: never mix the two) */
+      int rc = dev && !dev->gone ? dfi_fdinfo_read(d, h.pid, h.fd, &fi, &mono)
+                                 : -ENODEV;
       const char *device = NULL;
       uint64_t id = 0;
       if (rc == 0)

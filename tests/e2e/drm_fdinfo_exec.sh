@@ -85,6 +85,62 @@ tap_check "execd: batch 2 has a utilization" \
   lp_has utilization --measurement drm_engine --where scope=device <<<"$b2"
 tap_is "" "$(cat "$FP/execd.err")" "execd: nothing on stderr"
 
+# Hot-plug: the GPU's minors unregistered (card0 and renderD128 leave the
+# sysfs class), then registered again as card1 (a driver reload): the
+# device's series end at the read that sees it gone (its client with it),
+# come back at the read that sees it again, its new client counted from
+# its first read; one INFO line each way.
+coproc HP { "$BIN" --execd --format=influx --log-level=info "${ROOTS[@]}" 2>"$FP/hp.err"; }
+hbatch() {
+  echo >&"${HP[1]}"
+  local l lines=""
+  while IFS= read -r -t 10 l <&"${HP[0]}"; do
+    lines+="$l"$'\n'
+    [[ $l == drm_scan* ]] && break
+  done
+  printf '%s' "$lines"
+}
+HDR=drm_device
+hbatch >/dev/null
+h1=$(hbatch)
+tap_is 1 "$(lp_count --measurement $HDR --where device=0000:00:02.0 <<<"$h1")" \
+  "hot-plug: the device reported"
+rm -r "$FP/sys/class/drm/card0"
+h2=$(hbatch)
+tap_is 0 "$(lp_count --measurement $HDR <<<"$h2")" "hot-plug: gone: its series end"
+tap_is 0 "$(lp_count --measurement drm_engine <<<"$h2")" "hot-plug: gone: its client with it"
+tap_is 1 "$(grep -c 'drm_fdinfo: 0000:00:02.0: gone: card0 unregistered' "$FP/hp.err")" \
+  "hot-plug: gone: one INFO line"
+fp_device 226 1 card1 0000:00:02.0 i915
+fp_process 101 'app2'
+fp_fd 101 3 card1 "$(fp_i915 8 5000)"
+h3=$(hbatch)
+tap_is 1 "$(lp_count --measurement $HDR --where device=0000:00:02.0 <<<"$h3")" \
+  "hot-plug: back (card1): reported again"
+tap_is 1 "$(grep -c 'drm_fdinfo: 0000:00:02.0: appeared: card1 (drm, driver i915)' "$FP/hp.err")" \
+  "hot-plug: back: one INFO line"
+tap_is 0 "$(busy "$h3")" "hot-plug: back: its new client from its first read"
+fp_fdinfo 101 3 "$(fp_i915 8 500005000)"
+h4=$(hbatch)
+tap_is 500000000 "$(busy "$h4")" "hot-plug: back: then counted"
+exec {HP[1]}>&-
+wait "$HP_PID"
+tap_is 0 $? "hot-plug: exit 0 on EOF"
+tap_is "" "$(grep -v '^I! ' "$FP/hp.err")" "hot-plug: nothing but info lines"
+
+# A ProcRoot that holds no process: said once, naming it (it was silent)
+mkdir -p "$FP/empty"
+out=$("$BIN" --once --window=0 --ProcRoot="$FP/empty" --SysfsRoot="$FP/sys" 2>"$FP/err")
+tap_is 0 $? "empty ProcRoot: exit 0"
+tap_is "warning: drm_fdinfo: $FP/empty: ProcRoot: no process directory (<pid>/fd): not a procfs; no client can be found" \
+  "$(cat "$FP/err")" "empty ProcRoot: one warning naming it"
+"$BIN" --once --window=0 --SysfsRoot="$FP/empty" "--ProcRoot=$FP/proc" >/dev/null 2>"$FP/err"
+tap_is "warning: drm_fdinfo: $FP/empty: SysfsRoot: no dev/char, class/drm or class/accel: not a sysfs; devices are named by their clients' drm-pdev or minor numbers only" \
+  "$(cat "$FP/err")" "empty SysfsRoot: one warning naming it"
+"$BIN" --once --window=0 --DevRoot="$FP/empty" "${ROOTS[@]}" >/dev/null 2>"$FP/err"
+tap_is "warning: drm_fdinfo: $FP/empty: DevRoot: no dri or accel directory to watch: opens are found by the fd counts of FdCountInterval" \
+  "$(cat "$FP/err")" "empty DevRoot: one warning naming it"
+
 # a config error: exit 2, message names the plugin and the key, no stdout
 out=$("$BIN" --once --ReportBy=Planet "${ROOTS[@]}" 2>"$FP/err")
 tap_is 2 $? "bad option: exit 2"

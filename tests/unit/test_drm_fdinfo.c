@@ -18,6 +18,7 @@
 #include "tests/lib/test_host.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -441,6 +442,88 @@ static void malformed_values_reported(void **state) {
                  "region=gtt,pid=100,comm=a total_bytes=4096i");
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+/* The class entries of card0 and renderD128 go, as drm_dev_unregister
+ * removes them. */
+static void i915_device_remove(struct fixture *f) {
+  static const char *const minors[] = {"class/drm/card0",
+                                       "class/drm/renderD128"};
+  for (size_t i = 0; i < 2; i++) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", f->fp.sys, minors[i]);
+    assert_int_equal(nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+  }
+}
+
+/* Bug: drm_fdinfo learned its devices at init and from clients' fds and
+ * never let one go: an unplugged GPU reported clients=0 for ever, a GPU
+ * bound later and idle was never reported. Each read lists the sysfs DRM
+ * class: a device whose minors went ends its series at that read (its
+ * clients with it), one that comes back (a new registration, here under
+ * another minor number) is reported again, its clients counted from their
+ * first read; one INFO line each way per device. */
+static void devices_come_and_go(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "app", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 1000, 0));
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+                 "clients=1i,processes=1i,unreadable=0i");
+  n_logged = 0;
+  log_set_sink(keep_log, LOG_LEVEL_INFO);
+  i915_device_remove(f);
+  read_at(f, 2);
+  expect_no_line(f, "drm_device,");
+  expect_no_line(f, "drm_engine,");
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=0i,clients=0i");
+  assert_int_equal(n_logged, 1);
+  /* named by the minor that went last (listing order) */
+  assert_true(strcmp(logged[0], "drm_fdinfo: 0000:00:02.0: gone: renderD128 "
+                                "unregistered; the device's series end") == 0 ||
+              strcmp(logged[0], "drm_fdinfo: 0000:00:02.0: gone: card0 "
+                                "unregistered; the device's series end") == 0);
+  read_at(f, 3);
+  assert_int_equal(n_logged, 1); /* said once */
+  expect_no_line(f, "drm_device,");
+
+  /* registered again, under other minors (card1, renderD129), idle */
+  assert_int_equal(
+      fakeproc_device(&f->fp, 226, 1, "card1", "0000:00:02.0", "i915"), 0);
+  assert_int_equal(
+      fakeproc_device(&f->fp, 226, 129, "renderD129", "0000:00:02.0", "i915"),
+      0);
+  read_at(f, 4);
+  assert_int_equal(n_logged, 2);
+  assert_true(
+      strcmp(logged[1], "drm_fdinfo: 0000:00:02.0: appeared: card1 (drm, "
+                        "driver i915)") == 0 ||
+      strcmp(logged[1], "drm_fdinfo: 0000:00:02.0: appeared: renderD129 "
+                        "(drm, driver i915)") == 0);
+  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+                 "clients=0i,processes=0i,unreadable=0i");
+  /* a client of the new minor: a new client, from its first read */
+  fakeproc_process(&f->fp, 101, "app2", NULL);
+  fakeproc_fd(&f->fp, 101, 3, "renderD129", fdinfo_i915(8, 5 * SEC, 0));
+  read_at(f, 5);
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=render busy_ns=0i,capacity=1i");
+  fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(8, 5 * SEC + SEC / 2, 0));
+  read_at(f, 6);
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=render busy_ns=500000000i,utilization=50.0");
+  log_set_sink(NULL, LOG_LEVEL_DEBUG);
+  assert_int_equal(n_logged, 2); /* no other line */
+}
+
 /* A FIFO planted as an fdinfo file or as comm under a hostile ProcRoot
  * never blocks a read: it is not a regular file and is skipped. The alarm
  * turns a regression (a read that hangs) into a failure, not a stall. */
@@ -707,9 +790,12 @@ static void opens_through_the_kernel_seam(void **state) {
   plugin_host_init(&f->host, "seam", SEC);
   f->host.kernel = &seam;
   assert_int_equal(drm_fdinfo_ops.init(f->inst, &f->host), 0);
-  assert_int_equal(seam_opens, 3); /* ProcRoot, <sysfs>/class/{drm,accel} */
+  /* ProcRoot, and to check the roots ProcRoot again and <sysfs>/dev/char,
+   * then the devices: <sysfs>/class/{drm,accel} */
+  assert_int_equal(seam_opens, 5);
   assert_int_equal(drm_fdinfo_ops.read(f->inst, &f->sink.base), 0);
-  assert_true(seam_openats >= 2); /* the /proc listing and pid 100's fds */
+  assert_int_equal(seam_opens, 7); /* a read lists <sysfs>/class/{drm,accel} */
+  assert_true(seam_openats >= 2);  /* the /proc listing and pid 100's fds */
   drm_fdinfo_ops.instance_free(f->inst);
   f->inst = NULL;
 
@@ -826,6 +912,7 @@ int main(void) {
       T(cgroup_and_client_scopes),
       T(long_cgroups_stay_distinct),
       T(malformed_values_reported),
+      T(devices_come_and_go),
       T(fifo_never_blocks),
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),
