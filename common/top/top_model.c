@@ -379,8 +379,14 @@ static void top_bar(char *buf, size_t size, double pct, int width) {
   buf[n] = '\0';
 }
 
-/* The header lines of one device: identity, memory and every drm_device
- * field; then the engines with bars. */
+/* A device's own record, shown in its header: drm_device's (the
+ * drm_device plugin) and drm_clients (drm_fdinfo's client counts). */
+static bool top_device_record(const char *name) {
+  return strcmp(name, "drm_device") == 0 || strcmp(name, "drm_clients") == 0;
+}
+
+/* The header lines of one device: identity, memory and every field of its
+ * device records; then the engines with bars. */
 static int top_drm_device(const struct top_model *m,
                           const struct top_options *o, struct top_screen *s,
                           const char *driver, const char *device) {
@@ -418,10 +424,10 @@ static int top_drm_device(const struct top_model *m,
              t_text, has_tot ? " total" : "");
     top_lb_whole(&lb, cell);
   }
-  /* any drm_device record of this device, from any plugin */
+  /* any device record of this device, from any plugin */
   for (size_t i = 0; i < m->n_recs; i++) {
     const struct top_record *r = &m->recs[i];
-    if (strcmp(top_rec_name(m, r), "drm_device") != 0 ||
+    if (!top_device_record(top_rec_name(m, r)) ||
         !top_same(top_model_tag(m, r, "device"), device))
       continue;
     for (size_t k = 0; k < r->n_fields; k++) {
@@ -651,8 +657,9 @@ static bool top_raw_measurement(const char *name) {
          top_ends(name, "_stream");
 }
 
-/* `drm`: the drm_fdinfo view is on screen, and shows drm_device records
- * in its device headers; without it they are panels like any other. */
+/* `drm`: the drm_fdinfo view is on screen, and shows device records
+ * (top_device_record) in its device headers; without it they are panels
+ * like any other. */
 static int top_render_panels(const struct top_model *m,
                              const struct top_options *o, bool drm,
                              struct top_screen *s) {
@@ -661,7 +668,7 @@ static int top_render_panels(const struct top_model *m,
     const struct top_record *r = &m->recs[i];
     const char *name = top_rec_name(m, r);
     if (strcmp(name, "drm_engine") == 0 || strcmp(name, "drm_memory") == 0 ||
-        (drm && strcmp(name, "drm_device") == 0))
+        (drm && top_device_record(name)))
       continue;
     if (!o->raw && top_raw_measurement(name))
       continue;

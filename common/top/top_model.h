@@ -7,11 +7,11 @@
  * Two kinds of view, chosen by the measurements present:
  *  - drm_fdinfo (drm_engine, drm_memory): one header line per device from
  *    the scope=device records (engines' busy % as bars, memory), followed
- *    by every field of a drm_device record of the same device, whatever
- *    plugin wrote it, formatted by its name and collectd type (so
- *    frequency, idle %, power and temperature appear without code
- *    changes); then one row per process (or client, or cgroup: the scope
- *    the options select) with per-engine busy % and memory, sorted;
+ *    by every field of a drm_device or drm_clients record of the same
+ *    device, whatever plugin wrote it, formatted by its name and collectd type
+ * (so frequency, idle %, power and temperature appear without code changes);
+ * then one row per process (or client, or cgroup: the scope the options select)
+ * with per-engine busy % and memory, sorted;
  *  - every other measurement: one panel per record, its float fields (the
  *    derived metrics: percentages, rates, bandwidths, latencies) with
  *    units; integer fields (raw counters) and the measurements that only

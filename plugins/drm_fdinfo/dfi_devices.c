@@ -83,7 +83,7 @@ void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
   /* drm-pdev is the kernel's own name for the device; sysfs may have given
    * another (no /sys in a container, a wrong SysfsRoot). One device is one
    * series: adopt the fdinfo name, so the client groups and the device's
-   * own drm_device record agree. */
+   * own drm_clients record agree. */
   log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, fi->pdev, "device",
           "%s is named %s by drm-pdev (sysfs: \"%s\")", dev->minor, fi->pdev,
           dev->name);

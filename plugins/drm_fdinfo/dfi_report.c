@@ -1,7 +1,7 @@
 /*
  * dfi_report.c: the records of one read, built from the state that
  * dfi_scan() and dfi_groups_update() left (dfi_groups.h), which this file
- * only reads: drm_device, drm_engine and drm_memory per group, drm_scan.
+ * only reads: drm_clients, drm_engine and drm_memory per group, drm_scan.
  */
 #include "plugins/drm_fdinfo/dfi_groups.h"
 
@@ -107,7 +107,7 @@ static int dfi_emit_device(struct metric_sink *sink, const char *driver,
                            uint64_t processes, uint64_t unreadable,
                            uint64_t time_ns) {
   struct metric m;
-  metric_init(&m, "drm_device", time_ns);
+  metric_init(&m, "drm_clients", time_ns);
   metric_add_tag(&m, "driver", driver[0] ? driver : "unknown");
   metric_add_tag(&m, "device", device);
   metric_add_int(&m, "clients", "objects", clients);

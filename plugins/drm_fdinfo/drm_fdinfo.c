@@ -139,7 +139,7 @@ static void dfi_free(void *inst) {
   DFI_RULE("drm_engine", "engine", scope, __VA_ARGS__),                        \
       DFI_RULE("drm_memory", "region", scope, __VA_ARGS__)
 static const struct collectd_rule dfi_collectd_rules[] = {
-    {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
+    {"drm_clients", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
     {"drm_scan", NULL, NULL, {{0}}, {{NULL, "scan", 0}}},
     DFI_RULES("device", {0}),
     DFI_RULES("process", {"pid", NULL, 0}, {"comm", NULL, CM_FREE}),

@@ -41,6 +41,10 @@ tap_is "" "$(cat "$FP/err")" "once influx: nothing on stderr"
 line=$(lp_untime <<<"$out" | grep '^drm_engine,scope=process')
 tap_is 'drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine=render,pid=100,comm=glx\ gears\,"x" busy_ns=0i,utilization=0.0,capacity=1i T' \
   "$line" "once influx: process record escaped"
+tap_is 0 "$(lp_count --measurement drm_device <<<"$out")" \
+  "once influx: no drm_device record (drm_device's own, tags alike: drm_clients is ours)"
+tap_is 1 "$(lp_count --measurement drm_clients --where device=0000:00:02.0 <<<"$out")" \
+  "once influx: the device's drm_clients record"
 tap_is 'glx gears,"x"' \
   "$(lp_get comm --measurement drm_engine --where scope=process <<<"$out")" \
   "once influx: the comm tag reads back unescaped"
@@ -55,11 +59,13 @@ tap_is '{"name":"drm_engine","time":T,"scope":"process","driver":"i915","device"
   "$line" "once json: process record"
 
 out=$("$BIN" --once --window=0 --format=table "${ROOTS[@]}" 2>/dev/null)
-tap_check "once table: has a drm_device section with the device" \
+tap_check "once table: has a drm_clients section with the device" \
   grep -q '0000:00:02.0' <<<"$out"
 
 # execd: one batch per stdin line; counters advance between batches.
 coproc EXECD { "$BIN" --execd --format=influx --ReportBy=Device "${ROOTS[@]}" 2>"$FP/execd.err"; }
+# bash unsets EXECD_PID once the coprocess has ended: keep it
+execd_pid=$EXECD_PID
 batch() { # send one line, read until the drm_scan record closing the batch
   echo >&"${EXECD[1]}"
   local l lines=""
@@ -75,7 +81,7 @@ b2=$(batch)
 fp_fdinfo 100 3 "$(fp_i915 7 700001000)"
 b3=$(batch)
 exec {EXECD[1]}>&-
-wait "$EXECD_PID"
+wait "$execd_pid"
 tap_is 0 $? "execd: exit 0 on EOF"
 busy() { lp_get busy_ns --measurement drm_engine --where scope=device <<<"$1"; }
 tap_is 0 "$(busy "$b1")" "execd: batch 1 busy_ns"
@@ -91,6 +97,7 @@ tap_is "" "$(cat "$FP/execd.err")" "execd: nothing on stderr"
 # come back at the read that sees it again, its new client counted from
 # its first read; one INFO line each way.
 coproc HP { "$BIN" --execd --format=influx --log-level=info "${ROOTS[@]}" 2>"$FP/hp.err"; }
+hp_pid=$HP_PID
 hbatch() {
   echo >&"${HP[1]}"
   local l lines=""
@@ -100,7 +107,7 @@ hbatch() {
   done
   printf '%s' "$lines"
 }
-HDR=drm_device
+HDR=drm_clients
 hbatch >/dev/null
 h1=$(hbatch)
 tap_is 1 "$(lp_count --measurement $HDR --where device=0000:00:02.0 <<<"$h1")" \
@@ -124,7 +131,7 @@ fp_fdinfo 101 3 "$(fp_i915 8 500005000)"
 h4=$(hbatch)
 tap_is 500000000 "$(busy "$h4")" "hot-plug: back: then counted"
 exec {HP[1]}>&-
-wait "$HP_PID"
+wait "$hp_pid"
 tap_is 0 $? "hot-plug: exit 0 on EOF"
 tap_is "" "$(grep -v '^I! ' "$FP/hp.err")" "hot-plug: nothing but info lines"
 

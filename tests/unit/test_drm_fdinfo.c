@@ -41,7 +41,7 @@ static void engine_time_and_capacity(void **state) {
   /* first sight: lifetime totals are history, no utilisation yet */
   expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
                  "engine=render busy_ns=0i,capacity=1i");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=1i,processes=1i,unreadable=0i");
   /* 0.5 s busy of render and 1 s of video (capacity 2) in 1 s */
   fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 1000 + SEC / 2, SEC));
@@ -106,7 +106,7 @@ static void shared_and_dup_counted_once(void **state) {
   fakeproc_fdinfo(&f->fp, 100, 4, fdinfo_i915(7, SEC / 4, 0));
   fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(7, SEC / 4, 0));
   read_at(f, 2);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=2i,processes=2i,unreadable=0i");
   expect_line(f,
               "drm_engine,scope=device,driver=i915,device=0000:00:02.0,engine="
@@ -167,7 +167,7 @@ static void client_exit_and_pid_reuse(void **state) {
                  "engine=render,pid=100,comm=second busy_ns=0i,capacity=1i");
   expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                     "pid=100,comm=first");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,");
 }
 
 /* A new process under a reused pid is a new process series (its start
@@ -324,13 +324,12 @@ static void accel_and_multi_driver(void **state) {
   fakeproc_fd(&f->fp, 400, 5, NULL, "pos: 0\nflags: 0\n");
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=amdxdna_accel_driver,device=0000:c5:00.1 "
+  expect_line(f, "drm_clients,driver=amdxdna_accel_driver,device=0000:c5:00.1 "
+                 "clients=1i,processes=1i");
+  expect_line(f, "drm_clients,driver=panfrost,device=fde60000.gpu "
                  "clients=1i,processes=1i");
   expect_line(
-      f,
-      "drm_device,driver=panfrost,device=fde60000.gpu clients=1i,processes=1i");
-  expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
   expect_line(
       f, "drm_memory,scope=process,driver=amdxdna_accel_driver,device=0000:c5:"
          "00.1,region=memory,pid=400,comm=npu-infer total_bytes=0i");
@@ -352,8 +351,8 @@ static void filters(void **state) {
   start(f, "ProcessMatch", "^glx", "Driver", "i915", NULL);
   read_at(f, 1);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
-  expect_no_line(f, "drm_device,driver=panfrost");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+  expect_no_line(f, "drm_clients,driver=panfrost");
   expect_no_line(
       f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=101");
 }
@@ -476,13 +475,13 @@ static void devices_come_and_go(void **state) {
   fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 1000, 0));
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=1i,processes=1i,unreadable=0i");
   n_logged = 0;
   log_set_sink(keep_log, LOG_LEVEL_INFO);
   i915_device_remove(f);
   read_at(f, 2);
-  expect_no_line(f, "drm_device,");
+  expect_no_line(f, "drm_clients,");
   expect_no_line(f, "drm_engine,");
   expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=0i,clients=0i");
   assert_int_equal(n_logged, 1);
@@ -493,7 +492,7 @@ static void devices_come_and_go(void **state) {
                                 "unregistered; the device's series end") == 0);
   read_at(f, 3);
   assert_int_equal(n_logged, 1); /* said once */
-  expect_no_line(f, "drm_device,");
+  expect_no_line(f, "drm_clients,");
 
   /* registered again, under other minors (card1, renderD129), idle */
   assert_int_equal(
@@ -508,7 +507,7 @@ static void devices_come_and_go(void **state) {
                         "driver i915)") == 0 ||
       strcmp(logged[1], "drm_fdinfo: 0000:00:02.0: appeared: renderD129 "
                         "(drm, driver i915)") == 0);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=0i,processes=0i,unreadable=0i");
   /* a client of the new minor: a new client, from its first read */
   fakeproc_process(&f->fp, 101, "app2", NULL);
@@ -549,7 +548,7 @@ static void fifo_never_blocks(void **state) {
   alarm(0);
   /* pid 200's client counts (comm unknown: "?"), pid 300's fd is skipped */
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                  "engine=render,pid=200,comm=? busy_ns=0i,capacity=1i");
 }
@@ -580,7 +579,7 @@ static void malformed_and_vanishing(void **state) {
   start(f, NULL);
   read_at(f, 1);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
   expect_line(f, "drm_scan "
                  "processes=4i,fds=4i,fdinfo_reads=3i,clients=2i,unreadable=0i,"
                  "clients_untracked=0i,processes_unreported=0i,oversized=1i");
@@ -601,7 +600,7 @@ static void caps_with_ten_thousand_clients(void **state) {
   read_at(f, 1);
   expect_line(
       f,
-      "drm_device,driver=i915,device=0000:00:02.0 clients=500i,processes=50i");
+      "drm_clients,driver=i915,device=0000:00:02.0 clients=500i,processes=50i");
   expect_line(f,
               "drm_scan "
               "processes=1000i,fds=10000i,fdinfo_reads=10000i,clients=500i,"
@@ -613,7 +612,7 @@ static void caps_with_ten_thousand_clients(void **state) {
 
 /* With a SysfsRoot that does not know the device, its first name is the
  * char device number; drm-pdev then names it, and the device is still one
- * drm_device series, with its clients. */
+ * drm_clients series, with its clients. */
 static void device_named_by_pdev_is_one_series(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -625,9 +624,9 @@ static void device_named_by_pdev_is_one_series(void **state) {
   start(f, "SysfsRoot", empty, NULL);
   read_at(f, 1);
   read_at(f, 2);
-  assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
+  assert_int_equal(capture_sink_count(&f->sink, "drm_clients,"), 1);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
 }
 
 /* Two clients with 2^63 bytes each: the device sum saturates instead of
@@ -657,9 +656,9 @@ static void idle_device_reports_zero(void **state) {
   i915_device(f);
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=0i,processes=0i,unreadable=0i");
-  assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
+  assert_int_equal(capture_sink_count(&f->sink, "drm_clients,"), 1);
 }
 
 static void profiling_switch_restored(void **state) {
@@ -878,7 +877,7 @@ static void unreadable_processes_counted(void **state) {
     start(f, "FullScanInterval", "3600", NULL);
     read_at(f, 1);
     const char *line = capture_sink_find(
-        &f->sink, "drm_device,driver=i915,device=0000:00:02.0 ");
+        &f->sink, "drm_clients,driver=i915,device=0000:00:02.0 ");
     bool ok = line && strstr(line, "clients=1i,processes=1i,unreadable=1i");
     /* the next read does not try the unreadable process again, and still
      * counts it */
