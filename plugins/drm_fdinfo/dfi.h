@@ -22,6 +22,7 @@
 #include "common/core/metric.h"
 #include "common/core/text.h"
 #include "common/drm/fdinfo_parse.h"
+#include "common/sysfs/dev_filter.h"
 #include "plugins/drm_fdinfo/dfi_clients.h"
 #include "plugins/drm_fdinfo/dfi_pids.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
@@ -32,9 +33,8 @@
 #include <sys/types.h>
 
 #define DFI_PLUGIN "drm_fdinfo"
-#define DFI_DRM_MAJOR 226   /* /dev/dri/card*, renderD* */
-#define DFI_ACCEL_MAJOR 261 /* /dev/accel/accel* (DRM accel subsystem) */
-#define DFI_MAX_FILTERS 16
+#define DFI_DRM_MAJOR 226          /* /dev/dri/card*, renderD* */
+#define DFI_ACCEL_MAJOR 261        /* /dev/accel/accel* (DRM accel subsystem) */
 #define DFI_FDINFO_MAX (64 * 1024) /* larger fdinfo files are cut, counted */
 
 enum dfi_scope {
@@ -51,11 +51,8 @@ struct dfi_config {
   char *dev_root;     /* DevRoot */
   unsigned report_by; /* DFI_SCOPE_* bits; 0 = not configured */
   bool has_process_match;
-  regex_t process_match; /* ProcessMatch (POSIX ERE on comm) */
-  char *drivers[DFI_MAX_FILTERS];
-  size_t n_drivers;
-  char *devices[DFI_MAX_FILTERS];
-  size_t n_devices;
+  regex_t process_match;       /* ProcessMatch (POSIX ERE on comm) */
+  struct dev_filter filter;    /* Device, Driver */
   uint64_t max_clients;        /* MaxClients */
   uint64_t max_processes;      /* MaxProcesses (reported per device) */
   double full_scan_interval_s; /* FullScanInterval; -1 auto */
@@ -147,9 +144,6 @@ void dfi_config_fini(struct dfi_config *cfg);
 int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item);
 /* The keys dfi_config_apply() takes (cfg.h), for --help. */
 extern const struct cfg_option dfi_options[];
-bool dfi_config_driver_ok(const struct dfi_config *cfg, const char *driver);
-bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
-                          const char *minor);
 
 /* dfi_devices.c */
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev);

@@ -47,8 +47,8 @@ void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
     dev->pm_path[0] = '\0';
 
   dev->excluded =
-      !dfi_config_device_ok(&d->cfg, dev->name, dev->minor) ||
-      (dev->driver[0] && !dfi_config_driver_ok(&d->cfg, dev->driver));
+      !dev_filter_device_ok(&d->cfg.filter, dev->name, dev->minor) ||
+      (dev->driver[0] && !dev_filter_driver_ok(&d->cfg.filter, dev->driver));
   if (!quiet)
     log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, dev->name, "device",
             "%s (%s, driver %s)%s", dev->minor,
@@ -92,8 +92,8 @@ void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
   if (dev->driver[0] == '\0' && len < sizeof(dev->driver))
     memcpy(dev->driver, fi->driver, len + 1); /* never a cut name */
   dev->excluded =
-      !dfi_config_device_ok(&d->cfg, dev->name, dev->minor) ||
-      (dev->driver[0] && !dfi_config_driver_ok(&d->cfg, dev->driver));
+      !dev_filter_device_ok(&d->cfg.filter, dev->name, dev->minor) ||
+      (dev->driver[0] && !dev_filter_driver_ok(&d->cfg.filter, dev->driver));
 }
 
 /* Drivers whose fdinfo read resumes a runtime-suspended device: xe takes a

@@ -202,9 +202,9 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
                       struct dfi_device *dev, const struct fdinfo *fi,
                       uint64_t mono) {
   dfi_device_learn(d, dev, fi);
-  if (!dfi_config_driver_ok(&d->cfg, fi->driver) ||
-      (fi->pdev[0] && d->cfg.n_devices &&
-       !dfi_config_device_ok(&d->cfg, fi->pdev, dev->minor)))
+  if (!dev_filter_driver_ok(&d->cfg.filter, fi->driver) ||
+      (fi->pdev[0] && d->cfg.filter.n_devices &&
+       !dev_filter_device_ok(&d->cfg.filter, fi->pdev, dev->minor)))
     return;
   const char *device;
   uint64_t id;
