@@ -115,13 +115,6 @@ void ppf_session_free(struct ppf_session *s);
  * ppf_session_free. NULL is a no-op. */
 void ppf_session_free_gone(struct ppf_session *s);
 
-/* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
- * owned paths into `paths`; returns the count (0 also when <dev_root>/dri
- * does not exist) or a negative errno (logged). A node that cannot be
- * opened is a warning, or debug when `quiet` (a re-look). */
-int ppf_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                         bool quiet, char **paths, size_t max);
-
 /* ---- the core ---------------------------------------------------------- */
 struct ppf_device {
   char *path;     /* owned */

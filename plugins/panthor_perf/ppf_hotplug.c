@@ -89,17 +89,21 @@ static enum ppf_seen_kind ppf_probe(struct pp *p, const struct ppf_seen *e,
     return PPF_SEEN_OTHER; /* another driver's node: do not wake it */
   char path[PATH_MAX];
   snprintf(path, sizeof(path), "%s/dri/%s", root, e->name);
-  struct drm_node node;
-  int rc = drm_node_describe(p->host->kernel, path, sysfs, &node);
+  const struct kernel_ops *k = p->host->kernel;
+  int fd = k->open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK, 0);
+  int rc = fd < 0 ? -errno : drm_node_driver(k, fd, driver, sizeof(driver));
+  if (fd >= 0)
+    k->close(fd);
   if (rc < 0) {
-    if (!quiet)
-      log_errno(LOG_LEVEL_WARNING, PPF_PLUGIN, path, "open", -rc,
-                rc == -EACCES || rc == -EPERM
+    if (!quiet) /* the call that failed is named: open or the ioctl */
+      log_errno(LOG_LEVEL_WARNING, PPF_PLUGIN, path,
+                fd < 0 ? "open" : "DRM_IOCTL_VERSION", -rc,
+                fd < 0 && (rc == -EACCES || rc == -EPERM)
                     ? "the render node needs read-write access (group render)"
                     : NULL);
     return PPF_SEEN_FAILED;
   }
-  if (strcmp(node.driver, "panthor") != 0)
+  if (strcmp(driver, "panthor") != 0)
     return PPF_SEEN_OTHER;
   char *owned = strdup(path);
   rc = owned ? ppf_device_add(p, owned, e->ino, what, quiet) : -ENOMEM;

@@ -17,7 +17,6 @@
 #include "plugins/panthor_perf/ppf_session.h"
 
 #include "common/core/devsession.h"
-#include "common/drm/drm_node.h"
 #include "common/panthor/pp_ring.h"
 
 #include <errno.h>
@@ -376,40 +375,4 @@ void ppf_session_free_gone(struct ppf_session *s) {
     plugin_shared_remove(r, c);
   ppf_shared_unlock(r);
   ppf_session_free(s);
-}
-
-static void ppf_discover_error(void *ctx, const char *path, const char *what,
-                               int err) {
-  const bool *quiet = ctx;
-  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PPF_PLUGIN, path,
-            what, err,
-            strcmp(what, "open") == 0
-                ? "the render node needs read-write access (group render)"
-                : NULL);
-}
-
-int ppf_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                         bool quiet, char **paths, size_t max) {
-  char dri[DRM_NODE_PATH_MAX];
-  snprintf(dri, sizeof(dri), "%s/dri", dev_root);
-  struct drm_node *nodes = calloc(DRM_NODE_MAX, sizeof(*nodes));
-  if (nodes == NULL)
-    return -ENOMEM;
-  /* sysfs describes the real /dev only */
-  const char *sysfs = strcmp(dev_root, "/dev") == 0 ? "/sys" : NULL;
-  int n = drm_node_find(kernel, dri, sysfs, "panthor", nodes, DRM_NODE_MAX,
-                        ppf_discover_error, &quiet);
-  if (n == -ENOENT || n == -ENOTDIR)
-    n = 0; /* no DRM device at all (no GPU driver loaded): none found */
-  if (n < 0) {
-    log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, dri, "discovery", -n, NULL);
-    free(nodes);
-    return n;
-  }
-  size_t k = 0;
-  for (int i = 0; i < n && k < max; i++)
-    if ((paths[k] = strdup(nodes[i].path)) != NULL)
-      k++;
-  free(nodes);
-  return (int)k;
 }

@@ -767,22 +767,27 @@ static void pp_session_read__two_threads_one_session(void **state) {
   capture_sink_fini(&c);
 }
 
-static void pp_session_discover__panthor_nodes_only(void **state) {
+static void pp_discovery__panthor_nodes_only(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_RFC_V2, NULL);
   char other[600];
   snprintf(other, sizeof(other), "%s/renderD129", dri); /* not a device */
   close(open(other, O_CREAT | O_WRONLY, 0644));
-  char *paths[4];
-  int n =
-      ppf_session_discover(fp.root, &shim_kernel, /*quiet=*/false, paths, 4);
-  assert_int_equal(n, 1);
-  assert_string_equal(paths[0], path);
-  free(paths[0]);
+  void *inst = panthor_perf_ops.instance_new("t");
+  option(inst, "DevRoot", fp.root);
+  assert_int_equal(panthor_perf_ops.init(inst, &host), 0);
+  struct capture_sink c;
+  capture_sink_init(&c);
+  reads(inst, &c, 1);
+  assert_int_equal(capture_sink_count(&c, STREAM), 1);
+  assert_non_null(capture_sink_find(&c, STREAM "device=renderD128 "));
   /* the ioctl that failed is named, not "open" */
   assert_non_null(strstr(logged, "renderD129: DRM_IOCTL_VERSION: "
                                  "Inappropriate ioctl for device"));
   assert_null(strstr(logged, "open: Inappropriate ioctl"));
+  panthor_perf_ops.instance_free(inst);
+  capture_sink_fini(&c);
+  unlink(other);
 }
 
 int main(void) {
@@ -821,8 +826,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
-      cmocka_unit_test_setup_teardown(pp_session_discover__panthor_nodes_only,
-                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_discovery__panthor_nodes_only, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
