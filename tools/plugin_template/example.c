@@ -74,6 +74,5 @@ const struct plugin_ops example_ops = {
     .read = example_read,
     .collectd_rules = example_collectd_rules,
     .units = example_units,
-    .help_example = NULL, /* no nested block */
     .instance_free = example_free,
 };
