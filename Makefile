@@ -1,8 +1,8 @@
 # collectd GPU/SoC telemetry plugins: one entry point for build, test, demo,
-# bench, fuzz and install. See README.md.
+# bench, fuzz and install. See README.md and HACKING.md.
 
 # The plugins: plugins/plugins.manifest's one line; what each needs beyond
-# plugins/<p>/*.c: plugins/<p>/plugin.manifest (README.md, "Adding a plugin").
+# plugins/<p>/*.c: plugins/<p>/plugin.manifest (HACKING.md, "Adding a plugin").
 manifest      = $(shell sed -n 's/^$(2)[[:space:]]*=[[:space:]]*//p' $(1))
 PLUGINS      := $(call manifest,plugins/plugins.manifest,plugins)
 plugin_key    = $(call manifest,plugins/$(1)/plugin.manifest,$(2))
@@ -163,13 +163,23 @@ INSTALLED_SNIPPETS = $(foreach p,$(PLUGINS),$(CONF_DIR)/$(p).conf) $(CONF_DIR)/g
 SNIPPET_PAIRS      = $(foreach p,$(PLUGINS),$(p):$(call plugin_key,$(p),collectd_snippet))
 MAN_PAGES          = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),man_page))
 TELEGRAF_SNIPPETS  = $(foreach p,$(PLUGINS),$(call plugin_key,$(p),telegraf_snippets))
+# The documentation keeps its tree under DOC_DIR, so its links work there:
+# README.md and HACKING.md, docs/*.md, plugins/<p>/README.md.
+TOP_DOCS           = README.md HACKING.md
+SHARED_DOCS        = $(sort $(wildcard docs/*.md))
 install: all
 	install -d $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(SHARE_DIR) $(DESTDIR)$(CONF_DIR) \
-	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR) $(DESTDIR)$(SHARE_DIR)/telegraf
+	  $(DESTDIR)$(MAN_DIR)/man1 $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf \
+	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p))
 	install -m 0644 $(foreach p,$(PLUGINS),$(BUILD)/$(p).so) $(DESTDIR)$(PLUGIN_DIR)/
 	install -m 0755 $(foreach p,$(PLUGINS),$(BUILD)/$(p)) $(DESTDIR)$(BIN_DIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MAN_DIR)/man1/
-	install -m 0644 README.md $(DESTDIR)$(DOC_DIR)/
+	install -m 0644 $(TOP_DOCS) $(DESTDIR)$(DOC_DIR)/
+	install -m 0644 $(SHARED_DOCS) $(DESTDIR)$(DOC_DIR)/docs/
+	@set -e; for p in $(PLUGINS); do \
+	  echo "install -m 0644 plugins/$$p/README.md $(DESTDIR)$(DOC_DIR)/plugins/$$p/"; \
+	  install -m 0644 plugins/$$p/README.md $(DESTDIR)$(DOC_DIR)/plugins/$$p/; \
+	done
 	install -m 0644 $(BUILD)/types.gpu.db $(DESTDIR)$(SHARE_DIR)/types.gpu.db
 	@set -e; for ps in $(SNIPPET_PAIRS); do p=$${ps%%:*}; src=$${ps#*:}; \
 	  grep -qx "LoadPlugin $$p" $$src || { echo "$$src: no line \"LoadPlugin $$p\"" >&2; exit 1; }; \
@@ -195,9 +205,12 @@ uninstall:
 	rm -f $(foreach f,$(INSTALLED_SNIPPETS),$(DESTDIR)$(f))
 	rm -f $(foreach p,$(PLUGINS),$(DESTDIR)$(PLUGIN_DIR)/$(p).so $(DESTDIR)$(BIN_DIR)/$(p)) \
 	  $(addprefix $(DESTDIR)$(MAN_DIR)/man1/,$(notdir $(MAN_PAGES)))
-	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(DESTDIR)$(DOC_DIR)/README.md
+	rm -f $(DESTDIR)$(SHARE_DIR)/types.gpu.db $(addprefix $(DESTDIR)$(DOC_DIR)/,$(TOP_DOCS)) \
+	  $(addprefix $(DESTDIR)$(DOC_DIR)/docs/,$(notdir $(SHARED_DOCS))) \
+	  $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)/README.md)
 	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/telegraf/,$(notdir $(TELEGRAF_SNIPPETS)))
-	-rmdir $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
+	-rmdir $(foreach p,$(PLUGINS),$(DESTDIR)$(DOC_DIR)/plugins/$(p)) $(DESTDIR)$(DOC_DIR)/plugins \
+	  $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(SHARE_DIR)/telegraf $(DESTDIR)$(DOC_DIR) 2>/dev/null
 
 clean:
 	rm -rf build

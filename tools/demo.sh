@@ -115,7 +115,7 @@ latest() {
         printf "30 - %d %s\n", last, inst
         return
       }
-      # README "The collectd mapping rule": device, device-pid-comm,
+      # docs/collectd-naming.md: device, device-pid-comm,
       # device-client<id>-comm, else a cgroup
       scope = inst !~ /-/ ? "device" : inst ~ /^[^-]+-[0-9]+-/ ? "process" : \
         inst ~ /^[^-]+-client[0-9]+-/ ? "client" : "cgroup"

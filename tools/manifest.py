@@ -1,4 +1,4 @@
-"""The plugin manifests (README.md, "Adding a plugin") for Python readers.
+"""The plugin manifests (HACKING.md, "Adding a plugin") for Python readers.
 
   plugins()          the names on the line of plugins/plugins.manifest
   manifest(name)     plugins/<name>/plugin.manifest as a dict of strings

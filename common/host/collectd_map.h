@@ -1,7 +1,7 @@
 /*
  * collectd_map.h: THE rule turning a record field into a collectd value
  * list identifier, one generic mapper over each plugin's table of rules
- * (collectd_rule.h; README, "The collectd mapping rule"). This comment is
+ * (collectd_rule.h; docs/collectd-naming.md). This comment is
  * the canonical statement of the rule, in the manner of collectd's own
  * plugins (cpu: cpu-0/percent-user; interface: interface-eth0/if_octets):
  *
@@ -36,7 +36,7 @@
  * reaches collectd that it rewrites. InfluxDB's collectd listener and
  * write_prometheus take names as they are. write_graphite 5.12 rewrites '.'
  * and ':' (with whitespace, quotes, backslash, '!', '/', parentheses) to
- * its EscapeCharacter: with EscapeCharacter "=" (README, "Backends"), which
+ * its EscapeCharacter: with EscapeCharacter "=" (docs/backends.md), which
  * no name holds otherwise, free text and labels (which hold no ':') never
  * meet in Graphite; only two kernel names differing just in '.' against
  * ':' could. (With the default '_', values differing only in '.' against

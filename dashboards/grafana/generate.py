@@ -9,10 +9,10 @@ source chosen at import (__inputs DS_INFLUXDB), in the collectd
 schema (InfluxDB's [[collectd]] listener: measurement <plugin>_value, tags
 host, instance = plugin_instance, type, type_instance; database "collectd")
 and in the Telegraf schema (the executables' Influx lines through
-inputs.exec/execd: measurements and tags as README "Metrics"; database
+inputs.exec/execd: measurements and tags as plugins/*/README.md "Metrics"; database
 "telegraf"). Panels are raw InfluxQL with Grafana's $timeFilter and
 $__interval. In the collectd schema the tags are parts of `instance` (the
-plugin_instance: '-'-joined, README "The collectd mapping rule") and of
+plugin_instance: '-'-joined, docs/collectd-naming.md) and of
 `type_instance`; its dashboards have template variables host, device (the
 device or PMU, taken out of `instance` by a regex) and, for drm_fdinfo,
 process (pid-comm), each with "All" as `.*`.

@@ -8,7 +8,7 @@ GPU_DEVICE_RE, telegraf_query) and takes DASHBOARDS: output file name ->
 # flake8: noqa: F821
 
 # plugin_instance the device; type_instance [domain|region|unit|sensor-]field
-# (README "The collectd mapping rule"; drm_device.c: ddv_collectd_rules).
+# (docs/collectd-naming.md; drm_device.c: ddv_collectd_rules).
 DDV_BY_TYPE = "\"host\", \"instance\", \"type_instance\""
 DDV_LEGEND = "$tag_host $tag_instance $tag_type_instance"
 

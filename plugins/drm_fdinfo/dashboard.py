@@ -7,7 +7,7 @@ GPU_DEVICE_RE, telegraf_query) and takes DASHBOARDS: output file name ->
 """
 # flake8: noqa: F821
 
-# plugin_instance shapes (README "The collectd mapping rule"): a device
+# plugin_instance shapes (docs/collectd-naming.md): a device
 # [label-]device, a process [label-]device-pid-comm, a client
 # [label-]device-clientID-comm, a cgroup [label-]device-+path (or, cut,
 # HASH~+tail / start~HASH); type_instance engine-field or region-field.
@@ -85,8 +85,8 @@ DASHBOARDS = {
                                  "telegraf", DRM_TELEGRAF),
 }
 
-# Prometheus data source: the executable's --listen (README "Prometheus,
-# natively"); variables host (instance), device, process (comm).
+# Prometheus data source: the executable's --listen
+# (docs/exporter.md); variables host (instance), device, process (comm).
 _DEV = prom_sel(("instance", "instance"), ("device", "device"), scope="device")
 _PROC = prom_sel(("instance", "instance"), ("device", "device"), ("comm", "comm"),
                  scope="process")

@@ -1,7 +1,7 @@
 /*
- * dfi_config.c: the drm_fdinfo options (README "drm_fdinfo options" lists
- * them with their defaults). Config never touches /proc or /sys; roots are
- * only remembered here and opened at init.
+ * dfi_config.c: the drm_fdinfo options (plugins/drm_fdinfo/README.md,
+ * "Options", lists them with their defaults). Config never touches /proc or
+ * /sys; roots are only remembered here and opened at init.
  */
 #include "common/core/cfg.h"
 #include "plugins/drm_fdinfo/dfi.h"

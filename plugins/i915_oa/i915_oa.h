@@ -2,8 +2,8 @@
  * i915_oa.h: the i915_oa plugin core: one OA stream per i915 device,
  * drained at every read (and by the host's drain hook between reads),
  * every report accumulated into 64-bit totals (common/i915/oa_accum), and
- * records built from that state (ioa_records.c). README "i915_oa" lists the
- * options and records.
+ * records built from that state (ioa_records.c). plugins/i915_oa/README.md
+ * lists the options and records.
  */
 #ifndef PLUGINS_I915_OA_I915_OA_H
 #define PLUGINS_I915_OA_I915_OA_H

@@ -1,6 +1,6 @@
 /*
- * oa_config.c: the i915_oa options (README "i915_oa options"). Config
- * never touches a device; devices, metric sets and formats are resolved
+ * oa_config.c: the i915_oa options (plugins/i915_oa/README.md, "Options").
+ * Config never touches a device; devices, metric sets and formats are resolved
  * at init, against the identity each device reports.
  */
 #include "common/core/cfg.h"

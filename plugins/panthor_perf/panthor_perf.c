@@ -3,7 +3,8 @@
  * (Device options, or discovery under DevRoot), read once per interval in
  * one direction: SAMPLE and consume the ring (ppf_session.c) -> decode and
  * fold each sample (common/panthor/pp_accum) -> records from state
- * (ppf_report.c) -> sink. README "panthor_perf" lists records and options.
+ * (ppf_report.c) -> sink. plugins/panthor_perf/README.md lists records and
+ * options.
  */
 #include "plugins/panthor_perf/panthor_perf.h"
 

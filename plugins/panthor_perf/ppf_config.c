@@ -1,7 +1,7 @@
 /*
- * ppf_config.c: the panthor_perf options (README "panthor_perf options").
- * Config never touches a device: Device paths are only remembered, and
- * Counter options are parsed for syntax here and resolved per GPU at init.
+ * ppf_config.c: the panthor_perf options (plugins/panthor_perf/README.md,
+ * "Options"). Config never touches a device: Device paths are only remembered,
+ * and Counter options are parsed for syntax here and resolved per GPU at init.
  */
 #include "common/core/cfg.h"
 #include "plugins/panthor_perf/panthor_perf.h"

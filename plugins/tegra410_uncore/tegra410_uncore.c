@@ -7,8 +7,8 @@
  * (cumulative count, rate, enabled/running time, running fraction,
  * intervals not counted: counted as perf stat -I counts, pmu_group.h)
  * and, for the preset,
- * tegra410 records with the kernel documentation's metrics (README,
- * "tegra410_uncore").
+ * tegra410 records with the kernel documentation's metrics
+ * (plugins/tegra410_uncore/README.md).
  */
 #include "plugins/tegra410_uncore/t410.h"
 

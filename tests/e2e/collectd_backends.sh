@@ -3,7 +3,7 @@
 # fed by one real collectd daemon that runs drm_fdinfo (a synthetic tree of
 # two GPUs, every ReportBy, processes and cgroups with hostile names) and
 # tegra410_uncore (the Tegra410 preset and a raw event on emulated PMUs,
-# LD_PRELOAD tests/shim) with the configuration README "Backends" shows:
+# LD_PRELOAD tests/shim) with the configuration docs/backends.md shows:
 #   network          -> InfluxDB 1.x [[collectd]] listener (our types.db
 #                       and collectd's): every series collectd wrote (its csv
 #                       plugin is the reference) is stored, values read back
@@ -113,7 +113,7 @@ tap_check "influxd starts with a [[collectd]] listener" influx_start "$T/influx"
 tap_check "carbon-cache starts" carbon_start "$T/carbon"
 pport=$(be_free_port)
 
-# Exactly README "Backends" (ports are the tests' free ones).
+# Exactly docs/backends.md (ports are the tests' free ones).
 backends="PluginDir \"/usr/lib/collectd\"
 LoadPlugin network
 <Plugin network>

@@ -117,9 +117,23 @@ for p in $plugins; do
 done
 tap_is "" "$(grep "^\./$ENABLED" "$T/plugins.list")" \
   "nothing is shipped in $ENABLED (the links are made by postinst)"
+# The documentation as make install lays it out, in both packages
+# (dh_compress gzips the files over 4 KiB).
+docs=$(for f in README.md HACKING.md docs/*.md; do echo "$f"; done
+  for p in $plugins; do echo "plugins/$p/README.md"; done)
 for p in "${PKGS[@]}"; do
-  tap_check "$p installs README.md" \
-    grep -qx "./usr/share/doc/$p/README.md.gz" "$T/$([[ $p == collectd-* ]] && echo plugins || echo tools).list"
+  list=$T/$([[ $p == collectd-* ]] && echo plugins || echo tools).list
+  missing=
+  for f in $docs; do
+    grep -qxE "\./usr/share/doc/$p/$f(\.gz)?" "$list" || missing="$missing $f"
+  done
+  tap_is "" "$missing" "$p installs README.md, HACKING.md, docs/*.md and every plugin's README.md"
+done
+# Each man page's FILES names documentation the package has.
+for p in $plugins; do
+  for f in $(sed -n 's/^\.I \(\/usr\/share\/doc\/.*\)/\1/p' "plugins/$p/$p.1" | sed 's/\\//g'); do
+    tap_check "$p.1 names $f, which gpu-telemetry-tools has" grep -qx ".$f" "$T/tools.list"
+  done
 done
 tap_is "" "$(grep -E '^\./etc/telegraf/.*\.conf$' "$T/tools.list")" \
   "no Telegraf snippet is active by default (only *.conf.example)"

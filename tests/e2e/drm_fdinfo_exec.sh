@@ -17,7 +17,7 @@ tap_is 0 "$(lp_get clients --measurement drm_scan <<<"$out")" \
 tap_is 0 "$(lp_count --measurement drm_engine <<<"$out")" \
   "real /proc: no engine records"
 
-# Exit status (README "Exit status"): a wrong key or value is exit 2 even
+# Exit status (docs/telegraf.md, "Exit status"): a wrong key or value is exit 2 even
 # next to valid ones; a failure to start (an unreadable ProcRoot) is 1.
 "$BIN" --once --window=0 --ReportBy=Device --Bogus=1 >/dev/null 2>&1
 tap_is 2 $? "unknown key next to a valid one: exit 2"

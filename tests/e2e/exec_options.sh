@@ -9,7 +9,7 @@
 # that --help shows works on emulated Tegra410 PMUs (tests/shim); a
 # FlexEvent name longer than the exec host's old 127-byte copy is refused
 # by name. The host's flags and formats that --help lists are in every man
-# page and the README.
+# page and in the user documentation (README.md, docs/*.md).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -83,15 +83,15 @@ for p in drm_fdinfo i915_oa panthor_perf tegra410_uncore drm_device; do
   done
   tap_is "" "$unknown" "$p: every listed key is known to configure, any case"
   # the host's own flags and --format's values: in the man page and the
-  # README too (a flag added to --help and forgotten there fails here)
+  # documentation too (a flag added to --help and forgotten there fails here)
   flags=$(sed '/^Options of /,$d' <<<"$help" | grep -oE -- '--[a-z][a-z-]*' | sort -u)
   formats=$(grep -oE -- '--format=[a-z|]+' <<<"$help" | head -1 | sed 's/--format=//; s/|/ /g')
   missing=
   for f in $flags $formats; do
     grep -qF -- "$(sed 's/-/\\-/g' <<<"$f")" "plugins/$p/$p.1" || missing="$missing man:$f"
-    grep -qF -- "$f" README.md || missing="$missing README:$f"
+    grep -qF -- "$f" README.md docs/*.md || missing="$missing docs:$f"
   done
-  tap_is "" "$missing" "$p: every host flag and format of --help is in the man page and README"
+  tap_is "" "$missing" "$p: every host flag and format of --help is in the man page and the docs"
 done
 
 # Interval, the collectd key: stays running, a batch per interval, exit 0

@@ -15,8 +15,14 @@ for f in lib/collectd/drm_fdinfo.so bin/drm_fdinfo share/collectd/types.gpu.db \
   tap_check "installed /opt/gpu/$f" test -s "$dest/opt/gpu/$f"
 done
 tap_check "the executable is executable" test -x "$dest/opt/gpu/bin/drm_fdinfo"
-tap_check "its man page and README.md" test -s "$dest/opt/gpu/share/man/man1/drm_fdinfo.1" \
-  -a -s "$dest/opt/gpu/share/doc/collectd-gpu-plugins/README.md"
+tap_check "its man page" test -s "$dest/opt/gpu/share/man/man1/drm_fdinfo.1"
+# The documentation keeps its tree, so its links work where it is installed.
+doc=$dest/opt/gpu/share/doc/collectd-gpu-plugins
+for f in README.md HACKING.md docs/*.md plugins/*/README.md; do
+  tap_check "installed share/doc/collectd-gpu-plugins/$f" cmp -s "$f" "$doc/$f"
+done
+out=$(cd "$doc" && python3 "$OLDPWD/tests/lib/doc_links.py" . $(find . -name '*.md' | sort) 2>&1)
+tap_is "" "$out" "every link of the installed documentation resolves in its installed tree"
 make --no-print-directory -s uninstall BUILD="${BUILD:-build}" PREFIX=/opt/gpu \
   DESTDIR="$dest" CONF_DIR=/opt/gpu/etc/collectd.conf.d >"$dest.log" 2>&1
 tap_is 0 $? "make uninstall exits 0"

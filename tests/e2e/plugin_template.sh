@@ -66,7 +66,8 @@ tap_check "make -n install names build/$P.so" grep -q "build/$P\.so" \
   < <(make -C "$S" -n install DESTDIR="$T/root" BUILD=build 2>&1)
 make -C "$S" -s install PLUGINS=$P BUILD=build DESTDIR="$T/root" >"$T/install.log" 2>&1
 tap_is 0 $? "make install exits 0"
-for f in lib/collectd/$P.so bin/$P share/man/man1/$P.1 share/collectd/telegraf/telegraf-$P-exec-json.conf; do
+for f in lib/collectd/$P.so bin/$P share/man/man1/$P.1 share/collectd/telegraf/telegraf-$P-exec-json.conf \
+  share/doc/collectd-gpu-plugins/plugins/$P/README.md; do
   tap_check "installed /usr/$f" test -s "$T/root/usr/$f"
 done
 tap_check "installed /etc/collectd/collectd.conf.d/$P.conf" \

@@ -49,7 +49,7 @@ tap_check "collectd stops on SIGTERM" collectd_stop
 tap_check "log: no read failures" \
   bash -c "! grep -q 'read-function of plugin .tegra410_uncore' '$CD_LOG'"
 
-# One rule (README "Exit status"): a block with one bad Event next to a
+# One rule (docs/telegraf.md, "Exit status"): a block with one bad Event next to a
 # good one is dropped whole; the other block keeps running.
 rm -rf "$CD_DIR"
 collectd_start 'LoadPlugin tegra410_uncore

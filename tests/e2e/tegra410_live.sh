@@ -24,7 +24,7 @@ out=$("$BIN" --once --Event='nvidia_ucf_pmu_0/cycles/' 2>&1 >/dev/null)
 tap_is 1 $? "absent PMU: nothing can start, exit 1"
 tap_check "absent PMU: message names the PMU and errno text" grep -q \
   'tegra410_uncore: nvidia_ucf_pmu_0: PMU: No such file or directory' <<<"$out"
-# One rule (README "Exit status"): one bad Event next to good ones is still
+# One rule (docs/telegraf.md, "Exit status"): one bad Event next to good ones is still
 # a configuration error: exit 2, nothing collected.
 out=$("$BIN" --once --window=0 --Event='msr/tsc/' --Event='msr/tsc,bogus=1/' 2>"$T_ERR")
 tap_is "2|" "$?|$out" "bad Event next to a good one: exit 2, nothing on stdout"

@@ -11,8 +11,7 @@
 # answer newlines on stdin and exit 0 at EOF; the output must parse with
 # the snippet's data_format (tests/lib/telegraf_snippet.py), nothing may
 # reach stderr (Telegraf logs it), and after the snippet's field filters
-# no exec snippet may keep a count that restarts every run (README
-# "Telegraf": such fields are cumulative only in execd mode), while the
+# no exec snippet may keep a count that restarts every run (docs/telegraf.md: such fields are cumulative only in execd mode), while the
 # execd snippets' counts keep growing from batch to batch.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,7 +27,7 @@ trap 'rm -rf "$T"' EXIT
 
 emu_setup "$T"
 
-# Fields that count from the run's first read (README "Telegraf"), by plugin.
+# Fields that count from the run's first read (docs/telegraf.md), by plugin.
 restarting() {
   case $1 in
   drm_fdinfo) echo '^(busy_ns|cycles|total_cycles|clamped|full_scans)$' ;;

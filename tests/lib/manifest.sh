@@ -1,4 +1,4 @@
-# The plugin manifests (README.md, "Adding a plugin") for shell tests.
+# The plugin manifests (HACKING.md, "Adding a plugin") for shell tests.
 # Source it from the source root; then:
 #   manifest_plugins            the names on the line of plugins/plugins.manifest
 #   manifest_key PLUGIN KEY     one key of plugins/PLUGIN/plugin.manifest
