@@ -71,6 +71,13 @@ struct plugin_ops {
    * A field whose ctype is in neither is refused by both hosts. */
   const struct metric_unit *units;
 
+  /* Optional: a nested-block example that works for this plugin, or NULL
+   * (the plugin has no nested block): the command-line spelling of one of
+   * its collectd blocks, e.g. "--Filter=f --Filter.PMU=pcie
+   * --Filter.Terms=src_rp_mask=0x1", which the executable's --help shows
+   * under --<Block>.<Key>=<value>. tests/e2e/help_example.sh runs it. */
+  const char *help_example;
+
   /* Undo init() (restore anything changed on the system) and free. NULL is
    * a no-op. */
   void (*instance_free)(void *inst);

@@ -87,6 +87,25 @@ static void exec_help_exit(void) {
          "collected).\n");
 }
 
+/* The plugin's nested-block example (plugin_ops.help_example), each
+ * --Key behind `prefix`; nothing when it has none. */
+static void exec_help_example(const struct plugin_ops *ops,
+                              const char *prefix) {
+  if (ops->help_example == NULL)
+    return;
+  printf("  for example (a nested block):\n   ");
+  for (const char *p = ops->help_example; *p != '\0'; p++) {
+    if (p[0] == '-' && p[1] == '-' &&
+        (p == ops->help_example || p[-1] == ' ')) {
+      printf("--%s", prefix);
+      p++;
+      continue;
+    }
+    putchar(*p);
+  }
+  putchar('\n');
+}
+
 /* The option table of `ops`, each key behind `prefix`, in a column
  * `width` wide. */
 static void exec_help_keys(const struct plugin_ops *ops, const char *prefix,
@@ -124,6 +143,7 @@ void exec_help(const struct plugin_ops *ops) {
          "block):\n",
          name);
   exec_help_keys(ops, "", 18);
+  exec_help_example(ops, "");
   exec_help_exit();
 }
 
@@ -164,6 +184,7 @@ void exec_help_multi(const char *program, const struct plugin_ops *const *table,
     printf("\nOptions of %s, as --%s.<Key>=<value>:\n", table[k]->name,
            table[k]->name);
     exec_help_keys(table[k], prefix, 32);
+    exec_help_example(table[k], prefix);
   }
   exec_help_exit();
 }

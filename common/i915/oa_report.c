@@ -1,16 +1,9 @@
 /* oa_report.c: OA report decoding and the stream record walk. */
 #include "common/i915/oa_report.h"
 
+#include "common/core/le.h"
+
 #include <string.h>
-
-static uint32_t le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-         (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p) {
-  return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 void oa_report_decode(const struct oa_format *fmt, int gen12,
                       const uint8_t *raw, struct oa_report *out) {

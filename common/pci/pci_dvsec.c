@@ -3,6 +3,8 @@
  */
 #include "common/pci/pci_dvsec.h"
 
+#include "common/core/le.h"
+
 #include <errno.h>
 
 #define PCI_EXT_CAP_START 0x100
@@ -10,11 +12,6 @@
 #define PCI_VENDOR_NVIDIA 0x10de
 #define NVIDIA_DVSEC_ID_TEGRA410 0x0004
 #define NVIDIA_DVSEC_SIZE 0x11 /* up to and including the socket byte */
-
-static uint32_t le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-         (uint32_t)p[3] << 24;
-}
 
 int pci_nvidia_dvsec_find(const void *config, size_t len,
                           struct pci_nvidia_dvsec *out) {

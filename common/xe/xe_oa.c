@@ -2,6 +2,7 @@
  * xe_oa.c). */
 #include "common/xe/xe_oa.h"
 
+#include "common/core/le.h"
 #include "common/i915/oa_platform.h"
 
 #include <errno.h>
@@ -9,15 +10,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint32_t le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-         (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p) {
-  return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 int xe_oa_units_parse(const uint8_t *buf, size_t len,
                       struct xe_oa_unit_info *out, size_t max) {

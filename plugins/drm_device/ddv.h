@@ -13,6 +13,7 @@
 
 #include "common/core/log.h"
 #include "common/core/plugin.h"
+#include "common/sysfs/dev_filter.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -152,10 +153,7 @@ struct ddv_device {
 
 struct ddv_config {
   const char *sysfs_root;
-  const char *devices[DDV_MAX_FILTERS];
-  size_t n_devices;
-  const char *drivers[DDV_MAX_FILTERS];
-  size_t n_drivers;
+  struct dev_filter filter; /* Device, Driver (common/sysfs/dev_filter.h) */
   bool report[DDV_G_COUNT];
   bool report_set; /* a Report line was given */
   bool pm_always;  /* ReadPMAttributes Always */

@@ -50,6 +50,7 @@ void ddv_config_free(struct ddv_config *cfg) {
   for (size_t i = 0; i < cfg->n_owned; i++)
     free(cfg->owned[i]);
   cfg->n_owned = 0;
+  dev_filter_fini(&cfg->filter);
 }
 
 /* Keep a copy of `s` for the instance's life. */
@@ -60,36 +61,6 @@ static const char *ddv_config_keep(struct ddv_config *cfg, const char *s) {
   if (copy != NULL)
     cfg->owned[cfg->n_owned++] = copy;
   return copy;
-}
-
-static int ddv_config_strings(struct ddv_config *cfg,
-                              const struct cfg_item *item, const char **list,
-                              size_t *n) {
-  if (item->n_values == 0) {
-    log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
-            "expected one or more names");
-    return -EINVAL;
-  }
-  for (size_t i = 0; i < item->n_values; i++) {
-    const struct cfg_value *v = &item->values[i];
-    if (v->type != CFG_STRING || v->string[0] == '\0') {
-      log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
-              "expected a name");
-      return -EINVAL;
-    }
-    if (*n == DDV_MAX_FILTERS) {
-      log_msg(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key,
-              "at most %d names", DDV_MAX_FILTERS);
-      return -EINVAL;
-    }
-    const char *kept = ddv_config_keep(cfg, v->string);
-    if (kept == NULL) {
-      log_errno(LOG_LEVEL_ERROR, DDV_PLUGIN, "config", item->key, ENOMEM, NULL);
-      return -ENOMEM;
-    }
-    list[(*n)++] = kept;
-  }
-  return 0;
 }
 
 static int ddv_config_report(struct ddv_config *cfg,
@@ -162,10 +133,9 @@ static int ddv_config_pm(struct ddv_config *cfg, const struct cfg_item *item) {
 }
 
 int ddv_config_item(struct ddv_config *cfg, const struct cfg_item *item) {
-  if (cfg_key_is(item, "Device"))
-    return ddv_config_strings(cfg, item, cfg->devices, &cfg->n_devices);
-  if (cfg_key_is(item, "Driver"))
-    return ddv_config_strings(cfg, item, cfg->drivers, &cfg->n_drivers);
+  int rc;
+  if (dev_filter_configure(&cfg->filter, DDV_PLUGIN, item, &rc))
+    return rc;
   if (cfg_key_is(item, "Report"))
     return ddv_config_report(cfg, item);
   if (cfg_key_is(item, "ReadPMAttributes"))
@@ -177,20 +147,9 @@ int ddv_config_item(struct ddv_config *cfg, const struct cfg_item *item) {
 
 bool ddv_config_device_ok(const struct ddv_config *cfg, const char *name,
                           const char *node) {
-  if (cfg->n_devices == 0)
-    return true;
-  for (size_t i = 0; i < cfg->n_devices; i++)
-    if (strcmp(cfg->devices[i], name) == 0 ||
-        strcmp(cfg->devices[i], node) == 0)
-      return true;
-  return false;
+  return dev_filter_device_ok(&cfg->filter, name, node);
 }
 
 bool ddv_config_driver_ok(const struct ddv_config *cfg, const char *driver) {
-  if (cfg->n_drivers == 0)
-    return true;
-  for (size_t i = 0; i < cfg->n_drivers; i++)
-    if (strcmp(cfg->drivers[i], driver) == 0)
-      return true;
-  return false;
+  return dev_filter_driver_ok(&cfg->filter, driver);
 }

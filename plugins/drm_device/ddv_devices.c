@@ -905,7 +905,8 @@ static void ddv_say_none(struct ddv *d, bool drm, bool accel) {
     log_msg(LOG_LEVEL_INFO, DDV_PLUGIN, d->cfg.sysfs_root, "SysfsRoot",
             "no DRM device%s in class/drm (card<N>) or class/accel "
             "(accel<N>); looking again every 1 s doubling to 1 min",
-            d->cfg.n_devices || d->cfg.n_drivers ? " matching Device/Driver"
+            d->cfg.filter.n_devices || d->cfg.filter.n_drivers
+                ? " matching Device/Driver"
                                                  : "");
 }
 

@@ -182,5 +182,6 @@ const struct plugin_ops drm_device_ops = {
     .init = ddv_init,
     .read = ddv_read,
     .collectd_rules = ddv_collectd_rules,
+    .help_example = NULL, /* no nested block */
     .instance_free = ddv_free,
 };

@@ -69,7 +69,7 @@ DRM_TELEGRAF = [
         "\"host\", \"device\", \"region\", \"pid\", \"comm\""),
      "bytes", "$tag_host $tag_comm ($tag_pid) $tag_region"),
     ("DRM clients per device", telegraf_query(
-        "clients", "drm_device", tvar(("host", "host"), ("device", "device")), "\"host\", \"driver\", \"device\""),
+        "clients", "drm_clients", tvar(("host", "host"), ("device", "device")), "\"host\", \"driver\", \"device\""),
      "short", "$tag_host $tag_driver $tag_device"),
     ("Processes not readable (run as root)", telegraf_query(
         "unreadable", "drm_scan", tvar(("host", "host")), "\"host\""),
@@ -110,10 +110,10 @@ DRM_PROMETHEUS = [
      f"sum by (instance, device, pid, comm) (drm_memory_total_bytes{{{_PROC}}})",
      "bytes", "{{comm}} ({{pid}}) {{device}}"),
     ("DRM clients per device",
-     f"drm_device_clients{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
+     f"drm_clients_clients{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
      "short", "{{instance}} {{device}}"),
     ("Processes not readable (run as root)",
-     f"drm_device_unreadable{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
+     f"drm_clients_unreadable{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
      "short", "{{instance}} {{device}}"),
     ("Scan: processes and fds walked per read",
      f"{{__name__=~\"drm_scan_(processes|fds)\", {prom_sel(('instance', 'instance'))}}}",
@@ -124,7 +124,7 @@ PROMETHEUS_DASHBOARDS = {
     "drm_fdinfo-prometheus.json": (
         "gpu-drm-fdinfo-prometheus", "GPU clients (drm_fdinfo, Prometheus)",
         [("instance", "Host", "drm_scan_clients", "instance"),
-         ("device", "Device", "drm_device_clients", "device"),
+         ("device", "Device", "drm_clients_clients", "device"),
          ("comm", "Process", "drm_engine_capacity", "comm")],
         DRM_PROMETHEUS),
 }
@@ -132,6 +132,6 @@ PROMETHEUS_DASHBOARDS = {
 # Template variables of the Telegraf dashboard: host, device, process.
 TELEGRAF_VARIABLES = {
     "drm_fdinfo-telegraf.json": [("host", "Host", "drm_scan", "host"),
-                                 ("device", "Device", "drm_device", "device"),
+                                 ("device", "Device", "drm_clients", "device"),
                                  ("comm", "Process", "drm_engine", "comm")],
 }

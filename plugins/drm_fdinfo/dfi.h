@@ -4,6 +4,7 @@
  *   dfi_config.c   options and their validation
  *   dfi_devices.c  DRM/accel char devices: names from sysfs, runtime PM,
  *                  the panfrost/panthor profiling switch
+ *   dfi_hotplug.c  devices that come and go (the sysfs class listing)
  *   dfi_clients.c  the client table and the per-engine counter state
  *                  (monotonic hold, utilisation)
  *   dfi_scan.c     finding clients: full /proc walk, debugfs client lists,
@@ -21,6 +22,7 @@
 #include "common/core/metric.h"
 #include "common/core/text.h"
 #include "common/drm/fdinfo_parse.h"
+#include "common/sysfs/dev_filter.h"
 #include "plugins/drm_fdinfo/dfi_clients.h"
 #include "plugins/drm_fdinfo/dfi_pids.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
@@ -31,9 +33,8 @@
 #include <sys/types.h>
 
 #define DFI_PLUGIN "drm_fdinfo"
-#define DFI_DRM_MAJOR 226   /* /dev/dri/card*, renderD* */
-#define DFI_ACCEL_MAJOR 261 /* /dev/accel/accel* (DRM accel subsystem) */
-#define DFI_MAX_FILTERS 16
+#define DFI_DRM_MAJOR 226          /* /dev/dri/card*, renderD* */
+#define DFI_ACCEL_MAJOR 261        /* /dev/accel/accel* (DRM accel subsystem) */
 #define DFI_FDINFO_MAX (64 * 1024) /* larger fdinfo files are cut, counted */
 
 enum dfi_scope {
@@ -50,11 +51,8 @@ struct dfi_config {
   char *dev_root;     /* DevRoot */
   unsigned report_by; /* DFI_SCOPE_* bits; 0 = not configured */
   bool has_process_match;
-  regex_t process_match; /* ProcessMatch (POSIX ERE on comm) */
-  char *drivers[DFI_MAX_FILTERS];
-  size_t n_drivers;
-  char *devices[DFI_MAX_FILTERS];
-  size_t n_devices;
+  regex_t process_match;       /* ProcessMatch (POSIX ERE on comm) */
+  struct dev_filter filter;    /* Device, Driver */
   uint64_t max_clients;        /* MaxClients */
   uint64_t max_processes;      /* MaxProcesses (reported per device) */
   double full_scan_interval_s; /* FullScanInterval; -1 auto */
@@ -72,6 +70,8 @@ struct dfi_device {
   char minor[32];            /* card0, renderD128, accel0, or "M:m" */
   char driver[32];           /* sysfs driver link; "" unknown */
   char pm_path[512];         /* power/runtime_status, "" if none */
+  ino_t ino;                 /* of its <sysfs>/class entry; 0: not listed */
+  bool gone;                 /* its class entry went: no record, no client */
   bool excluded;             /* Device/Driver filters rule it out */
   bool suspended;            /* runtime_status said so at this read */
   uint64_t checked_gen;      /* read generation of the PM check */
@@ -99,8 +99,10 @@ struct dfi {
   int proc_fd; /* O_DIRECTORY of ProcRoot, held between reads */
   const struct plugin_host *host; /* borrowed from init() on */
 
-  struct dfi_device *devices;
+  struct dfi_device *devices; /* never shrinks: gone ones are marked */
   size_t n_devices, cap_devices;
+  bool quiet_resolve; /* dfi_hotplug_refresh says what it resolves */
+  bool dev_root_set;  /* DevRoot was configured (not the default) */
 
   struct dfi_client_table clients;
   uint64_t gen;
@@ -142,12 +144,13 @@ void dfi_config_fini(struct dfi_config *cfg);
 int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item);
 /* The keys dfi_config_apply() takes (cfg.h), for --help. */
 extern const struct cfg_option dfi_options[];
-bool dfi_config_driver_ok(const struct dfi_config *cfg, const char *driver);
-bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
-                          const char *minor);
 
 /* dfi_devices.c */
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev);
+/* Resolve `dev` (rdev set) from sysfs again: name, minor, driver, PM file,
+ * filters; said at INFO unless `quiet`. */
+void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
+                        bool quiet);
 bool dfi_device_is_suspended(struct dfi *d, struct dfi_device *dev);
 /* Take the device's name (and driver, if sysfs had none) from a client's
  * drm-pdev when sysfs named it otherwise. */
@@ -156,6 +159,20 @@ void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
 int dfi_profiling_enable(struct dfi *d);
 void dfi_profiling_restore(struct dfi *d);
 void dfi_devices_free(struct dfi *d);
+
+/* dfi_hotplug.c: list <SysfsRoot>/class/{drm,accel} (names and inode
+ * numbers; a minor's `dev` file is read only for an entry not seen
+ * before): minors that went are marked gone (their clients dropped, their
+ * series end at this read), minors that came are resolved (a minor that
+ * comes back starts afresh). One INFO line per device name each way, none
+ * at init (each minor's own line is said then). When neither class
+ * directory can be listed nothing changes (no sysfs in a container:
+ * devices are learned from the clients' fds only). */
+void dfi_hotplug_refresh(struct dfi *d, bool init);
+/* At init: a ProcRoot without process directories, a SysfsRoot without
+ * dev/char or a DRM class: each said once, a WARNING naming the path
+ * (a configured DevRoot without dri or accel: dfi_open_watch). */
+void dfi_roots_check(struct dfi *d);
 
 /* dfi_report.c: records of the state after dfi_groups_update(); the
  * first sink error, or 0. */

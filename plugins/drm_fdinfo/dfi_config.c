@@ -52,10 +52,7 @@ void dfi_config_fini(struct dfi_config *cfg) {
   free(cfg->dev_root);
   if (cfg->has_process_match)
     regfree(&cfg->process_match);
-  for (size_t i = 0; i < cfg->n_drivers; i++)
-    free(cfg->drivers[i]);
-  for (size_t i = 0; i < cfg->n_devices; i++)
-    free(cfg->devices[i]);
+  dev_filter_fini(&cfg->filter);
   memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -78,32 +75,6 @@ static int dfi_config_path(const struct cfg_item *item, char **slot) {
 }
 
 /* Keys taking one or more strings on one line, repeatable. */
-static int dfi_config_strings(const struct cfg_item *item, char **list,
-                              size_t *n) {
-  if (item->n_values == 0) {
-    log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
-            "expected at least one string");
-    return -EINVAL;
-  }
-  for (size_t i = 0; i < item->n_values; i++) {
-    if (item->values[i].type != CFG_STRING || item->values[i].string[0] == 0) {
-      log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
-              "expected non-empty strings");
-      return -EINVAL;
-    }
-    if (*n == DFI_MAX_FILTERS) {
-      log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
-              "at most %d values", DFI_MAX_FILTERS);
-      return -EINVAL;
-    }
-    list[*n] = strdup(item->values[i].string);
-    if (list[*n] == NULL)
-      return -ENOMEM;
-    (*n)++;
-  }
-  return 0;
-}
-
 static int dfi_config_report_by(struct dfi_config *cfg,
                                 const struct cfg_item *item) {
   static const struct {
@@ -208,10 +179,9 @@ int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
     return dfi_config_report_by(cfg, item);
   if (cfg_key_is(item, "ProcessMatch"))
     return dfi_config_regex(cfg, item);
-  if (cfg_key_is(item, "Driver"))
-    return dfi_config_strings(item, cfg->drivers, &cfg->n_drivers);
-  if (cfg_key_is(item, "Device"))
-    return dfi_config_strings(item, cfg->devices, &cfg->n_devices);
+  int rc;
+  if (dev_filter_configure(&cfg->filter, DFI_PLUGIN, item, &rc))
+    return rc;
   if (cfg_key_is(item, "MaxClients"))
     return cfg_get_u64(DFI_PLUGIN, item, 1, 1000000, &cfg->max_clients);
   if (cfg_key_is(item, "MaxProcesses"))
@@ -230,24 +200,4 @@ int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
   if (cfg_key_is(item, "EnableProfiling"))
     return cfg_get_bool(DFI_PLUGIN, item, &cfg->enable_profiling);
   return cfg_unknown(DFI_PLUGIN, item);
-}
-
-bool dfi_config_driver_ok(const struct dfi_config *cfg, const char *driver) {
-  if (cfg->n_drivers == 0)
-    return true;
-  for (size_t i = 0; i < cfg->n_drivers; i++)
-    if (strcmp(cfg->drivers[i], driver) == 0)
-      return true;
-  return false;
-}
-
-bool dfi_config_device_ok(const struct dfi_config *cfg, const char *name,
-                          const char *minor) {
-  if (cfg->n_devices == 0)
-    return true;
-  for (size_t i = 0; i < cfg->n_devices; i++)
-    if (strcmp(cfg->devices[i], name) == 0 ||
-        strcmp(cfg->devices[i], minor) == 0)
-      return true;
-  return false;
 }

@@ -23,7 +23,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev) {
+void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
+                        bool quiet) {
   const char *sysfs = d->cfg.sysfs_root;
   char base[384], path[448];
   snprintf(base, sizeof(base), "%s/dev/char/%u:%u", sysfs, major(dev->rdev),
@@ -46,13 +47,14 @@ static void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev) {
     dev->pm_path[0] = '\0';
 
   dev->excluded =
-      !dfi_config_device_ok(&d->cfg, dev->name, dev->minor) ||
-      (dev->driver[0] && !dfi_config_driver_ok(&d->cfg, dev->driver));
-  log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, dev->name, "device",
-          "%s (%s, driver %s)%s", dev->minor,
-          major(dev->rdev) == DFI_ACCEL_MAJOR ? "accel" : "drm",
-          dev->driver[0] ? dev->driver : "unknown",
-          dev->excluded ? ", excluded by filters" : "");
+      !dev_filter_device_ok(&d->cfg.filter, dev->name, dev->minor) ||
+      (dev->driver[0] && !dev_filter_driver_ok(&d->cfg.filter, dev->driver));
+  if (!quiet)
+    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, dev->name, "device",
+            "%s (%s, driver %s)%s", dev->minor,
+            major(dev->rdev) == DFI_ACCEL_MAJOR ? "accel" : "drm",
+            dev->driver[0] ? dev->driver : "unknown",
+            dev->excluded ? ", excluded by filters" : "");
 }
 
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev) {
@@ -70,7 +72,7 @@ struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev) {
   struct dfi_device *dev = &d->devices[d->n_devices++];
   memset(dev, 0, sizeof(*dev));
   dev->rdev = rdev;
-  dfi_device_resolve(d, dev);
+  dfi_device_resolve(d, dev, d->quiet_resolve);
   return dev;
 }
 
@@ -81,7 +83,7 @@ void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
   /* drm-pdev is the kernel's own name for the device; sysfs may have given
    * another (no /sys in a container, a wrong SysfsRoot). One device is one
    * series: adopt the fdinfo name, so the client groups and the device's
-   * own drm_device record agree. */
+   * own drm_clients record agree. */
   log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, fi->pdev, "device",
           "%s is named %s by drm-pdev (sysfs: \"%s\")", dev->minor, fi->pdev,
           dev->name);
@@ -90,8 +92,8 @@ void dfi_device_learn(struct dfi *d, struct dfi_device *dev,
   if (dev->driver[0] == '\0' && len < sizeof(dev->driver))
     memcpy(dev->driver, fi->driver, len + 1); /* never a cut name */
   dev->excluded =
-      !dfi_config_device_ok(&d->cfg, dev->name, dev->minor) ||
-      (dev->driver[0] && !dfi_config_driver_ok(&d->cfg, dev->driver));
+      !dev_filter_device_ok(&d->cfg.filter, dev->name, dev->minor) ||
+      (dev->driver[0] && !dev_filter_driver_ok(&d->cfg.filter, dev->driver));
 }
 
 /* Drivers whose fdinfo read resumes a runtime-suspended device: xe takes a

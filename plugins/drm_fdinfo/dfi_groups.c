@@ -268,7 +268,7 @@ static int dfi_groups_count_processes(struct dfi *d) {
 
 /* Fold the clients of this read into their groups. */
 static void dfi_groups_fold_clients(struct dfi *d) {
-  unsigned scopes = d->cfg.report_by | DFI_SCOPE_DEVICE; /* drm_device */
+  unsigned scopes = d->cfg.report_by | DFI_SCOPE_DEVICE; /* drm_clients */
   struct dfi_client *c;
   dfi_client_for_each(&d->clients, i, c) {
     if (c->seen_gen != d->gen)

@@ -238,7 +238,10 @@ void dfi_open_watch(struct dfi *d) {
   }
   if (watched == 0) {
     k->close(fd);
-    log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.dev_root, "inotify",
+    /* a configured DevRoot holding neither is a wrong path more likely
+     * than a machine without DRM devices: said at the default level */
+    log_msg(d->dev_root_set ? LOG_LEVEL_WARNING : LOG_LEVEL_INFO, DFI_PLUGIN,
+            d->cfg.dev_root, d->dev_root_set ? "DevRoot" : "inotify",
             "no dri or accel directory to watch: opens are found by the fd "
             "counts of FdCountInterval");
     return;

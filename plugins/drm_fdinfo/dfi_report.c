@@ -1,7 +1,7 @@
 /*
  * dfi_report.c: the records of one read, built from the state that
  * dfi_scan() and dfi_groups_update() left (dfi_groups.h), which this file
- * only reads: drm_device, drm_engine and drm_memory per group, drm_scan.
+ * only reads: drm_clients, drm_engine and drm_memory per group, drm_scan.
  */
 #include "plugins/drm_fdinfo/dfi_groups.h"
 
@@ -107,7 +107,7 @@ static int dfi_emit_device(struct metric_sink *sink, const char *driver,
                            uint64_t processes, uint64_t unreadable,
                            uint64_t time_ns) {
   struct metric m;
-  metric_init(&m, "drm_device", time_ns);
+  metric_init(&m, "drm_clients", time_ns);
   metric_add_tag(&m, "driver", driver[0] ? driver : "unknown");
   metric_add_tag(&m, "device", device);
   metric_add_int(&m, "clients", "objects", clients);
@@ -123,14 +123,15 @@ int dfi_report(const struct dfi *d, struct metric_sink *sink,
   /* Devices that have no client now still report zero. */
   for (size_t i = 0; i < d->n_devices; i++) {
     const struct dfi_device *dev = &d->devices[i];
-    if (dev->excluded)
+    if (dev->excluded || dev->gone)
       continue;
     bool has_group = false, earlier = false;
     for (size_t k = 0; t != NULL && k < t->n_order && !has_group; k++)
       has_group = t->order[k]->scope == DFI_SCOPE_DEVICE &&
                   strcmp(t->order[k]->device, dev->name) == 0;
     for (size_t k = 0; k < i && !earlier; k++)
-      earlier = strcmp(d->devices[k].name, dev->name) == 0;
+      earlier = !d->devices[k].excluded && !d->devices[k].gone &&
+                strcmp(d->devices[k].name, dev->name) == 0;
     if (!has_group && !earlier)
       dfi_keep_first(&rc, dfi_emit_device(sink, dev->driver, dev->name, 0, 0,
                                           d->stats.unreadable, time_ns));

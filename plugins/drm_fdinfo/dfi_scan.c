@@ -202,9 +202,9 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
                       struct dfi_device *dev, const struct fdinfo *fi,
                       uint64_t mono) {
   dfi_device_learn(d, dev, fi);
-  if (!dfi_config_driver_ok(&d->cfg, fi->driver) ||
-      (fi->pdev[0] && d->cfg.n_devices &&
-       !dfi_config_device_ok(&d->cfg, fi->pdev, dev->minor)))
+  if (!dev_filter_driver_ok(&d->cfg.filter, fi->driver) ||
+      (fi->pdev[0] && d->cfg.filter.n_devices &&
+       !dev_filter_device_ok(&d->cfg.filter, fi->pdev, dev->minor)))
     return;
   const char *device;
   uint64_t id;
@@ -248,7 +248,7 @@ static void dfi_found(struct dfi *d, struct dfi_proc *p, int fd,
 static void dfi_discover(struct dfi *d, struct dfi_proc *p, int fd,
                          dev_t rdev) {
   struct dfi_device *dev = dfi_device_get(d, rdev);
-  if (dev == NULL || dev->excluded)
+  if (dev == NULL || dev->excluded || dev->gone)
     return;
   if (!p->loaded)
     dfi_proc_load(d, p);
@@ -407,7 +407,10 @@ void dfi_refresh_known(struct dfi *d) {
       }
       struct fdinfo fi;
       uint64_t mono;
-      int rc = dev ? dfi_fdinfo_read(d, h.pid, h.fd, &fi, &mono) : -ENODEV;
+      /* a gone device's clients go with it (its minor may come back as
+       * another device's: never mix the two) */
+      int rc = dev && !dev->gone ? dfi_fdinfo_read(d, h.pid, h.fd, &fi, &mono)
+                                 : -ENODEV;
       const char *device = NULL;
       uint64_t id = 0;
       if (rc == 0)

@@ -47,45 +47,10 @@ static int dfi_default_path(char **slot, const char *value) {
   return *slot ? 0 : -ENOMEM;
 }
 
-/* Learn the devices present before any client uses them, so an idle GPU
- * still reports drm_device clients=0: /sys/class/{drm,accel}/<minor>/dev. */
-static void dfi_devices_enumerate(struct dfi *d) {
-  static const char *const classes[] = {"drm", "accel"};
-  const struct kernel_ops *ops = d->host->kernel;
-  for (size_t k = 0; k < 2; k++) {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/class/%s", d->cfg.sysfs_root, classes[k]);
-    int fd = ops->open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-    DIR *dir = fd >= 0 ? ops->fdopendir(fd) : NULL;
-    if (dir == NULL) {
-      if (fd >= 0)
-        ops->close(fd);
-      continue;
-    }
-    struct dirent *de;
-    while ((de = ops->readdir(dir)) != NULL) {
-      if (strncmp(de->d_name, DRM_PRIMARY_MINOR_NAME,
-                  strlen(DRM_PRIMARY_MINOR_NAME)) != 0 &&
-          strncmp(de->d_name, DRM_RENDER_MINOR_NAME,
-                  strlen(DRM_RENDER_MINOR_NAME)) != 0 &&
-          strncmp(de->d_name, "accel", 5) != 0)
-        continue;
-      if (strchr(de->d_name, '-') != NULL)
-        continue; /* connectors such as card0-HDMI-A-1 */
-      char dev_path[800], line[32];
-      unsigned maj, min;
-      snprintf(dev_path, sizeof(dev_path), "%s/%s/dev", path, de->d_name);
-      if (fileio_read_line_at(AT_FDCWD, dev_path, line, sizeof(line)) > 0 &&
-          sscanf(line, "%u:%u", &maj, &min) == 2)
-        dfi_device_get(d, makedev(maj, min));
-    }
-    ops->closedir(dir);
-  }
-}
-
 static int dfi_init(void *inst, const struct plugin_host *host) {
   struct dfi *d = inst;
   d->host = host;
+  d->dev_root_set = d->cfg.dev_root != NULL;
   int rc = dfi_default_path(&d->cfg.proc_root, "/proc");
   if (rc == 0)
     rc = dfi_default_path(&d->cfg.sysfs_root, "/sys");
@@ -110,7 +75,10 @@ static int dfi_init(void *inst, const struct plugin_host *host) {
     return rc;
   if (d->cfg.enable_profiling)
     dfi_profiling_enable(d); /* failures are warnings: counters stay 0 */
-  dfi_devices_enumerate(d);
+  dfi_roots_check(d);
+  /* the devices present before any client uses them, so an idle GPU
+   * still reports clients=0 */
+  dfi_hotplug_refresh(d, /*init=*/true);
   dfi_fd_count_detect(d);
   dfi_open_watch(d);
   log_msg(LOG_LEVEL_INFO, DFI_PLUGIN, d->cfg.proc_root, "init",
@@ -121,6 +89,7 @@ static int dfi_init(void *inst, const struct plugin_host *host) {
 
 static int dfi_read(void *inst, struct metric_sink *sink) {
   struct dfi *d = inst;
+  dfi_hotplug_refresh(d, /*init=*/false);
   int rc = dfi_scan(d);
   if (rc < 0)
     return rc;
@@ -170,7 +139,7 @@ static void dfi_free(void *inst) {
   DFI_RULE("drm_engine", "engine", scope, __VA_ARGS__),                        \
       DFI_RULE("drm_memory", "region", scope, __VA_ARGS__)
 static const struct collectd_rule dfi_collectd_rules[] = {
-    {"drm_device", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
+    {"drm_clients", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
     {"drm_scan", NULL, NULL, {{0}}, {{NULL, "scan", 0}}},
     DFI_RULES("device", {0}),
     DFI_RULES("process", {"pid", NULL, 0}, {"comm", NULL, CM_FREE}),
@@ -187,5 +156,6 @@ const struct plugin_ops drm_fdinfo_ops = {
     .init = dfi_init,
     .read = dfi_read,
     .collectd_rules = dfi_collectd_rules,
+    .help_example = NULL, /* no nested block */
     .instance_free = dfi_free,
 };

@@ -726,5 +726,6 @@ const struct plugin_ops i915_oa_ops = {
     .drain_interval_ns = oa_drain_interval,
     .replays = oa_replays,
     .collectd_rules = oa_collectd_rules,
+    .help_example = NULL, /* no nested block */
     .instance_free = oa_free,
 };

@@ -90,7 +90,8 @@ static int ppf_device_counters(const struct pp *p, struct ppf_device *d) {
 /* Open, identify and start one device; its slot is d (path set). -EINVAL
  * only for a Counter the GPU lacks (a configuration error: exit 2); what
  * the kernel answered wrong is -EPROTO or its errno (exit 1). */
-static int ppf_device_open(const struct pp *p, struct ppf_device *d) {
+static int ppf_device_open(const struct pp *p, struct ppf_device *d,
+                           const char *what, bool quiet) {
   struct ppf_session_params params = {
       .path = d->path,
       .kernel = p->host->kernel,
@@ -99,6 +100,7 @@ static int ppf_device_open(const struct pp *p, struct ppf_device *d) {
       .counter_set = p->cfg.counter_set,
       .ring_slots = p->cfg.ring_slots,
       .timeout_ms = p->cfg.timeout_ms,
+      .quiet = quiet,
   };
   int rc = ppf_session_init(&params, &d->session, &d->gpu, &d->info);
   if (rc < 0) /* the kernel's answers (logged), not the configuration */
@@ -108,45 +110,84 @@ static int ppf_device_open(const struct pp *p, struct ppf_device *d) {
   rc = pp_accum_init(&d->acc, &d->gpu, &d->info, d->counters, p->cfg.n_counters,
                      p->cfg.per_core);
   if (rc < 0) {
-    log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, d->name, "init", -rc, NULL);
+    log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, d->name, what, -rc, NULL);
     return rc;
   }
-  if ((rc = ppf_session_start(d->session)) < 0)
+  if ((rc = ppf_session_start(d->session, quiet)) < 0)
     return rc == -EINVAL ? -EPROTO : rc; /* SETUP refused: logged */
-  log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, d->name, "init",
-          "%s, %u shader cores, %u L2 slices, %u bytes per beat; uAPI %s, "
-          "%u counters per block, %u blocks, %u-byte samples",
-          d->gpu.name, d->gpu.shader_cores, d->gpu.l2_slices,
-          d->gpu.bytes_per_beat, pp_layout_name(d->info.layout),
-          d->info.counters_per_block, d->info.n_blocks, d->info.sample_size);
+  log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, d->name, what,
+          "%s%s%s, %u shader cores, %u L2 slices, %u bytes per beat; uAPI "
+          "%s, %u counters per block, %u blocks, %u-byte samples",
+          strcmp(what, "init") != 0 ? d->path : "",
+          strcmp(what, "init") != 0 ? ": " : "", d->gpu.name,
+          d->gpu.shader_cores, d->gpu.l2_slices, d->gpu.bytes_per_beat,
+          pp_layout_name(d->info.layout), d->info.counters_per_block,
+          d->info.n_blocks, d->info.sample_size);
   return 0;
 }
 
-/* Open the devices at `paths` (n, taken over) into p->devs. 0, -EINVAL
- * when a Counter names what a GPU lacks (logged), or the first device's
- * error when none opened. */
-static int ppf_devices_add(struct pp *p, char **paths, size_t n) {
-  p->devs = calloc(n > 0 ? n : 1, sizeof(*p->devs));
-  int first = p->devs == NULL ? -ENOMEM : 0;
-  bool config_error = false;
-  for (size_t i = 0; i < n; i++) {
-    if (p->devs == NULL) {
-      free(paths[i]);
-      continue;
+int ppf_device_add(struct pp *p, char *path, ino_t ino, const char *what,
+                   bool quiet) {
+  if (p->n_devs == p->cap_devs) {
+    size_t cap = p->cap_devs ? 2 * p->cap_devs : 4;
+    struct ppf_device *grown = realloc(p->devs, cap * sizeof(*grown));
+    if (grown == NULL) {
+      log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, path, what, ENOMEM, NULL);
+      free(path);
+      return -ENOMEM;
     }
-    struct ppf_device *d = &p->devs[p->n_devs];
-    memset(d, 0, sizeof(*d));
-    d->path = paths[i]; /* taken over */
-    ppf_device_name(p, p->n_devs, d);
-    int rc = ppf_device_open(p, d);
-    if (rc == 0) {
-      p->n_devs++;
-      continue;
-    }
-    config_error |= rc == -EINVAL;
-    if (first == 0)
-      first = rc;
+    p->devs = grown;
+    p->cap_devs = cap;
+  }
+  struct ppf_device *d = &p->devs[p->n_devs];
+  memset(d, 0, sizeof(*d));
+  d->path = path; /* taken over */
+  d->ino = ino;
+  ppf_device_name(p, p->n_devs, d);
+  int rc = ppf_device_open(p, d, what, quiet);
+  if (rc < 0) {
     ppf_device_fini(d);
+    return rc;
+  }
+  p->n_devs++;
+  return 0;
+}
+
+void ppf_device_gone(struct pp *p, size_t i) {
+  struct ppf_device *d = &p->devs[i];
+  log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, d->name, "gone",
+          "%s was removed; its series end (a node that comes back is a new "
+          "device, its counters from 0)",
+          d->path);
+  ppf_session_free_gone(d->session);
+  d->session = NULL;
+  ppf_device_fini(d);
+  memmove(d, d + 1, (p->n_devs - i - 1) * sizeof(*d));
+  p->n_devs--;
+}
+
+const char *ppf_dev_root(const struct pp *p) {
+  return p->cfg.dev_root ? p->cfg.dev_root : "/dev";
+}
+
+static int ppf_init(void *inst, const struct plugin_host *host) {
+  struct pp *p = inst;
+  p->host = host;
+  if (p->cfg.n_devices == 0) {
+    p->discovering = true;
+    return ppf_hotplug_scan(p, plugin_host_monotonic_ns(host), /*init=*/true);
+  }
+  /* Device options: each must open (a missing one is named in an error);
+   * one that fails later is reopened on its session's backoff. */
+  bool config_error = false;
+  int first = 0;
+  for (size_t i = 0; i < p->cfg.n_devices; i++) {
+    char *path = strdup(p->cfg.devices[i]);
+    int rc =
+        path ? ppf_device_add(p, path, 0, "init", /*quiet=*/false) : -ENOMEM;
+    config_error |= rc == -EINVAL;
+    if (rc < 0 && first == 0)
+      first = rc;
   }
   if (config_error) {
     log_msg(LOG_LEVEL_ERROR, PPF_PLUGIN, "init", NULL,
@@ -157,65 +198,6 @@ static int ppf_devices_add(struct pp *p, char **paths, size_t n) {
   if (p->n_devs == 0)
     return first < 0 ? first : -ENODEV;
   return 0;
-}
-
-static const char *ppf_dev_root(const struct pp *p) {
-  return p->cfg.dev_root ? p->cfg.dev_root : "/dev";
-}
-
-/* Discovery found nothing at init: look again when due (1 s doubling to
- * 1 min); the nodes found then are opened at once. */
-static void ppf_relook(struct pp *p, uint64_t now) {
-  if (!devsession_due(&p->discovery, now))
-    return;
-  char *paths[PPF_MAX_DEVICES];
-  int found = ppf_session_discover(ppf_dev_root(p), p->host->kernel,
-                                   /*quiet=*/true, paths, PPF_MAX_DEVICES);
-  if (found <= 0) {
-    devsession_fail(&p->discovery, now, found < 0 ? -found : ENOENT);
-    return;
-  }
-  p->relook = false;
-  devsession_opened(&p->discovery);
-  devsession_healthy(&p->discovery, "devices",
-                     "%d panthor render node(s) appeared", found);
-  ppf_devices_add(p, paths, (size_t)found); /* failures logged */
-}
-
-static int ppf_init(void *inst, const struct plugin_host *host) {
-  struct pp *p = inst;
-  p->host = host;
-  char *paths[PPF_MAX_DEVICES];
-  size_t n = 0;
-  if (p->cfg.n_devices > 0) {
-    for (; n < p->cfg.n_devices; n++)
-      if ((paths[n] = strdup(p->cfg.devices[n])) == NULL)
-        break;
-  } else {
-    const char *root = ppf_dev_root(p);
-    int found = ppf_session_discover(root, host->kernel, /*quiet=*/false, paths,
-                                     PPF_MAX_DEVICES);
-    if (found < 0)
-      return found; /* logged */
-    if (found == 0) {
-      /* Auto-discovery that found nothing is not an error: said once at
-       * INFO, looked for again (a module loaded, a device bound later). */
-      char dri[PATH_MAX];
-      snprintf(dri, sizeof(dri), "%s/dri", root);
-      devsession_init(&p->discovery, PPF_PLUGIN, dri);
-      devsession_set_backoff(&p->discovery, DEVSESSION_BACKOFF_MIN_NS,
-                             DEVSESSION_RELOOK_MAX_NS);
-      devsession_failf(&p->discovery, plugin_host_monotonic_ns(host), ENOENT,
-                       LOG_LEVEL_INFO, "devices",
-                       "no panthor render node (renderD*) found; looking "
-                       "again, 1 s doubling to 1 min (give Device to name "
-                       "one)");
-      p->relook = true;
-      return 0;
-    }
-    n = (size_t)found;
-  }
-  return ppf_devices_add(p, paths, n);
 }
 
 /* ppf_session_read's delivery: fold one sample in. */
@@ -240,8 +222,8 @@ static int ppf_read(void *inst, struct metric_sink *sink) {
   struct pp *p = inst;
   uint64_t time_ns = plugin_host_realtime_ns(p->host);
   uint64_t now = plugin_host_monotonic_ns(p->host);
-  if (p->relook)
-    ppf_relook(p, now);
+  if (p->discovering)
+    ppf_hotplug_scan(p, now, /*init=*/false);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < p->n_devs; i++) {
@@ -282,7 +264,7 @@ static const struct collectd_rule ppf_collectd_rules[] = {
      NULL,
      {{"device", NULL, 0}, {"gpu", NULL, CM_FREE}},
      {{0}}},
-    {"panthor_perf_counter",
+    {"panthor_perf_raw",
      NULL,
      NULL,
      {{"device", NULL, 0}, {"core", "core", CM_OPTIONAL}},
@@ -303,5 +285,6 @@ const struct plugin_ops panthor_perf_ops = {
     .init = ppf_init,
     .read = ppf_read,
     .collectd_rules = ppf_collectd_rules,
+    .help_example = NULL, /* no nested block */
     .instance_free = ppf_free,
 };

@@ -7,6 +7,7 @@
  *
  *   ppf_config.c      options
  *   ppf_session.c     the kernel side: device probe, session, ring reads
+ *   ppf_hotplug.c     discovery: nodes that come and go under DevRoot
  *   ppf_report.c      state -> records (const)
  *   panthor_perf.c   plugin_ops: devices, the read loop
  */
@@ -26,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define PPF_PLUGIN "panthor_perf"
 #define PPF_MAX_DEVICES 16
@@ -60,6 +62,7 @@ struct ppf_session_params {
   uint8_t counter_set;
   uint32_t ring_slots;
   uint32_t timeout_ms;
+  bool quiet; /* a re-probe: failures were said at the first attempt */
 };
 
 /* Delivered once per consumed sample, in ring order; `sample` is borrowed
@@ -79,8 +82,8 @@ int ppf_session_init(const struct ppf_session_params *p,
 
 /* SETUP (every counter of every block enabled, so that an instance joining
  * a running session never needs another) + START, unless started. 0 or a
- * negative errno after logging. */
-int ppf_session_start(struct ppf_session *s);
+ * negative errno after logging (nothing logged when `quiet`). */
+int ppf_session_start(struct ppf_session *s, bool quiet);
 
 /*
  * One read at monotonic time `now_ns` (the host's clock; it paces the
@@ -105,16 +108,17 @@ int ppf_session_read(struct ppf_session *s, uint64_t now_ns, ppf_sample_fn fn,
  * shared session). NULL is a no-op. */
 void ppf_session_free(struct ppf_session *s);
 
-/* Render nodes under <dev_root>/dri whose driver is panthor: up to `max`
- * owned paths into `paths`; returns the count (0 also when <dev_root>/dri
- * does not exist) or a negative errno (logged). A node that cannot be
- * opened is a warning, or debug when `quiet` (a re-look). */
-int ppf_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                         bool quiet, char **paths, size_t max);
+/* The node was removed: the session leaves the registry at once (a node
+ * that comes back is a new session), and the last user's STOP and
+ * TEARDOWN are tried without a word (an unplugged device answers every
+ * ioctl ENODEV: drm_ioctl's drm_dev_is_unplugged check). Then as
+ * ppf_session_free. NULL is a no-op. */
+void ppf_session_free_gone(struct ppf_session *s);
 
 /* ---- the core ---------------------------------------------------------- */
 struct ppf_device {
   char *path;     /* owned */
+  ino_t ino;      /* discovery: the node's inode (a recreated node is new) */
   char name[256]; /* `device` tag: platform/PCI name, renderD<minor>, or
                    * the path (ppf_device_name in panthor_perf.c) */
   struct ppf_session *session;
@@ -126,16 +130,54 @@ struct ppf_device {
   struct log_complaint sample_complaint; /* malformed samples */
 };
 
+/* A render node name discovery has seen under <DevRoot>/dri, and what it
+ * turned out to be (ppf_hotplug.c). */
+enum ppf_seen_kind {
+  PPF_SEEN_OURS,   /* a panthor node: one of p->devs */
+  PPF_SEEN_OTHER,  /* another driver's, or a GPU its Counter options lack */
+  PPF_SEEN_FAILED, /* could not be opened or started: re-probed on backoff */
+};
+struct ppf_seen {
+  char name[32]; /* renderD128 */
+  ino_t ino;
+  enum ppf_seen_kind kind;
+};
+#define PPF_MAX_SEEN 64 /* render minors 128..191 */
+
 struct pp {
   struct ppf_config cfg;
   const struct plugin_host *host; /* borrowed, from init */
-  struct ppf_device *devs;        /* owned, n_devs */
-  size_t n_devs;
-  /* Discovery found no node at init: looked for again at reads, on this
+  struct ppf_device *devs;        /* owned, n_devs (cap_devs) */
+  size_t n_devs, cap_devs;
+  /* No Device option: <DevRoot>/dri is listed at every read (names and
+   * inodes only, no node is opened) and the nodes that came or went are
+   * taken or dropped; nodes whose probe failed are probed again on this
    * session's backoff (1 s doubling to 1 min). */
-  bool relook;
+  bool discovering;
+  struct ppf_seen seen[PPF_MAX_SEEN];
+  size_t n_seen;
   struct devsession discovery;
 };
+
+/* panthor_perf.c: open, identify and start node `path` (taken over) as a
+ * new device of `p`; `what` names the occasion in the one INFO line
+ * ("init", "appeared"). 0; -EINVAL for a Counter the GPU lacks (logged);
+ * another negative errno (logged unless `quiet`). */
+int ppf_device_add(struct pp *p, char *path, ino_t ino, const char *what,
+                   bool quiet);
+/* Drop device `i` of `p` whose node was removed: one INFO line, its
+ * series end (the next read has no record of it). */
+void ppf_device_gone(struct pp *p, size_t i);
+const char *ppf_dev_root(const struct pp *p);
+
+/* ppf_hotplug.c: list <DevRoot>/dri and take the nodes that came, drop
+ * those that went, re-probe failed ones when the backoff allows. At init
+ * (`init`), the first error of a panthor node that could not be started
+ * is returned when none started (-EINVAL for a Counter a GPU lacks);
+ * finding no node is said once (INFO, or WARNING naming the path when a
+ * configured DevRoot holds no render node at all) and is not an error.
+ * Later: 0. */
+int ppf_hotplug_scan(struct pp *p, uint64_t now_ns, bool init);
 
 /* ppf_config.c: defaults (Device none, UAPI auto, CounterSet primary,
  * RingSlots 32, Timeout 100 ms), one option, release. */

@@ -356,6 +356,8 @@ static void ppf_dev_end_session(struct ppf_dev *d) {
       ppf_dev_wait_final(d);
       rc = ppf_dev_command(d, PP_CMD_STOP, 0);
     }
+    if (rc < 0 && d->quiet_end)
+      return;
     if (rc < 0) {
       log_errno(LOG_LEVEL_WARNING, PPF_PLUGIN, d->path, "STOP", errno,
                 "the perf session stays in the kernel (no TEARDOWN of an "
@@ -365,7 +367,7 @@ static void ppf_dev_end_session(struct ppf_dev *d) {
     d->active = false;
     ppf_dev_wait_final(d);
   }
-  if (ppf_dev_command(d, PP_CMD_TEARDOWN, 0) == 0)
+  if (ppf_dev_command(d, PP_CMD_TEARDOWN, 0) == 0 || d->quiet_end)
     return;
   int err = errno;
   if (err == EBUSY || err == EINVAL)

@@ -3,8 +3,10 @@
  *
  *   panthor_perf          tags device, gpu: the cumulative totals and this
  *                         interval's derived metrics (pp_accum.h)
- *   panthor_perf_counter  tags device, block, counter (and core with
+ *   panthor_perf_raw      tags device, block, counter (and core with
  *                         PerCore): value, cumulative, per Counter option
+ *                         (not "..._counter": Prometheus names carrying
+ *                         their type are refused by promtool's lint)
  *   panthor_perf_stream   tag device: samples, overflows, errors, dropped,
  *                         busy_skips, reopens, clamped
  */
@@ -51,7 +53,7 @@ static int ppf_report_counter(const struct pp *p, const struct ppf_device *d,
   const char *block = pp_block_name(raw->loc.block);
   struct metric r;
   int rc = 0;
-  metric_init(&r, "panthor_perf_counter", time_ns);
+  metric_init(&r, "panthor_perf_raw", time_ns);
   ppf_first(&rc, metric_add_tag(&r, "device", d->name));
   ppf_first(&rc, metric_add_tag(&r, "block", block));
   ppf_first(&rc, metric_add_tag(&r, "counter", text));
@@ -62,7 +64,7 @@ static int ppf_report_counter(const struct pp *p, const struct ppf_device *d,
   for (uint32_t c = 0; rc == 0 && c < raw->n_per_block; c++) {
     char core[12];
     snprintf(core, sizeof(core), "%u", c);
-    metric_init(&r, "panthor_perf_counter", time_ns);
+    metric_init(&r, "panthor_perf_raw", time_ns);
     ppf_first(&rc, metric_add_tag(&r, "device", d->name));
     ppf_first(&rc, metric_add_tag(&r, "block", block));
     ppf_first(&rc, metric_add_tag(&r, "counter", text));

@@ -17,7 +17,6 @@
 #include "plugins/panthor_perf/ppf_session.h"
 
 #include "common/core/devsession.h"
-#include "common/drm/drm_node.h"
 #include "common/panthor/pp_ring.h"
 
 #include <errno.h>
@@ -43,6 +42,7 @@ struct ppf_core {
   struct devsession session;
   struct log_complaint ring_complaint;
   bool said_timeout;
+  bool gone; /* the node was removed (ppf_session_free_gone) */
   struct ppf_session *handles[PPF_MAX_HANDLES];
 };
 
@@ -60,6 +60,7 @@ static bool ppf_core_broken_p(const struct ppf_core *c) {
 }
 
 static void ppf_core_free(struct ppf_core *c) {
+  c->dev.quiet_end = c->gone;
   ppf_dev_close(&c->dev, ppf_core_broken_p(c));
   pthread_mutex_destroy(&c->lock);
   free(c);
@@ -128,7 +129,7 @@ int ppf_session_init(const struct ppf_session_params *p,
     c->timeout_ms = p->timeout_ms;
     c->dev.wait_ms = p->timeout_ms;
     devsession_init(&c->session, PPF_PLUGIN, p->path);
-    if ((rc = ppf_dev_open(&c->dev, false)) < 0 ||
+    if ((rc = ppf_dev_open(&c->dev, p->quiet)) < 0 ||
         (r != NULL && (rc = plugin_shared_add(r, p->path, c)) < 0)) {
       ppf_core_free(c);
       ppf_shared_unlock(r);
@@ -171,12 +172,12 @@ static int ppf_core_setup(struct ppf_core *c, bool quiet) {
 
 /* The session has every counter enabled, so an instance joining a running
  * session never needs a new SETUP (nor the TEARDOWN of the old one). */
-int ppf_session_start(struct ppf_session *s) {
+int ppf_session_start(struct ppf_session *s, bool quiet) {
   struct ppf_core *c = s->core;
   pthread_mutex_lock(&c->lock);
   int rc = 0;
   if (!c->dev.have_session) {
-    rc = ppf_core_setup(c, false);
+    rc = ppf_core_setup(c, quiet);
     if (rc < 0)
       ppf_dev_close(&c->dev, false);
     else
@@ -360,38 +361,18 @@ void ppf_session_free(struct ppf_session *s) {
   free(s);
 }
 
-static void ppf_discover_error(void *ctx, const char *path, const char *what,
-                               int err) {
-  const bool *quiet = ctx;
-  log_errno(*quiet ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING, PPF_PLUGIN, path,
-            what, err,
-            strcmp(what, "open") == 0
-                ? "the render node needs read-write access (group render)"
-                : NULL);
-}
-
-int ppf_session_discover(const char *dev_root, const struct kernel_ops *kernel,
-                         bool quiet, char **paths, size_t max) {
-  char dri[DRM_NODE_PATH_MAX];
-  snprintf(dri, sizeof(dri), "%s/dri", dev_root);
-  struct drm_node *nodes = calloc(DRM_NODE_MAX, sizeof(*nodes));
-  if (nodes == NULL)
-    return -ENOMEM;
-  /* sysfs describes the real /dev only */
-  const char *sysfs = strcmp(dev_root, "/dev") == 0 ? "/sys" : NULL;
-  int n = drm_node_find(kernel, dri, sysfs, "panthor", nodes, DRM_NODE_MAX,
-                        ppf_discover_error, &quiet);
-  if (n == -ENOENT || n == -ENOTDIR)
-    n = 0; /* no DRM device at all (no GPU driver loaded): none found */
-  if (n < 0) {
-    log_errno(LOG_LEVEL_ERROR, PPF_PLUGIN, dri, "discovery", -n, NULL);
-    free(nodes);
-    return n;
-  }
-  size_t k = 0;
-  for (int i = 0; i < n && k < max; i++)
-    if ((paths[k] = strdup(nodes[i].path)) != NULL)
-      k++;
-  free(nodes);
-  return (int)k;
+void ppf_session_free_gone(struct ppf_session *s) {
+  if (s == NULL)
+    return;
+  struct ppf_core *c = s->core;
+  struct plugin_shared *r = c->shared;
+  ppf_shared_lock(r);
+  pthread_mutex_lock(&c->lock);
+  c->gone = true;
+  c->shared = NULL; /* out of the registry now: the others free it alone */
+  pthread_mutex_unlock(&c->lock);
+  if (r != NULL)
+    plugin_shared_remove(r, c);
+  ppf_shared_unlock(r);
+  ppf_session_free(s);
 }

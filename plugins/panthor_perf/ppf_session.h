@@ -38,6 +38,7 @@ struct ppf_dev {
   uint8_t *ctrl; /* PROT_READ | PROT_WRITE; indices at offset 0 */
   uint64_t ctrl_size;
   bool have_session, active;
+  bool quiet_end; /* the node is gone: STOP and TEARDOWN say nothing */
   uint32_t sid;
   uint32_t wait_ms; /* the longest wait for a sample (Timeout) */
 };

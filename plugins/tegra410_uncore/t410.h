@@ -9,6 +9,7 @@
  *   t410_pcie.c        PCI segment labels
  *   t410_state.c       read -> state: deltas, windows (pure)
  *   t410_report.c      state -> records (const)
+ *   t410_hotplug.c     PMUs that come and go
  *   tegra410_uncore.c  plugin_ops: groups, the read loop
  */
 #ifndef PLUGINS_TEGRA410_UNCORE_T410_H
@@ -25,8 +26,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define T410_MAX_STRINGS 64 /* Event options */
+#define T410_MAX_SPECS_PER_EVENT                                               \
+  8 /* groups of one Event (config checks it)                                  \
+     */
 
 #include "plugins/tegra410_uncore/tegra410_uncore.h" /* the ops */
 
@@ -77,11 +82,53 @@ struct t410 {
   size_t n_bad_pmus;
   struct t410_group *groups; /* grown as groups are added */
   size_t n_groups, cap_groups;
-  /* The preset without Event found no Tegra410 PMU: looked for again at
-   * reads, on this session's backoff (1 s doubling to 1 min). */
-  bool relook;
-  struct devsession discovery;
+  bool preset_on;       /* the preset's PMUs are looked for */
+  bool sysfs_root_set;  /* SysfsRoot was configured (not the default) */
+  const char *pmu_what; /* static: how a PMU's INFO line names the
+                         * occasion ("PMU" at init, "appeared" later) */
+  /* The PMUs this instance counts or waits for (the preset's, those an
+   * Event names) as listed at the last read: t410_hotplug.c. */
+  struct t410_seen {
+    char name[PMU_NAME_MAX];
+    ino_t ino; /* a PMU registered again (driver reload) has a new one */
+  } * seen;
+  size_t n_seen;
 };
+
+/* tegra410_uncore.c: the PMU `name`, loaded once; NULL when it cannot be
+ * counted (said once by pmu_desc_load, and not tried again by later
+ * groups until it is registered again). `what` names the occasion in its
+ * INFO line. */
+const struct pmu_desc *t410_pmu_get(struct t410 *d, const char *name,
+                                    const char *what);
+/* Build group n_groups from a parsed spec; NULL (logged) if it cannot be,
+ * with *config_error set when the spec itself is wrong (mixed PMUs, an
+ * event or term the PMU does not have) rather than the PMU absent or
+ * unusable. The caller commits it by incrementing n_groups. */
+struct t410_group *t410_group_build(struct t410 *d, const char *text,
+                                    const struct pmu_group_spec *spec,
+                                    bool *config_error);
+/* t410_preset_scan's callback (ctx: the struct t410): one preset group. */
+bool t410_preset_add(void *ctx, const char *text,
+                     const struct t410_preset_tags *tags,
+                     const enum t410_role *roles, size_t n);
+/* Open `g` (its state starts afresh); on failure, retry after the
+ * backoff (pmu_group_open says why, once). */
+int t410_group_start(struct t410_group *g, uint64_t now);
+void t410_group_fini(struct t410_group *g);
+
+/* t410_hotplug.c: PMUs come and go (a driver loaded, unloaded, reloaded;
+ * a socket's PMUs renumbered). At every read the PMU directory is listed
+ * (names and inode numbers, nothing opened): a PMU that went has its
+ * groups closed and dropped (their series end: one INFO line), one that
+ * came (or came back, with a new inode and maybe another type) has its
+ * preset groups and the groups of the Events naming it built and opened
+ * afresh (one INFO line). */
+int t410_hotplug_init(struct t410 *d); /* the listing at init; 0/-ENOMEM */
+void t410_hotplug_scan(struct t410 *d, uint64_t now_ns);
+/* The preset found nothing at init: said once, a WARNING naming the path
+ * when a configured SysfsRoot holds no PMU at all, INFO otherwise. */
+void t410_hotplug_none(const struct t410 *d);
 
 /* t410_config.c */
 int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item);

@@ -230,6 +230,15 @@ static int t410_preset_pmu(const char *sysfs_root, const char *pmu,
   return added;
 }
 
+int t410_preset_scan_one(const char *sysfs_root, const char *pmu,
+                         const struct t410_filter *filters, size_t n_filters,
+                         t410_preset_add_fn add, void *ctx) {
+  struct t410_preset_tags tags;
+  if (!t410_preset_match(pmu, &tags))
+    return 0;
+  return t410_preset_pmu(sysfs_root, pmu, &tags, filters, n_filters, add, ctx);
+}
+
 int t410_preset_scan(const char *sysfs_root, const struct t410_filter *filters,
                      size_t n_filters, t410_preset_add_fn add, void *ctx) {
   char path[512];

@@ -82,6 +82,11 @@ typedef bool (*t410_preset_add_fn)(void *ctx, const char *text,
                                    const enum t410_role *roles, size_t n);
 int t410_preset_scan(const char *sysfs_root, const struct t410_filter *filters,
                      size_t n_filters, t410_preset_add_fn add, void *ctx);
+/* The same for the one PMU `pmu` (its preset groups, filtered copies
+ * included); 0 when it is not a Tegra410 PMU. */
+int t410_preset_scan_one(const char *sysfs_root, const char *pmu,
+                         const struct t410_filter *filters, size_t n_filters,
+                         t410_preset_add_fn add, void *ctx);
 /* Recognise a Tegra410 PMU name (anchored); fills kind, socket, rc. */
 bool t410_preset_match(const char *name, struct t410_preset_tags *tags);
 

@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define T410_MAX_SPECS 8 /* groups of one Event option (config checks it) */
-
 static void *t410_new(const char *instance) {
   (void)instance;
   return calloc(1, sizeof(struct t410));
@@ -28,9 +26,8 @@ static int t410_configure(void *inst, const struct cfg_item *item) {
   return t410_config_apply(&((struct t410 *)inst)->cfg, item);
 }
 
-/* The PMU `name`, loaded once; NULL when it cannot be counted (said once
- * by pmu_desc_load, and not tried again by later groups). */
-static const struct pmu_desc *t410_pmu_get(struct t410 *d, const char *name) {
+const struct pmu_desc *t410_pmu_get(struct t410 *d, const char *name,
+                                    const char *what) {
   for (size_t i = 0; i < d->n_pmus; i++)
     if (strcmp(d->pmus[i].name, name) == 0)
       return &d->pmus[i];
@@ -55,7 +52,7 @@ static const struct pmu_desc *t410_pmu_get(struct t410 *d, const char *name) {
   }
   d->pmus = grown;
   grown[d->n_pmus] = pmu;
-  log_msg(LOG_LEVEL_INFO, T410_PLUGIN, name, "PMU",
+  log_msg(LOG_LEVEL_INFO, T410_PLUGIN, name, what,
           "type %u, %zu CPU(s)%s, %zu format terms, %zu events%s%s%s%s",
           pmu.type, pmu.n_cpus,
           !pmu.has_cpumask ? " (per CPU, summed)"
@@ -81,19 +78,15 @@ static struct t410_group *t410_group_slot(struct t410 *d) {
   return &d->groups[d->n_groups];
 }
 
-static void t410_group_fini(struct t410_group *g) {
+void t410_group_fini(struct t410_group *g) {
   pmu_group_fini(&g->pg);
   free(g->series);
   g->series = NULL;
 }
 
-/* Build group n_groups from a parsed spec; NULL (logged) if it cannot be,
- * with *config_error set when the spec itself is wrong (mixed PMUs, an
- * event or term the PMU does not have) rather than the PMU absent or
- * unusable. The caller commits it by incrementing n_groups. */
-static struct t410_group *t410_group_build(struct t410 *d, const char *text,
-                                           const struct pmu_group_spec *spec,
-                                           bool *config_error) {
+struct t410_group *t410_group_build(struct t410 *d, const char *text,
+                                    const struct pmu_group_spec *spec,
+                                    bool *config_error) {
   const char *pmu_name = spec->events[0].pmu;
   *config_error = false;
   for (size_t i = 1; i < spec->n_events; i++)
@@ -104,7 +97,7 @@ static struct t410_group *t410_group_build(struct t410 *d, const char *text,
               pmu_name, spec->events[i].pmu);
       return NULL;
     }
-  const struct pmu_desc *pmu = t410_pmu_get(d, pmu_name);
+  const struct pmu_desc *pmu = t410_pmu_get(d, pmu_name, d->pmu_what);
   struct t410_group *g = pmu ? t410_group_slot(d) : NULL;
   if (g == NULL)
     return NULL;
@@ -145,10 +138,9 @@ static struct t410_group *t410_group_build(struct t410 *d, const char *text,
   return g;
 }
 
-/* t410_preset_scan callback: one preset group. */
-static bool t410_preset_add(void *ctx, const char *text,
-                            const struct t410_preset_tags *tags,
-                            const enum t410_role *roles, size_t n) {
+bool t410_preset_add(void *ctx, const char *text,
+                     const struct t410_preset_tags *tags,
+                     const enum t410_role *roles, size_t n) {
   struct t410 *d = ctx;
   struct pmu_group_spec *spec = calloc(1, sizeof(*spec));
   size_t n_specs;
@@ -172,9 +164,7 @@ static bool t410_preset_add(void *ctx, const char *text,
   return true;
 }
 
-/* Open `g` (its state starts afresh); on failure, retry after the
- * backoff (pmu_group_open says why, once). */
-static int t410_group_start(struct t410_group *g, uint64_t now) {
+int t410_group_start(struct t410_group *g, uint64_t now) {
   int rc = pmu_group_open(&g->pg);
   if (rc < 0) {
     devsession_fail(&g->session, now, -rc);
@@ -207,10 +197,14 @@ static void t410_start_all(struct t410 *d, uint64_t now) {
 static int t410_init(void *inst, const struct plugin_host *host) {
   struct t410 *d = inst;
   d->host = host;
+  d->sysfs_root_set = d->cfg.sysfs_root != NULL;
   if (d->cfg.sysfs_root == NULL && (d->cfg.sysfs_root = strdup("/sys")) == NULL)
     return -ENOMEM;
   bool preset = d->cfg.preset || d->cfg.n_events == 0;
-  struct pmu_group_spec *specs = calloc(T410_MAX_SPECS, sizeof(*specs));
+  d->preset_on = preset;
+  d->pmu_what = "PMU";
+  struct pmu_group_spec *specs =
+      calloc(T410_MAX_SPECS_PER_EVENT, sizeof(*specs));
   if (specs == NULL)
     return -ENOMEM;
   size_t bad = 0;
@@ -218,8 +212,8 @@ static int t410_init(void *inst, const struct plugin_host *host) {
     const char *text = d->cfg.events[e];
     size_t n;
     struct pmu_parse_error err;
-    if (pmu_event_parse(text, strlen(text), specs, T410_MAX_SPECS, &n, &err) <
-        0)
+    if (pmu_event_parse(text, strlen(text), specs, T410_MAX_SPECS_PER_EVENT, &n,
+                        &err) < 0)
       continue; /* checked at config time */
     for (size_t i = 0; i < n; i++) {
       bool config_error;
@@ -242,19 +236,8 @@ static int t410_init(void *inst, const struct plugin_host *host) {
   if (preset && t410_preset_look(d) == 0 && d->cfg.n_events == 0) {
     /* Auto-discovery that found nothing is not an error: say what was
      * looked for, once, and look again (a PMU driver loaded later). */
-    devsession_init(&d->discovery, T410_PLUGIN, d->cfg.sysfs_root);
-    devsession_set_backoff(&d->discovery, DEVSESSION_BACKOFF_MIN_NS,
-                           DEVSESSION_RELOOK_MAX_NS);
-    devsession_failf(&d->discovery, plugin_host_monotonic_ns(host), ENOENT,
-                     LOG_LEVEL_INFO, "Preset",
-                     "no Tegra410 PMU (nvidia_ucf_pmu_*, "
-                     "nvidia_pcie_pmu_*_rc_*, nvidia_pcie_tgt_pmu_*_rc_*, "
-                     "nvidia_cmem_latency_pmu_*, nvidia_nvlink_c2c_pmu_*, "
-                     "nvidia_nvclink_pmu_*, nvidia_nvdlink_pmu_*) under "
-                     "bus/event_source/devices; looking again, 1 s doubling "
-                     "to 1 min");
-    d->relook = true;
-    return 0;
+    t410_hotplug_none(d);
+    return t410_hotplug_init(d);
   }
   if (d->n_groups == 0) {
     log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
@@ -262,24 +245,7 @@ static int t410_init(void *inst, const struct plugin_host *host) {
     return -ENOENT;
   }
   t410_start_all(d, plugin_host_monotonic_ns(host));
-  return 0;
-}
-
-/* The preset without Event found nothing at init: look again when due;
- * the groups found are opened at once. */
-static void t410_relook(struct t410 *d, uint64_t now) {
-  if (!devsession_due(&d->discovery, now))
-    return;
-  int n = t410_preset_look(d);
-  if (n == 0) {
-    devsession_fail(&d->discovery, now, ENOENT);
-    return;
-  }
-  d->relook = false;
-  devsession_opened(&d->discovery);
-  devsession_healthy(&d->discovery, "Preset",
-                     "Tegra410 PMUs appeared: %d group(s)", n);
-  t410_start_all(d, now);
+  return t410_hotplug_init(d);
 }
 
 /* One group: read, update its state, report. 0 or a negative errno. */
@@ -324,8 +290,7 @@ static int t410_read(void *inst, struct metric_sink *sink) {
   struct t410 *d = inst;
   uint64_t now = plugin_host_monotonic_ns(d->host);
   uint64_t time_ns = plugin_host_realtime_ns(d->host);
-  if (d->relook)
-    t410_relook(d, now);
+  t410_hotplug_scan(d, now);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < d->n_groups; i++) {
@@ -349,6 +314,7 @@ static void t410_free(void *inst) {
     pmu_desc_fini(&d->pmus[i]);
   free(d->pmus);
   free(d->bad_pmus);
+  free(d->seen);
   t410_config_fini(&d->cfg);
   free(d);
 }
@@ -387,5 +353,7 @@ const struct plugin_ops tegra410_uncore_ops = {
     .init = t410_init,
     .read = t410_read,
     .collectd_rules = t410_collectd_rules,
+    .help_example = "--Filter=rp0 --Filter.PMU=pcie "
+                    "--Filter.Terms=src_rp_mask=0x1",
     .instance_free = t410_free,
 };

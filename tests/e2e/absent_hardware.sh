@@ -7,7 +7,11 @@
 # after the start (the shim's panthor node and i915 device, their /dev/dri
 # created later) are picked up at the re-look, and a Device named
 # explicitly and missing is an error naming it. The executables find
-# nothing the same way: exit 0, no records ([] in JSON), one info line.
+# nothing the same way: exit 0, no records ([] in JSON), one info line;
+# a configured root that holds nothing of what the plugin looks for
+# (panthor_perf's DevRoot without render nodes, tegra410_uncore's
+# SysfsRoot without PMUs) is one warning naming it, at the default level
+# too.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -71,7 +75,8 @@ mkdir -p "$T/mali/dev"
 collectd_start "$(shipped i915_oa | sed "s|<Instance \"gpu\">|<Instance \"gpu\">\n    DevRoot \"$T/i915/dev/dri\"\n    SysfsRoot \"$T/i915/sys\"|")
 $(shipped panthor_perf | sed "s|<Instance \"gpu\">|<Instance \"gpu\">\n    DevRoot \"$T/mali/dev\"|")"
 tap_check "before: i915_oa looks" collectd_wait_log 'i915_oa: .*no i915 or xe render node' 20
-tap_check "before: panthor_perf looks" collectd_wait_log 'panthor_perf: .*no panthor render node' 20
+tap_check "before: panthor_perf says its DevRoot holds no render node" \
+  collectd_wait_log "^\[warning\] panthor_perf: $T/mali/dev/dri: DevRoot: No such file or directory: no render node \(renderD\*\) here; looking again at every read" 20
 sleep 2
 mv "$T/i915/dev/dri.later" "$T/i915/dev/dri"
 mkdir -p "$T/mali/dev/dri"
@@ -80,14 +85,14 @@ mkdir -p "$T/mali/dev/dri"
 tap_check "i915_oa: the device that appeared is found" \
   collectd_wait_log '^\[info\] i915_oa: .*: devices: 1 i915 or xe render node\(s\) appeared' 20
 tap_check "panthor_perf: the node that appeared is found" \
-  collectd_wait_log '^\[info\] panthor_perf: .*: devices: 1 panthor render node\(s\) appeared' 20
+  collectd_wait_log "^\[info\] panthor_perf: renderD[0-9]+: appeared: $T/mali/dev/dri/renderD129: Mali-G720" 20
 tap_check "i915_oa: its values arrive" \
   collectd_wait_rows "$CD_CSV/e2e/i915_oa-gpu-*/gpu_cycles-gpu_core_clocks-*" 2 20
 tap_check "panthor_perf: its values arrive" \
   collectd_wait_rows "$CD_CSV/e2e/panthor_perf-gpu-renderD*-Mali-*/gpu_cycles-gpu_active_cycles-*" 2 20
 collectd_stop
-tap_is "" "$(grep -E '^\[(error|warning)\] (i915_oa|panthor_perf)' "$CD_LOG")" \
-  "no error or warning of ours"
+tap_is "" "$(grep -E '^\[(error|warning)\] (i915_oa|panthor_perf)' "$CD_LOG" |
+  grep -v 'panthor_perf: .*: DevRoot: ')" "no other error or warning of ours"
 rm -rf "$CD_DIR"
 
 # 3. A Device named explicitly and missing stays an error, naming it.
@@ -110,19 +115,30 @@ unset COLLECTD_PRELOAD SHIM_DRIVERS
 
 # 4. The executables: nothing found is exit 0, no records, one info line
 # at --log-level=info and nothing at the default level.
+mkdir -p "$T/empty"
 for run in "panthor_perf --DevRoot=$T/empty" \
   "i915_oa --DevRoot=$T/empty/dri --FlexEvent=eu_active\ 4" \
   "tegra410_uncore --SysfsRoot=$T/empty"; do
   name=${run%% *}
+  level=info
+  # a configured root holding nothing is a warning naming it
+  [[ $name != i915_oa ]] && level=warning
   for fmt in json influx; do
     out=$(eval "$B/$run --format=$fmt --once --window=0 --log-level=info" 2>"$T/err")
     tap_is 0 $? "$name $fmt: exit 0"
     want=; [[ $fmt == json ]] && want="[]"
     tap_is "$want" "$out" "$name $fmt: no records"
-    tap_is 1 "$(grep -c '^info: ' "$T/err")" "$name $fmt: one info line"
+    tap_is 1 "$(grep -c "^$level: " "$T/err")" "$name $fmt: one $level line"
     tap_is 1 "$(wc -l <"$T/err")" "$name $fmt: nothing else on stderr"
   done
-  out=$(eval "$B/$run --format=json --once --window=0" 2>&1)
-  tap_is "[]" "$out" "$name: silent at the default log level"
+  out=$(eval "$B/$run --format=json --once --window=0" 2>"$T/err")
+  tap_is "[]" "$out" "$name: no records at the default log level"
+  if [[ $level == warning ]]; then
+    tap_check "$name: the root holding nothing said at the default log level, named" \
+      grep -q "^warning: $name: $T/empty.*: \(DevRoot\|SysfsRoot\): " "$T/err"
+    tap_is 1 "$(wc -l <"$T/err")" "$name: said once"
+  else
+    tap_is "" "$(cat "$T/err")" "$name: silent at the default log level"
+  fi
 done
 tap_done

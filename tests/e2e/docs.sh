@@ -22,7 +22,10 @@ for p in $(manifest_plugins); do
       grep -qE '^\| measurement \|' plugins/$p/README.md"
   tap_check "README.md links plugins/$p/README.md" grep -qF "](plugins/$p/README.md)" README.md
   missing=
-  for k in $(grep -ohE 'cfg_key_is\([a-z_]+, "[A-Za-z]+"\)' "plugins/$p"/*.c | sed -E 's/.*"(.*)".*/\1/' | sort -u); do
+  # its own sources, and the shared Device/Driver module it hands items to
+  files=("plugins/$p"/*.c)
+  grep -q 'dev_filter_configure(' "${files[@]}" && files+=(common/sysfs/dev_filter.c)
+  for k in $(grep -ohE 'cfg_key_is\([a-z_]+, "[A-Za-z]+"\)' "${files[@]}" | sed -E 's/.*"(.*)".*/\1/' | sort -u); do
     grep -qE "^\|.*\`<?$k[\` >\"]" "plugins/$p/README.md" || missing="$missing $k"
   done
   tap_is "" "$missing" "plugins/$p/README.md: a table row for every key its configure code matches"

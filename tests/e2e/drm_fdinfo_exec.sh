@@ -41,6 +41,10 @@ tap_is "" "$(cat "$FP/err")" "once influx: nothing on stderr"
 line=$(lp_untime <<<"$out" | grep '^drm_engine,scope=process')
 tap_is 'drm_engine,scope=process,driver=i915,device=0000:00:02.0,engine=render,pid=100,comm=glx\ gears\,"x" busy_ns=0i,utilization=0.0,capacity=1i T' \
   "$line" "once influx: process record escaped"
+tap_is 0 "$(lp_count --measurement drm_device <<<"$out")" \
+  "once influx: no drm_device record (drm_device's own, tags alike: drm_clients is ours)"
+tap_is 1 "$(lp_count --measurement drm_clients --where device=0000:00:02.0 <<<"$out")" \
+  "once influx: the device's drm_clients record"
 tap_is 'glx gears,"x"' \
   "$(lp_get comm --measurement drm_engine --where scope=process <<<"$out")" \
   "once influx: the comm tag reads back unescaped"
@@ -55,11 +59,13 @@ tap_is '{"name":"drm_engine","time":T,"scope":"process","driver":"i915","device"
   "$line" "once json: process record"
 
 out=$("$BIN" --once --window=0 --format=table "${ROOTS[@]}" 2>/dev/null)
-tap_check "once table: has a drm_device section with the device" \
+tap_check "once table: has a drm_clients section with the device" \
   grep -q '0000:00:02.0' <<<"$out"
 
 # execd: one batch per stdin line; counters advance between batches.
 coproc EXECD { "$BIN" --execd --format=influx --ReportBy=Device "${ROOTS[@]}" 2>"$FP/execd.err"; }
+# bash unsets EXECD_PID once the coprocess has ended: keep it
+execd_pid=$EXECD_PID
 batch() { # send one line, read until the drm_scan record closing the batch
   echo >&"${EXECD[1]}"
   local l lines=""
@@ -75,7 +81,7 @@ b2=$(batch)
 fp_fdinfo 100 3 "$(fp_i915 7 700001000)"
 b3=$(batch)
 exec {EXECD[1]}>&-
-wait "$EXECD_PID"
+wait "$execd_pid"
 tap_is 0 $? "execd: exit 0 on EOF"
 busy() { lp_get busy_ns --measurement drm_engine --where scope=device <<<"$1"; }
 tap_is 0 "$(busy "$b1")" "execd: batch 1 busy_ns"
@@ -84,6 +90,63 @@ tap_is 700000000 "$(busy "$b3")" "execd: batch 3 busy_ns"
 tap_check "execd: batch 2 has a utilization" \
   lp_has utilization --measurement drm_engine --where scope=device <<<"$b2"
 tap_is "" "$(cat "$FP/execd.err")" "execd: nothing on stderr"
+
+# Hot-plug: the GPU's minors unregistered (card0 and renderD128 leave the
+# sysfs class), then registered again as card1 (a driver reload): the
+# device's series end at the read that sees it gone (its client with it),
+# come back at the read that sees it again, its new client counted from
+# its first read; one INFO line each way.
+coproc HP { "$BIN" --execd --format=influx --log-level=info "${ROOTS[@]}" 2>"$FP/hp.err"; }
+hp_pid=$HP_PID
+hbatch() {
+  echo >&"${HP[1]}"
+  local l lines=""
+  while IFS= read -r -t 10 l <&"${HP[0]}"; do
+    lines+="$l"$'\n'
+    [[ $l == drm_scan* ]] && break
+  done
+  printf '%s' "$lines"
+}
+HDR=drm_clients
+hbatch >/dev/null
+h1=$(hbatch)
+tap_is 1 "$(lp_count --measurement $HDR --where device=0000:00:02.0 <<<"$h1")" \
+  "hot-plug: the device reported"
+rm -r "$FP/sys/class/drm/card0"
+h2=$(hbatch)
+tap_is 0 "$(lp_count --measurement $HDR <<<"$h2")" "hot-plug: gone: its series end"
+tap_is 0 "$(lp_count --measurement drm_engine <<<"$h2")" "hot-plug: gone: its client with it"
+tap_is 1 "$(grep -c 'drm_fdinfo: 0000:00:02.0: gone: card0 unregistered' "$FP/hp.err")" \
+  "hot-plug: gone: one INFO line"
+fp_device 226 1 card1 0000:00:02.0 i915
+fp_process 101 'app2'
+fp_fd 101 3 card1 "$(fp_i915 8 5000)"
+h3=$(hbatch)
+tap_is 1 "$(lp_count --measurement $HDR --where device=0000:00:02.0 <<<"$h3")" \
+  "hot-plug: back (card1): reported again"
+tap_is 1 "$(grep -c 'drm_fdinfo: 0000:00:02.0: appeared: card1 (drm, driver i915)' "$FP/hp.err")" \
+  "hot-plug: back: one INFO line"
+tap_is 0 "$(busy "$h3")" "hot-plug: back: its new client from its first read"
+fp_fdinfo 101 3 "$(fp_i915 8 500005000)"
+h4=$(hbatch)
+tap_is 500000000 "$(busy "$h4")" "hot-plug: back: then counted"
+exec {HP[1]}>&-
+wait "$hp_pid"
+tap_is 0 $? "hot-plug: exit 0 on EOF"
+tap_is "" "$(grep -v '^I! ' "$FP/hp.err")" "hot-plug: nothing but info lines"
+
+# A ProcRoot that holds no process: said once, naming it (it was silent)
+mkdir -p "$FP/empty"
+out=$("$BIN" --once --window=0 --ProcRoot="$FP/empty" --SysfsRoot="$FP/sys" 2>"$FP/err")
+tap_is 0 $? "empty ProcRoot: exit 0"
+tap_is "warning: drm_fdinfo: $FP/empty: ProcRoot: no process directory (<pid>/fd): not a procfs; no client can be found" \
+  "$(cat "$FP/err")" "empty ProcRoot: one warning naming it"
+"$BIN" --once --window=0 --SysfsRoot="$FP/empty" "--ProcRoot=$FP/proc" >/dev/null 2>"$FP/err"
+tap_is "warning: drm_fdinfo: $FP/empty: SysfsRoot: no dev/char, class/drm or class/accel: not a sysfs; devices are named by their clients' drm-pdev or minor numbers only" \
+  "$(cat "$FP/err")" "empty SysfsRoot: one warning naming it"
+"$BIN" --once --window=0 --DevRoot="$FP/empty" "${ROOTS[@]}" >/dev/null 2>"$FP/err"
+tap_is "warning: drm_fdinfo: $FP/empty: DevRoot: no dri or accel directory to watch: opens are found by the fd counts of FdCountInterval" \
+  "$(cat "$FP/err")" "empty DevRoot: one warning naming it"
 
 # a config error: exit 2, message names the plugin and the key, no stdout
 out=$("$BIN" --once --ReportBy=Planet "${ROOTS[@]}" 2>"$FP/err")

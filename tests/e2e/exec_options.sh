@@ -27,10 +27,14 @@ pid=
 trap '[[ -n $pid ]] && kill -KILL "$pid" 2>/dev/null; rm -rf "$T"' EXIT
 VERSION=$(sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
 
-# The keys a plugin's sources match with cfg_key_is(item, "Key"); a key
-# matched inside a block's children appears under its own name.
+# The keys a plugin's sources match with cfg_key_is(item, "Key"), and
+# those of the shared option modules it hands items to (Device and Driver:
+# common/sysfs/dev_filter.c); a key matched inside a block's children
+# appears under its own name.
 source_keys() {
-  grep -ohE 'cfg_key_is\([a-z_]+, "[A-Za-z]+"\)' "plugins/$1"/*.c |
+  local files=("plugins/$1"/*.c)
+  grep -q 'dev_filter_configure(' "${files[@]}" && files+=(common/sysfs/dev_filter.c)
+  grep -ohE 'cfg_key_is\([a-z_]+, "[A-Za-z]+"\)' "${files[@]}" |
     sed -E 's/.*"(.*)".*/\1/' | sort -u | paste -sd' '
 }
 # The keys --help lists after "Options of", Block.Key as Key.

@@ -11,6 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
+source tests/lib/hotplug.sh
 B=${BUILD:-build}
 BIN=$B/panthor_perf
 SHIM=$PWD/$B/tests/shim.so
@@ -174,4 +175,44 @@ run SHIM_PANTHOR_SCENARIO= SHIM_PANTHOR_LAYOUT=v6 -- --once --window=0 \
 tap_is 0 $? "v5/v6-era TEARDOWN check: exit 0"
 tap_check "v5/v6-era TEARDOWN check: the kept session and its cost said" \
   grep -q 'TEARDOWN: Device or resource busy: this kernel kept the perf session.*counter set primary stays taken' "$T/err"
+# Hot-plug under DevRoot (no Device): the node removed, back (a new
+# inode), its minor renamed (128 -> 129), each while --interval=1 reads:
+# one INFO line each way, the series of a gone node end, a node that
+# comes back counts from a fresh base (1 sample at its first record).
+HP=$T/hp
+mkdir -p "$HP/dri"
+: >"$HP/dri/renderD128"
+SHIM_PANTHOR_PATH="$HP/dri/renderD128,$HP/dri/renderD129" LD_PRELOAD="$PRELOAD" \
+  timeout 120 "$BIN" --DevRoot="$HP" --interval=1 --window=0 --format=influx \
+  --log-level=info >"$T/hp.out" 2>"$T/hp.err" &
+hp_pid=$!
+S128='^panthor_perf_stream,device=renderD128 '
+S129='^panthor_perf_stream,device=renderD129 '
+tap_check "hot-plug: renderD128 read" hp_wait "$T/hp.out" "$S128" 20
+rm "$HP/dri/renderD128"
+tap_check "hot-plug: removed renderD128 said gone" \
+  hp_wait "$T/hp.err" 'renderD128: gone: .*renderD128 was removed; its series end' 20
+n1=$(hp_count "$T/hp.out" "$S128")
+: >"$HP/dri/renderD128"
+tap_check "hot-plug: renderD128 back, said appeared" \
+  hp_wait "$T/hp.err" 'renderD128: appeared: .*Mali-G720' 20
+tap_check "hot-plug: renderD128 read again" hp_wait "$T/hp.out" "$S128" 20 $((n1 + 1))
+tap_is "samples=1i" "$(grep -E "$S128" "$T/hp.out" | sed -n "$((n1 + 1))p" |
+  grep -o 'samples=[0-9]*i')" "hot-plug: back from a fresh base (its first sample)"
+rm "$HP/dri/renderD128"
+: >"$HP/dri/renderD129"
+tap_check "hot-plug: renamed minor: 129 appeared" \
+  hp_wait "$T/hp.err" 'renderD129: appeared: ' 20
+tap_check "hot-plug: renamed minor: 129 read" hp_wait "$T/hp.out" "$S129" 20
+tap_is 2 "$(hp_count "$T/hp.err" 'renderD128: gone: ')" "hot-plug: 128 said gone twice"
+n2=$(hp_count "$T/hp.out" "$S128")
+tap_check "hot-plug: 129 read once more" hp_wait "$T/hp.out" "$S129" 20 \
+  $(($(hp_count "$T/hp.out" "$S129") + 1))
+tap_is "$n2" "$(hp_count "$T/hp.out" "$S128")" "hot-plug: no record of 128 once gone"
+kill -TERM "$hp_pid"
+wait "$hp_pid"
+tap_is 0 $? "hot-plug: exit 0 on SIGTERM"
+tap_is "" "$(grep -vE '^info: ' "$T/hp.err")" "hot-plug: nothing but info lines"
+tap_is 2 "$(hp_count "$T/hp.err" 'appeared: ')" "hot-plug: one line per appearance"
+
 tap_done

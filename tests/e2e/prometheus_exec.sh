@@ -77,9 +77,23 @@ declare -A EXPECT=(
   [tegra410_uncore]=tegra410_read_bandwidth_bytes_per_second
 )
 
+# Options that give each plugin's other families too (every family must
+# pass promtool's lint: a name carrying its type, as the former
+# panthor_perf_counter_value_total did, is a lint problem). drm_device's
+# exposition is checked over every fixture in drm_device_exec.
+declare -A ALL_FAMILIES=(
+  [panthor_perf]="--Counter=shader:27 --Counter=L2_EXT_READ_BEATS --PerCore=true"
+  [tegra410_uncore]="--Preset=Tegra410 --Event=msr/tsc/ --Filter=rp0 --Filter.PMU=pcie --Filter.Terms=src_rp_mask=0x1"
+)
+declare -A EXPECT_MORE=(
+  [panthor_perf]=panthor_perf_raw_value_total
+  [tegra410_uncore]=uncore_event_count_total
+)
+
 for p in "${PLUGINS[@]}"; do
   cmd_of "$p"
-  "${CMD[@]}" --once --window=0.2 --format=prometheus >"$T/$p.prom" 2>"$T/$p.err"
+  read -ra more <<<"${ALL_FAMILIES[$p]:-}"
+  "${CMD[@]}" "${more[@]}" --once --window=0.2 --format=prometheus >"$T/$p.prom" 2>"$T/$p.err"
   tap_is 0 $? "$p --format=prometheus: exit status"
   tap_is "" "$(cat "$T/$p.err")" "$p --format=prometheus: nothing on stderr"
   tap_check "$p --format=prometheus: samples" test -s "$T/$p.prom"
@@ -89,6 +103,10 @@ for p in "${PLUGINS[@]}"; do
     "$p: HELP and TYPE once per name, samples together, no series twice"
   tap_check "$p: exposes ${EXPECT[$p]}" \
     grep -q "^# TYPE ${EXPECT[$p]} " "$T/$p.prom"
+  if [[ -n ${EXPECT_MORE[$p]:-} ]]; then
+    tap_check "$p: exposes ${EXPECT_MORE[$p]}" \
+      grep -q "^# TYPE ${EXPECT_MORE[$p]} " "$T/$p.prom"
+  fi
   tap_is "" "$(grep -E '^[^#].*_(ns|hz|percent|us|ms)(_total)?[{ ]' "$T/$p.prom" | head -3)" \
     "$p: no unit abbreviation or percent in a name"
 done

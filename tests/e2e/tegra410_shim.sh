@@ -11,6 +11,7 @@ source tests/lib/collectd.sh
 source tests/lib/tegra410_tree.sh
 source tests/lib/lineproto.sh
 source tests/lib/require.sh
+source tests/lib/hotplug.sh
 B=${BUILD:-build}
 SHIM=$PWD/$B/tests/shim.so
 PRELOAD=$SHIM
@@ -95,6 +96,48 @@ tap_check "garbage cpumask: the message names plugin, PMU, file and why" grep -q
   'tegra410_uncore: nvidia_cmem_latency_pmu_0: cpumask: "abc" not a CPU list ("0-3,8"); PMU not counted' "$T/err"
 tap_check "hostile .unit: sanitised in the output" grep -qF 'unit=M\ B??' <<<"$out"
 tap_check "hostile .unit: the output is valid UTF-8" iconv -f UTF-8 -t UTF-8 -o /dev/null <<<"$out"
+
+# Hot-plug while --interval=1 reads: the CMEM PMU unregistered, registered
+# again under another type (a driver reload), renumbered (socket 0 -> 1):
+# one INFO line each way, the series of a gone PMU end at once, one that
+# comes back counts from a fresh base.
+mkdir -p "$T/hp" && cp -R "$T/sys" "$T/hp/"
+HPD=$T/hp/sys/bus/event_source/devices
+LD_PRELOAD=$PRELOAD timeout 120 "$B/tegra410_uncore" --interval=1 --window=0 \
+  --SysfsRoot="$T/hp/sys" --log-level=info >"$T/hp.out" 2>"$T/hp.err" &
+hp_pid=$!
+C0='^uncore_event,pmu=nvidia_cmem_latency_pmu_0,event=rd_req '
+C1='^uncore_event,pmu=nvidia_cmem_latency_pmu_1,event=rd_req '
+count_of() { grep -E "$1" "$T/hp.out" | sed -n "$2p" | grep -o 'count=[0-9]*' | cut -d= -f2; }
+tap_check "hot-plug: CMEM counted" hp_wait "$T/hp.out" "$C0" 30 3
+rm -r "$HPD/nvidia_cmem_latency_pmu_0"
+tap_check "hot-plug: CMEM unregistered, said gone" \
+  hp_wait "$T/hp.err" 'nvidia_cmem_latency_pmu_0: gone: unregistered; its 1 group\(s\) closed' 20
+n1=$(hp_count "$T/hp.out" "$C0")
+before=$(count_of "$C0" "$n1")
+t410_pmu "$T/hp" nvidia_cmem_latency_pmu_0 4041 event=config:0-1 -- \
+  cycles=0x0 rd_req=0x1 rd_cum_outs=0x2
+tap_check "hot-plug: CMEM registered again (type 4041), said appeared" \
+  hp_wait "$T/hp.err" 'nvidia_cmem_latency_pmu_0: appeared: type 4041' 20
+tap_check "hot-plug: CMEM counted again" hp_wait "$T/hp.out" "$C0" 20 $((n1 + 1))
+after=$(count_of "$C0" $((n1 + 1)))
+tap_check "hot-plug: from a fresh base ($after after the gap, $before before)" \
+  test "${after:-x}" -lt "${before:-0}"
+mv "$HPD/nvidia_cmem_latency_pmu_0" "$HPD/nvidia_cmem_latency_pmu_1"
+tap_check "hot-plug: renumbered: pmu_1 appeared" \
+  hp_wait "$T/hp.err" 'nvidia_cmem_latency_pmu_1: appeared: type 4041' 20
+tap_check "hot-plug: renumbered: pmu_1 counted, socket 1" \
+  hp_wait "$T/hp.out" '^tegra410,pmu=nvidia_cmem_latency_pmu_1,socket=1 ' 20
+n2=$(hp_count "$T/hp.out" "$C0")
+tap_check "hot-plug: pmu_1 counted once more" hp_wait "$T/hp.out" "$C1" 20 \
+  $(($(hp_count "$T/hp.out" "$C1") + 1))
+tap_is "$n2" "$(hp_count "$T/hp.out" "$C0")" "hot-plug: no record of pmu_0 once gone"
+tap_is 2 "$(hp_count "$T/hp.err" 'nvidia_cmem_latency_pmu_0: gone: ')" \
+  "hot-plug: pmu_0 said gone twice"
+kill -TERM "$hp_pid"
+wait "$hp_pid"
+tap_is 0 $? "hot-plug: exit 0 on SIGTERM"
+tap_is "" "$(grep -vE '^info: ' "$T/hp.err")" "hot-plug: nothing but info lines"
 
 # The real collectd daemon with the shim preloaded.
 if [[ -x $COLLECTD ]]; then

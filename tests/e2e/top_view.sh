@@ -378,7 +378,7 @@ for ((i = 0; i < 100; i++)); do [[ -s $T/exit.default ]] && break; sleep 0.1; do
 tap_is 0 "$(cat "$T/exit.default" 2>/dev/null)" "the default view: q exits 0"
 out=$("$BIN" --window=0 $ROOTS 2>/dev/null | head -n 1)
 tap_check "no --format on a pipe: Influx line protocol" \
-  grep -qE '^drm_(engine|memory|device|scan)[, ]' <<<"$out"
+  grep -qE '^drm_(engine|memory|clients|scan)[, ]' <<<"$out"
 
 # The live view needs a terminal: on a pipe it says so and exits 1.
 out=$("$BIN" --format=top $ROOTS 2>"$T/err" </dev/null)

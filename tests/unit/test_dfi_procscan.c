@@ -106,12 +106,12 @@ static void known_fds_and_debugfs(void **state) {
   read_at(f, 3);
   expect_line(f, "drm_scan processes=1i,fds=1i,fdinfo_reads=2i,clients=2i");
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
   /* pid 100 closes its fd: dropped at the next read */
   fakeproc_fd_remove(&f->fp, 100, 3);
   read_at(f, 4);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
 }
 
 /* Without debugfs and without fd counts (FdCount false, kernels before
@@ -128,7 +128,7 @@ static void without_fd_counts(void **state) {
   fakeproc_process(&f->fp, 200, "b", NULL);
   fakeproc_fd(&f->fp, 200, 3, "card0", fdinfo_i915(8, 0, 0));
   read_at(f, 2);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,");
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 clients=2i,");
   /* pid 100 opens a second client: seen by the read its phase falls in */
   fakeproc_fd(&f->fp, 100, 4, "card0", fdinfo_i915(9, 0, 0));
   unsigned found_at = 0;
@@ -136,7 +136,7 @@ static void without_fd_counts(void **state) {
     read_at(f, t);
     if (capture_sink_find(
             &f->sink,
-            "drm_device,driver=i915,device=0000:00:02.0 clients=3i,") != NULL)
+            "drm_clients,driver=i915,device=0000:00:02.0 clients=3i,") != NULL)
       found_at = t;
   }
   assert_true(found_at >= 3 && found_at <= 12); /* within the window */
@@ -161,7 +161,7 @@ static void fd_count_change_walks_the_process(void **state) {
   fakeproc_fd(&f->fp, 105, 3, "renderD128", fdinfo_i915(8, 0, 0));
   read_at(f, 3);
   assert_int_equal(scan_field(f, "processes"), 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,");
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 clients=2i,");
 }
 
 /* The documented bound: closing one fd and opening a DRM fd keeps the
@@ -181,7 +181,7 @@ static void same_fd_count_waits_for_its_phase(void **state) {
     read_at(f, t);
     if (capture_sink_find(
             &f->sink,
-            "drm_device,driver=i915,device=0000:00:02.0 clients=1i,") != NULL)
+            "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,") != NULL)
       found_at = t;
   }
   assert_true(found_at >= 2 && found_at <= 11);
@@ -229,7 +229,7 @@ static void new_process_client_found_at_next_read(void **state) {
   fakeproc_fd(&f->fp, 2000, 5, "renderD128", fdinfo_i915(9, 0, 0));
   read_at(f, 11);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                  "engine=render,pid=2000,comm=game busy_ns=0i,");
 }
@@ -262,7 +262,7 @@ static void open_of_a_node_looks_at_every_count(void **state) {
   assert_int_equal(dfx_calls.fd_counts - before + scan_field(f, "processes"),
                    101);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
   before = dfx_calls.fd_counts;
   read_at(f, 4); /* the queue was drained: back to a sixtieth */
   assert_true(dfx_calls.fd_counts - before < 30);
@@ -295,11 +295,11 @@ static void no_new_pid_skips_the_listing(void **state) {
   uint64_t walked = scan_field(f, "processes");
   assert_int_equal(dfx_calls.openat - opens, walked);
   assert_int_equal(dfx_calls.fd_counts - counts + walked, 11);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=0i,");
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 clients=0i,");
   fakeproc_write(&f->fp, "proc/loadavg", "0.00 0.01 0.05 1/99 2000\n");
   read_at(f, 21);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
 }
 
 /* The documented bound for a client that replaces an fd in place (dup2
@@ -324,7 +324,7 @@ static void dup2_in_place_found_within_full_scan_interval(void **state) {
   for (unsigned t = 11; t <= 3601; t += 10) {
     read_at(f, t);
     const char *line = capture_sink_find(
-        &f->sink, "drm_device,driver=i915,device=0000:00:02.0 clients=");
+        &f->sink, "drm_clients,driver=i915,device=0000:00:02.0 clients=");
     assert_non_null(line);
     unsigned n = (unsigned)strtoul(strstr(line, "clients=") + 8, NULL, 10);
     assert_true(n >= found); /* a found client stays */

@@ -18,6 +18,7 @@
 #include "tests/lib/test_host.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,7 +41,7 @@ static void engine_time_and_capacity(void **state) {
   /* first sight: lifetime totals are history, no utilisation yet */
   expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
                  "engine=render busy_ns=0i,capacity=1i");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=1i,processes=1i,unreadable=0i");
   /* 0.5 s busy of render and 1 s of video (capacity 2) in 1 s */
   fakeproc_fdinfo(&f->fp, 100, 3, fdinfo_i915(7, 1000 + SEC / 2, SEC));
@@ -105,7 +106,7 @@ static void shared_and_dup_counted_once(void **state) {
   fakeproc_fdinfo(&f->fp, 100, 4, fdinfo_i915(7, SEC / 4, 0));
   fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(7, SEC / 4, 0));
   read_at(f, 2);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=2i,processes=2i,unreadable=0i");
   expect_line(f,
               "drm_engine,scope=device,driver=i915,device=0000:00:02.0,engine="
@@ -166,7 +167,7 @@ static void client_exit_and_pid_reuse(void **state) {
                  "engine=render,pid=100,comm=second busy_ns=0i,capacity=1i");
   expect_no_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                     "pid=100,comm=first");
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,");
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,");
 }
 
 /* A new process under a reused pid is a new process series (its start
@@ -323,13 +324,12 @@ static void accel_and_multi_driver(void **state) {
   fakeproc_fd(&f->fp, 400, 5, NULL, "pos: 0\nflags: 0\n");
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=amdxdna_accel_driver,device=0000:c5:00.1 "
+  expect_line(f, "drm_clients,driver=amdxdna_accel_driver,device=0000:c5:00.1 "
+                 "clients=1i,processes=1i");
+  expect_line(f, "drm_clients,driver=panfrost,device=fde60000.gpu "
                  "clients=1i,processes=1i");
   expect_line(
-      f,
-      "drm_device,driver=panfrost,device=fde60000.gpu clients=1i,processes=1i");
-  expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
   expect_line(
       f, "drm_memory,scope=process,driver=amdxdna_accel_driver,device=0000:c5:"
          "00.1,region=memory,pid=400,comm=npu-infer total_bytes=0i");
@@ -351,8 +351,8 @@ static void filters(void **state) {
   start(f, "ProcessMatch", "^glx", "Driver", "i915", NULL);
   read_at(f, 1);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
-  expect_no_line(f, "drm_device,driver=panfrost");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+  expect_no_line(f, "drm_clients,driver=panfrost");
   expect_no_line(
       f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,pid=101");
 }
@@ -441,6 +441,88 @@ static void malformed_values_reported(void **state) {
                  "region=gtt,pid=100,comm=a total_bytes=4096i");
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+/* The class entries of card0 and renderD128 go, as drm_dev_unregister
+ * removes them. */
+static void i915_device_remove(struct fixture *f) {
+  static const char *const minors[] = {"class/drm/card0",
+                                       "class/drm/renderD128"};
+  for (size_t i = 0; i < 2; i++) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", f->fp.sys, minors[i]);
+    assert_int_equal(nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+  }
+}
+
+/* Bug: drm_fdinfo learned its devices at init and from clients' fds and
+ * never let one go: an unplugged GPU reported clients=0 for ever, a GPU
+ * bound later and idle was never reported. Each read lists the sysfs DRM
+ * class: a device whose minors went ends its series at that read (its
+ * clients with it), one that comes back (a new registration, here under
+ * another minor number) is reported again, its clients counted from their
+ * first read; one INFO line each way per device. */
+static void devices_come_and_go(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  fakeproc_process(&f->fp, 100, "app", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 1000, 0));
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
+                 "clients=1i,processes=1i,unreadable=0i");
+  n_logged = 0;
+  log_set_sink(keep_log, LOG_LEVEL_INFO);
+  i915_device_remove(f);
+  read_at(f, 2);
+  expect_no_line(f, "drm_clients,");
+  expect_no_line(f, "drm_engine,");
+  expect_line(f, "drm_scan processes=0i,fds=0i,fdinfo_reads=0i,clients=0i");
+  assert_int_equal(n_logged, 1);
+  /* named by the minor that went last (listing order) */
+  assert_true(strcmp(logged[0], "drm_fdinfo: 0000:00:02.0: gone: renderD128 "
+                                "unregistered; the device's series end") == 0 ||
+              strcmp(logged[0], "drm_fdinfo: 0000:00:02.0: gone: card0 "
+                                "unregistered; the device's series end") == 0);
+  read_at(f, 3);
+  assert_int_equal(n_logged, 1); /* said once */
+  expect_no_line(f, "drm_clients,");
+
+  /* registered again, under other minors (card1, renderD129), idle */
+  assert_int_equal(
+      fakeproc_device(&f->fp, 226, 1, "card1", "0000:00:02.0", "i915"), 0);
+  assert_int_equal(
+      fakeproc_device(&f->fp, 226, 129, "renderD129", "0000:00:02.0", "i915"),
+      0);
+  read_at(f, 4);
+  assert_int_equal(n_logged, 2);
+  assert_true(
+      strcmp(logged[1], "drm_fdinfo: 0000:00:02.0: appeared: card1 (drm, "
+                        "driver i915)") == 0 ||
+      strcmp(logged[1], "drm_fdinfo: 0000:00:02.0: appeared: renderD129 "
+                        "(drm, driver i915)") == 0);
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
+                 "clients=0i,processes=0i,unreadable=0i");
+  /* a client of the new minor: a new client, from its first read */
+  fakeproc_process(&f->fp, 101, "app2", NULL);
+  fakeproc_fd(&f->fp, 101, 3, "renderD129", fdinfo_i915(8, 5 * SEC, 0));
+  read_at(f, 5);
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=render busy_ns=0i,capacity=1i");
+  fakeproc_fdinfo(&f->fp, 101, 3, fdinfo_i915(8, 5 * SEC + SEC / 2, 0));
+  read_at(f, 6);
+  expect_line(f, "drm_engine,scope=device,driver=i915,device=0000:00:02.0,"
+                 "engine=render busy_ns=500000000i,utilization=50.0");
+  log_set_sink(NULL, LOG_LEVEL_DEBUG);
+  assert_int_equal(n_logged, 2); /* no other line */
+}
+
 /* A FIFO planted as an fdinfo file or as comm under a hostile ProcRoot
  * never blocks a read: it is not a regular file and is skipped. The alarm
  * turns a regression (a read that hangs) into a failure, not a stall. */
@@ -466,7 +548,7 @@ static void fifo_never_blocks(void **state) {
   alarm(0);
   /* pid 200's client counts (comm unknown: "?"), pid 300's fd is skipped */
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
   expect_line(f, "drm_engine,scope=process,driver=i915,device=0000:00:02.0,"
                  "engine=render,pid=200,comm=? busy_ns=0i,capacity=1i");
 }
@@ -497,7 +579,7 @@ static void malformed_and_vanishing(void **state) {
   start(f, NULL);
   read_at(f, 1);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=2i,processes=2i");
   expect_line(f, "drm_scan "
                  "processes=4i,fds=4i,fdinfo_reads=3i,clients=2i,unreadable=0i,"
                  "clients_untracked=0i,processes_unreported=0i,oversized=1i");
@@ -518,7 +600,7 @@ static void caps_with_ten_thousand_clients(void **state) {
   read_at(f, 1);
   expect_line(
       f,
-      "drm_device,driver=i915,device=0000:00:02.0 clients=500i,processes=50i");
+      "drm_clients,driver=i915,device=0000:00:02.0 clients=500i,processes=50i");
   expect_line(f,
               "drm_scan "
               "processes=1000i,fds=10000i,fdinfo_reads=10000i,clients=500i,"
@@ -530,7 +612,7 @@ static void caps_with_ten_thousand_clients(void **state) {
 
 /* With a SysfsRoot that does not know the device, its first name is the
  * char device number; drm-pdev then names it, and the device is still one
- * drm_device series, with its clients. */
+ * drm_clients series, with its clients. */
 static void device_named_by_pdev_is_one_series(void **state) {
   struct fixture *f = need_root(state);
   i915_device(f);
@@ -542,9 +624,9 @@ static void device_named_by_pdev_is_one_series(void **state) {
   start(f, "SysfsRoot", empty, NULL);
   read_at(f, 1);
   read_at(f, 2);
-  assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
+  assert_int_equal(capture_sink_count(&f->sink, "drm_clients,"), 1);
   expect_line(
-      f, "drm_device,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
+      f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
 }
 
 /* Two clients with 2^63 bytes each: the device sum saturates instead of
@@ -574,9 +656,9 @@ static void idle_device_reports_zero(void **state) {
   i915_device(f);
   start(f, NULL);
   read_at(f, 1);
-  expect_line(f, "drm_device,driver=i915,device=0000:00:02.0 "
+  expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
                  "clients=0i,processes=0i,unreadable=0i");
-  assert_int_equal(capture_sink_count(&f->sink, "drm_device,"), 1);
+  assert_int_equal(capture_sink_count(&f->sink, "drm_clients,"), 1);
 }
 
 static void profiling_switch_restored(void **state) {
@@ -707,9 +789,12 @@ static void opens_through_the_kernel_seam(void **state) {
   plugin_host_init(&f->host, "seam", SEC);
   f->host.kernel = &seam;
   assert_int_equal(drm_fdinfo_ops.init(f->inst, &f->host), 0);
-  assert_int_equal(seam_opens, 3); /* ProcRoot, <sysfs>/class/{drm,accel} */
+  /* ProcRoot, and to check the roots ProcRoot again and <sysfs>/dev/char,
+   * then the devices: <sysfs>/class/{drm,accel} */
+  assert_int_equal(seam_opens, 5);
   assert_int_equal(drm_fdinfo_ops.read(f->inst, &f->sink.base), 0);
-  assert_true(seam_openats >= 2); /* the /proc listing and pid 100's fds */
+  assert_int_equal(seam_opens, 7); /* a read lists <sysfs>/class/{drm,accel} */
+  assert_true(seam_openats >= 2);  /* the /proc listing and pid 100's fds */
   drm_fdinfo_ops.instance_free(f->inst);
   f->inst = NULL;
 
@@ -792,7 +877,7 @@ static void unreadable_processes_counted(void **state) {
     start(f, "FullScanInterval", "3600", NULL);
     read_at(f, 1);
     const char *line = capture_sink_find(
-        &f->sink, "drm_device,driver=i915,device=0000:00:02.0 ");
+        &f->sink, "drm_clients,driver=i915,device=0000:00:02.0 ");
     bool ok = line && strstr(line, "clients=1i,processes=1i,unreadable=1i");
     /* the next read does not try the unreadable process again, and still
      * counts it */
@@ -826,6 +911,7 @@ int main(void) {
       T(cgroup_and_client_scopes),
       T(long_cgroups_stay_distinct),
       T(malformed_values_reported),
+      T(devices_come_and_go),
       T(fifo_never_blocks),
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),

@@ -109,13 +109,13 @@ static void pp_report__records(void **state) {
       "gpu_active_cycles=123456i,ext_read_bytes=6400i,"
       "tiler_utilization_percent=20.5,ext_read_bandwidth=12800.0 "
       "1700000000000000000\n",
-      "panthor_perf_counter,device=renderD128,block=shader,counter=shader:27 "
+      "panthor_perf_raw,device=renderD128,block=shader,counter=shader:27 "
       "value=42i 1700000000000000000\n",
-      "panthor_perf_counter,device=renderD128,block=shader,counter=shader:27,"
+      "panthor_perf_raw,device=renderD128,block=shader,counter=shader:27,"
       "core=0 value=10i 1700000000000000000\n",
-      "panthor_perf_counter,device=renderD128,block=shader,counter=shader:27,"
+      "panthor_perf_raw,device=renderD128,block=shader,counter=shader:27,"
       "core=1 value=32i 1700000000000000000\n",
-      "panthor_perf_counter,device=renderD128,block=memsys,"
+      "panthor_perf_raw,device=renderD128,block=memsys,"
       "counter=L2_EXT_READ_BEATS value=7i 1700000000000000000\n",
       "panthor_perf_stream,device=renderD128 samples=100i,overflows=1i,"
       "errors=2i,dropped=3i,busy_skips=4i,reopens=5i,clamped=6i "

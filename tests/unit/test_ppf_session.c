@@ -469,13 +469,82 @@ static void pp_session_init__shared_per_host_registry(void **state) {
   assert_int_equal(st.sessions, 0);
 }
 
+/* Bug: once discovery had found a node it never looked again, so a GPU
+ * bound later (eGPU, VFIO hand-back, driver reload) was never read and a
+ * removed one never ended. Now each read lists DevRoot/dri: a removed node
+ * ends its series at that read (one INFO line), one that comes back (a new
+ * inode) starts from a fresh base, and a renamed minor is the old device
+ * gone and a new one come. */
+static void pp_hotplug__gone_back_renamed(void **state) {
+  (void)state;
+  kernel(SHIM_PANTHOR_V6, "teardown_fixed");
+  char other[700];
+  snprintf(other, sizeof(other), "%s/renderD129", dri);
+  assert_int_equal(shim_panthor_register(other, 129), 0);
+  void *inst = panthor_perf_ops.instance_new("t");
+  option(inst, "DevRoot", fp.root);
+  assert_int_equal(panthor_perf_ops.init(inst, &host), 0);
+  assert_non_null(strstr(logged, "panthor_perf: renderD128: init: Mali-G720"));
+  struct capture_sink c;
+  capture_sink_init(&c);
+  reads(inst, &c, 3);
+  assert_int_equal(field(&c, STREAM, "samples"), 3);
+  assert_int_equal(field(&c, PERF, "gpu_active_cycles"), 12);
+
+  logged[0] = '\0';
+  assert_int_equal(unlink(path), 0);
+  reads(inst, &c, 1);
+  assert_int_equal(c.n_lines, 0); /* its series end at once */
+  char want[1024];
+  snprintf(want, sizeof(want),
+           "panthor_perf: renderD128: gone: %s was removed; its series end "
+           "(a node that comes back is a new device, its counters from 0)\n",
+           path);
+  assert_string_equal(logged, want);
+  struct shim_panthor_stats st;
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 0); /* ended while the ioctls still work */
+
+  logged[0] = '\0';
+  close(open(path, O_CREAT | O_WRONLY, 0644)); /* back: a new inode */
+  reads(inst, &c, 1);
+  snprintf(want, sizeof(want),
+           "panthor_perf: renderD128: appeared: %s: ", path);
+  assert_non_null(strstr(logged, want));
+  assert_null(strchr(strchr(logged, '\n') + 1, '\n')); /* one line */
+  /* a fresh base: the first read after the gap counts one sample */
+  assert_int_equal(field(&c, STREAM, "samples"), 1);
+  assert_int_equal(field(&c, PERF, "gpu_active_cycles"), 4);
+  reads(inst, &c, 1);
+  assert_int_equal(field(&c, PERF, "gpu_active_cycles"), 8);
+
+  logged[0] = '\0';
+  assert_int_equal(unlink(path), 0); /* the minor renamed: 128 -> 129 */
+  close(open(other, O_CREAT | O_WRONLY, 0644));
+  reads(inst, &c, 1);
+  assert_non_null(strstr(logged, "panthor_perf: renderD128: gone: "));
+  assert_non_null(strstr(logged, "panthor_perf: renderD129: appeared: "));
+  assert_null(capture_sink_find(&c, "panthor_perf,device=renderD128,"));
+  assert_non_null(capture_sink_find(&c, "panthor_perf,device=renderD129,"));
+  assert_int_equal(field(&c, STREAM, "samples"), 1);
+  panthor_perf_ops.instance_free(inst);
+  capture_sink_fini(&c);
+  shim_panthor_get_stats(&st);
+  assert_int_equal(st.sessions, 0);
+  assert_int_equal(shim_device_remove(other), 0);
+  unlink(other);
+  close(open(path, O_CREAT | O_WRONLY, 0644)); /* as setup left it */
+}
+
 /* Bug: with no panthor node (no /dev/dri at all on most machines) init
  * failed with an error, so collectd said its init callbacks failed.
- * Discovery finding nothing is one INFO line naming what was looked for,
- * reads that collect nothing and succeed, and a re-look 1 s, then 2 s
- * later that opens a node which appeared in between. A Device named
- * explicitly and missing stays an error naming it. */
-static void pp_init__nothing_found_is_info_then_relook(void **state) {
+ * Discovery finding nothing is one line naming what was looked for (a
+ * WARNING here: a configured DevRoot that holds no render node at all is
+ * a wrong path more likely than a machine without the GPU), reads that
+ * collect nothing and succeed, and the next read after a node appeared
+ * opens it. A Device named explicitly and missing stays an error naming
+ * it. */
+static void pp_init__nothing_found_is_said_then_relook(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_V6, NULL);
   char root[600], later_dri[700], node[800];
@@ -488,28 +557,25 @@ static void pp_init__nothing_found_is_info_then_relook(void **state) {
   assert_int_equal(panthor_perf_ops.init(inst, &host), 0);
   char want[1024];
   snprintf(want, sizeof(want),
-           "panthor_perf: %s: devices: no panthor render node (renderD*) "
-           "found; looking again, 1 s doubling to 1 min (give Device to name "
-           "one)\n",
+           "panthor_perf: %s: DevRoot: No such file or directory: no render "
+           "node (renderD*) here; looking again at every read\n",
            later_dri);
   assert_string_equal(logged, want);
   struct capture_sink c;
   capture_sink_init(&c);
-  fake_now = t0 + 1000000000ull; /* first re-look: still nothing */
+  fake_now = t0 + 1000000000ull; /* still nothing */
   assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
   assert_int_equal(c.n_lines, 0);
+  assert_string_equal(logged, want); /* the miss is not said again */
   mkdir(root, 0755);
   mkdir(later_dri, 0755);
   close(open(node, O_CREAT | O_WRONLY, 0644));
   assert_int_equal(shim_panthor_register(node, 130), 0);
-  fake_now = t0 + 3000000000ull - 1; /* the next is 2 s later */
+  fake_now = t0 + 1000000001ull; /* the next read, whatever the backoff */
   assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
-  assert_int_equal(c.n_lines, 0);
-  assert_string_equal(logged, want); /* the miss is not said again */
-  fake_now = t0 + 3000000000ull;
-  assert_int_equal(panthor_perf_ops.read(inst, &c.base), 0);
-  assert_non_null(strstr(logged, "devices: 1 panthor render node(s) "
-                                 "appeared"));
+  snprintf(want + strlen(want), sizeof(want) - strlen(want),
+           "panthor_perf: renderD130: appeared: %s: Mali-G720", node);
+  assert_non_null(strstr(logged, want));
   assert_null(strstr(logged, "error"));
   capture_sink_clear(&c);
   reads(inst, &c, 1);
@@ -574,7 +640,7 @@ static void pp_session_start__joining_instance_no_new_setup(void **state) {
   reads(y, &c, 1);
   /* shader 60 at rate 60 x (1 + ... + 8) over the one period since y
    * joined */
-  assert_int_equal(field(&c, "panthor_perf_counter,", "value"), 60ull * 36);
+  assert_int_equal(field(&c, "panthor_perf_raw,", "value"), 60ull * 36);
   struct shim_panthor_stats st;
   shim_panthor_get_stats(&st);
   assert_int_equal(st.setups, 1);
@@ -701,22 +767,27 @@ static void pp_session_read__two_threads_one_session(void **state) {
   capture_sink_fini(&c);
 }
 
-static void pp_session_discover__panthor_nodes_only(void **state) {
+static void pp_discovery__panthor_nodes_only(void **state) {
   (void)state;
   kernel(SHIM_PANTHOR_RFC_V2, NULL);
   char other[600];
   snprintf(other, sizeof(other), "%s/renderD129", dri); /* not a device */
   close(open(other, O_CREAT | O_WRONLY, 0644));
-  char *paths[4];
-  int n =
-      ppf_session_discover(fp.root, &shim_kernel, /*quiet=*/false, paths, 4);
-  assert_int_equal(n, 1);
-  assert_string_equal(paths[0], path);
-  free(paths[0]);
+  void *inst = panthor_perf_ops.instance_new("t");
+  option(inst, "DevRoot", fp.root);
+  assert_int_equal(panthor_perf_ops.init(inst, &host), 0);
+  struct capture_sink c;
+  capture_sink_init(&c);
+  reads(inst, &c, 1);
+  assert_int_equal(capture_sink_count(&c, STREAM), 1);
+  assert_non_null(capture_sink_find(&c, STREAM "device=renderD128 "));
   /* the ioctl that failed is named, not "open" */
   assert_non_null(strstr(logged, "renderD129: DRM_IOCTL_VERSION: "
                                  "Inappropriate ioctl for device"));
   assert_null(strstr(logged, "open: Inappropriate ioctl"));
+  panthor_perf_ops.instance_free(inst);
+  capture_sink_fini(&c);
+  unlink(other);
 }
 
 int main(void) {
@@ -742,7 +813,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(pp_session_init__shared_per_host_registry,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(
-          pp_init__nothing_found_is_info_then_relook, setup, teardown),
+          pp_init__nothing_found_is_said_then_relook, setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_hotplug__gone_back_renamed, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(
           pp_session_free__final_sample_then_one_teardown, setup, teardown),
       cmocka_unit_test_setup_teardown(
@@ -753,8 +826,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(pp_session_read__two_threads_one_session,
                                       setup, teardown),
-      cmocka_unit_test_setup_teardown(pp_session_discover__panthor_nodes_only,
-                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(pp_discovery__panthor_nodes_only, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

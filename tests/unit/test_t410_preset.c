@@ -14,6 +14,7 @@
 #include "tests/shim/shim_perf.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -807,8 +808,9 @@ static void t410_preset__groups_fit_one_cycle_counter(void **state) {
 }
 
 /* Bug: the default configuration (no Event: the Tegra410 preset) failed
- * init on a machine without Tegra410 PMUs. It now starts, says so at info
- * level, and reports nothing. */
+ * init on a machine without Tegra410 PMUs. It now starts and reports
+ * nothing. A configured SysfsRoot that holds no PMU at all (as this empty
+ * one) is said once, a warning naming it: it was silent. */
 static void t410_init__default_without_tegra410_reports_nothing(void **state) {
   (void)state;
   kernel_reset();
@@ -821,11 +823,20 @@ static void t410_init__default_without_tegra410_reports_nothing(void **state) {
   n_logged = 0;
   log_set_sink(keep_errors, LOG_LEVEL_DEBUG);
   assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);
-  log_set_sink(NULL, LOG_LEVEL_INFO);
-  assert_int_equal(n_logged, 0); /* no warning, no error */
+  assert_int_equal(n_logged, 1); /* one warning, no error */
+  char want[600];
+  snprintf(want, sizeof(want),
+           "tegra410_uncore: %s: SysfsRoot: No such file or directory: no PMU "
+           "under bus/event_source/devices; looking for the Tegra410 PMUs "
+           "again at every read",
+           root);
+  assert_string_equal(logged[0], want);
   struct capture_sink cs;
   capture_sink_init(&cs);
   assert_int_equal(read_after_1s(inst, &cs), 0);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  assert_int_equal(n_logged, 1); /* said once */
   assert_int_equal(cs.n_lines, 0);
   capture_sink_fini(&cs);
   tegra410_uncore_ops.instance_free(inst);
@@ -882,10 +893,10 @@ static void keep_info(enum log_level level, const char *message) {
 /* Bug: the default (the preset, no Event) on a machine without Tegra410
  * PMUs failed init with an error ("no Event given and no Tegra410 PMU
  * found"), so collectd said its init callbacks failed. Nothing found is
- * one info line naming what was looked for; the preset is looked for
- * again 1 s, then 2 s later (doubling to 1 min), and a PMU that appears
- * (its driver loaded) is counted from the re-look that finds it. */
-static void t410_preset__absent_is_info_then_found_at_relook(void **state) {
+ * one info line naming what was looked for (the root holds PMUs, none a
+ * Tegra410 one); the PMU directory is listed at every read, and a PMU that
+ * appears (its driver loaded) is counted from the next read. */
+static void t410_preset__absent_is_info_then_found_at_next_read(void **state) {
   (void)state;
   kernel_reset();
   char root[600];
@@ -911,14 +922,15 @@ static void t410_preset__absent_is_info_then_found_at_relook(void **state) {
            "nvidia_pcie_pmu_*_rc_*, nvidia_pcie_tgt_pmu_*_rc_*, "
            "nvidia_cmem_latency_pmu_*, nvidia_nvlink_c2c_pmu_*, "
            "nvidia_nvclink_pmu_*, nvidia_nvdlink_pmu_*) under "
-           "bus/event_source/devices; looking again, 1 s doubling to 1 min",
+           "bus/event_source/devices; looking again at every read",
            root);
   assert_string_equal(said[0], want);
   struct capture_sink cs;
   capture_sink_init(&cs);
-  test_monotonic_ns = t0 + 1000000000ull; /* the first re-look: nothing */
+  test_monotonic_ns = t0 + 1000000000ull; /* still nothing */
   assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
   assert_int_equal(cs.n_lines, 0);
+  assert_int_equal(n_said, 1); /* the second miss is not said */
   static const char *const ucf[] = {"cycles", "event=0x100000000",
                                     "mem_bytes_rd", "event=0x123", NULL};
   char rel[256];
@@ -936,25 +948,116 @@ static void t410_preset__absent_is_info_then_found_at_relook(void **state) {
     snprintf(path, sizeof(path), "%sevents/%s", rel, ucf[i]);
     assert_int_equal(fakeproc_write(&fp, path, ucf[i + 1]), 0);
   }
-  test_monotonic_ns = t0 + 3000000000ull - 1; /* the next is 2 s later */
-  assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
-  assert_int_equal(cs.n_lines, 0);
-  assert_int_equal(n_said, 1); /* the second miss is not said */
-  test_monotonic_ns = t0 + 3000000000ull;
+  test_monotonic_ns = t0 + 1000000001ull; /* the next read */
   assert_int_equal(tegra410_uncore_ops.read(inst, &cs.base), 0);
   log_set_sink(NULL, LOG_LEVEL_INFO);
-  /* the PMU, the groups found, the end of the episode; nothing worse */
+  /* the PMU and the preset group it lacks events for; nothing worse */
   for (size_t i = 0; i < n_said && i < 8; i++)
     assert_int_equal(said_level[i], LOG_LEVEL_INFO);
-  snprintf(want, sizeof(want),
-           "tegra410_uncore: %s: Preset: Tegra410 PMUs appeared: 1 group(s)",
-           root);
-  assert_string_equal(said[n_said - 1], want);
+  assert_int_equal(n_said, 3);
+  assert_string_equal(said[1], "tegra410_uncore: nvidia_ucf_pmu_0: "
+                               "appeared: type 31, 1 CPU(s) (cpumask), 1 "
+                               "format terms, 2 events");
   capture_sink_clear(&cs);
   assert_int_equal(read_after_1s(inst, &cs), 0);
   assert_non_null(capture_sink_find(&cs, "uncore_event,pmu=nvidia_ucf_pmu_0,"));
   capture_sink_fini(&cs);
   tegra410_uncore_ops.instance_free(inst);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+/* The CMEM PMU's directory, as the driver (un)registers it. */
+static void cmem_pmu(const char *name, const char *type, bool present) {
+  char dir[600];
+  snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/%s", fp.sys, name);
+  if (!present) {
+    assert_int_equal(nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+    return;
+  }
+  static const char *const cmem[] = {"cycles",    "event=0x0",   "rd_req",
+                                     "event=0x1", "rd_cum_outs", "event=0x2",
+                                     NULL};
+  pmu(name, type, "config:0-1\n", cmem);
+}
+
+/* Bug: PMUs were looked for at init only (or, with none found, until the
+ * first was), so a PMU driver loaded, unloaded or reloaded later was never
+ * seen. Each read lists the PMU directory: a PMU that goes ends its series
+ * at that read (one INFO line), one that comes back (registered again,
+ * here under another type) is counted from a fresh base, one renamed
+ * (another socket number) is the old one gone and a new one come. */
+static void t410_hotplug__gone_back_renamed(void **state) {
+  (void)state;
+  kernel_reset();
+  for (uint64_t c = 0; c < 3; c++) /* the CMEM rates under type 41 */
+    assert_int_equal(shim_perf_set_rate(41, c,
+                                        c == 0   ? 2000000000
+                                        : c == 1 ? 10000000
+                                                 : 3000000000),
+                     0);
+  void *inst = start();
+  struct capture_sink cs;
+  capture_sink_init(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  expect(&cs, "uncore_event,pmu=nvidia_cmem_latency_pmu_0,event=rd_req ",
+         "count=10000000i,");
+  n_said = 0;
+  log_set_sink(keep_info, LOG_LEVEL_INFO);
+  cmem_pmu("nvidia_cmem_latency_pmu_0", NULL, false);
+  capture_sink_clear(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  assert_null(capture_sink_find(&cs, "tegra410,pmu=nvidia_cmem_latency_pmu_0"));
+  assert_null(
+      capture_sink_find(&cs, "uncore_event,pmu=nvidia_cmem_latency_pmu_0"));
+  assert_non_null(capture_sink_find(&cs, "tegra410,pmu=nvidia_ucf_pmu_0"));
+  assert_int_equal(n_said, 1);
+  assert_string_equal(said[0],
+                      "tegra410_uncore: nvidia_cmem_latency_pmu_0: gone: "
+                      "unregistered; its 1 group(s) closed, their series end "
+                      "(if it comes back it is counted afresh)");
+  struct open_match m = {.type = 40, .any_config = true};
+  shim_perf_for_each(open_match_fn, &m);
+  assert_int_equal(m.n, 0); /* its fds closed */
+
+  cmem_pmu("nvidia_cmem_latency_pmu_0", "41\n", true); /* reloaded */
+  capture_sink_clear(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0); /* opened at this read */
+  assert_int_equal(n_said, 2);
+  assert_string_equal(said[1], "tegra410_uncore: nvidia_cmem_latency_pmu_0: "
+                               "appeared: type 41, 1 CPU(s) (cpumask), 1 "
+                               "format terms, 3 events");
+  capture_sink_clear(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  /* one second counted since it came back, nothing from before the gap */
+  expect(&cs, "uncore_event,pmu=nvidia_cmem_latency_pmu_0,event=rd_req ",
+         "count=10000000i,");
+  m = (struct open_match){.type = 41, .any_config = true};
+  shim_perf_for_each(open_match_fn, &m);
+  assert_int_equal(m.n, 3);
+
+  cmem_pmu("nvidia_cmem_latency_pmu_0", NULL, false); /* renumbered */
+  cmem_pmu("nvidia_cmem_latency_pmu_1", "41\n", true);
+  capture_sink_clear(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  assert_int_equal(n_said, 4);
+  assert_non_null(strstr(said[2], "nvidia_cmem_latency_pmu_0: gone: "));
+  assert_non_null(strstr(said[3], "nvidia_cmem_latency_pmu_1: appeared: "));
+  capture_sink_clear(&cs);
+  assert_int_equal(read_after_1s(inst, &cs), 0);
+  assert_null(capture_sink_find(&cs, "tegra410,pmu=nvidia_cmem_latency_pmu_0"));
+  assert_non_null(capture_sink_find(
+      &cs, "tegra410,pmu=nvidia_cmem_latency_pmu_1,socket=1 "));
+  log_set_sink(NULL, LOG_LEVEL_INFO);
+  capture_sink_fini(&cs);
+  tegra410_uncore_ops.instance_free(inst);
+  assert_int_equal(shim_perf_for_each(NULL, NULL), 0); /* every fd closed */
 }
 
 /* The kernel of this test: the shim's, with reads failing (ENODEV, as
@@ -1065,7 +1168,8 @@ int main(void) {
       cmocka_unit_test(t410_event__multiplexed_intervals_count_as_perf),
       cmocka_unit_test(t410_preset__groups_fit_one_cycle_counter),
       cmocka_unit_test(t410_init__default_without_tegra410_reports_nothing),
-      cmocka_unit_test(t410_preset__absent_is_info_then_found_at_relook),
+      cmocka_unit_test(t410_preset__absent_is_info_then_found_at_next_read),
+      cmocka_unit_test(t410_hotplug__gone_back_renamed),
       cmocka_unit_test(t410_read__failure_said_once_reopened_with_backoff),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
