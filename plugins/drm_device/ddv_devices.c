@@ -887,8 +887,9 @@ static int ddv_dev_cmp(const void *a, const void *b) {
 }
 
 /* Said once while no device is there (again after one was found): at
- * WARNING when SysfsRoot has neither class directory (not a sysfs tree:
- * a wrong SysfsRoot), else at INFO. */
+ * WARNING when a configured SysfsRoot has neither class directory (not a
+ * sysfs tree: a wrong SysfsRoot), else at INFO (the default /sys of a
+ * machine whose kernel has no DRM driver loaded: nothing is wrong). */
 static void ddv_say_none(struct ddv *d, bool drm, bool accel) {
   if (d->n_devices > 0) {
     d->said_none = false;
@@ -898,7 +899,9 @@ static void ddv_say_none(struct ddv *d, bool drm, bool accel) {
     return;
   d->said_none = true;
   if (!drm && !accel)
-    log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, d->cfg.sysfs_root, "SysfsRoot",
+    log_msg(strcmp(d->cfg.sysfs_root, "/sys") != 0 ? LOG_LEVEL_WARNING
+                                                   : LOG_LEVEL_INFO,
+            DDV_PLUGIN, d->cfg.sysfs_root, "SysfsRoot",
             "has neither class/drm nor class/accel: no DRM device can be "
             "found there; looking again every 1 s doubling to 1 min");
   else

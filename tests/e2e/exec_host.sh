@@ -64,7 +64,7 @@ tap_is "" "$(cat "$T/err")" "once json: nothing on stderr"
 
 out=$("$BIN" --window=0 --Step=10 --Tag=t1 --format=table 2>"$T/err")
 tap_is 0 $? "once table: exit 0"
-tap_is $'fake\ninstance tag counter reads half debt\nfake_plugin t1 20 2 10.00 -20' \
+tap_is $'fake\ninstance tag counter reads half debt\nfake_plugin t1 20 2 10.0 -20' \
   "$(sed -E 's/ +/ /g; s/ $//' <<<"$out" | sed '/^$/d')" \
   "once table: title, header, one row (spacing squeezed)"
 tap_is "" "$(cat "$T/err")" "once table: nothing on stderr"
