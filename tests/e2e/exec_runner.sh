@@ -164,7 +164,9 @@ release_one
 release_one
 tap_check "hung read: once it returns, its records come again" \
   until_true 10 'test "$(count_of "$T/hung" fake_other)" -ge 1'
-# hang again and stop: the process ends, the hung instance is not freed
+# hang again (its next read says it runs long: the second such line) and
+# stop: the process ends, the hung instance is not freed
+until_true 10 '[ "$(grep -c "fake_other: read: still running after" "$T/hung.err")" -ge 2 ]'
 t0=$SECONDS
 kill -TERM $pid
 wait $pid
