@@ -102,9 +102,10 @@ static int runner_sink_write(struct metric_sink *sink, const struct metric *m) {
   const struct metric *ok = record_check(&i->check, m, &kept);
   if (ok == NULL || i->discard)
     return 0;
-  if (snapshot_add(&i->work, ok) < 0 && i->work.n_recs == 0)
-    log_errno(LOG_LEVEL_ERROR, i->ops->name, i->label, "snapshot", ENOMEM,
-              NULL);
+  bool said = i->work.nomem; /* once per read */
+  if (snapshot_add(&i->work, ok) < 0 && !said)
+    log_errno(LOG_LEVEL_ERROR, i->ops->name, i->label,
+              "snapshot: records of this read lost", ENOMEM, NULL);
   return 0;
 }
 
