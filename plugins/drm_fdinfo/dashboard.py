@@ -110,7 +110,7 @@ DRM_PROMETHEUS = [
      f"sum by (instance, device, pid, comm) (drm_memory_total_bytes{{{_PROC}}})",
      "bytes", "{{comm}} ({{pid}}) {{device}}"),
     ("DRM clients per device",
-     f"drm_clients_clients{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
+     f"drm_clients{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
      "short", "{{instance}} {{device}}"),
     ("Processes not readable (run as root)",
      f"drm_clients_unreadable{{{prom_sel(('instance', 'instance'), ('device', 'device'))}}}",
@@ -124,7 +124,7 @@ PROMETHEUS_DASHBOARDS = {
     "drm_fdinfo-prometheus.json": (
         "gpu-drm-fdinfo-prometheus", "GPU clients (drm_fdinfo, Prometheus)",
         [("instance", "Host", "drm_scan_clients", "instance"),
-         ("device", "Device", "drm_clients_clients", "device"),
+         ("device", "Device", "drm_clients", "device"),
          ("comm", "Process", "drm_engine_capacity", "comm")],
         DRM_PROMETHEUS),
 }
