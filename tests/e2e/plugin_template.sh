@@ -54,7 +54,7 @@ out=$("$S/build/$P" --once --format=prometheus --Value=42 2>"$T/err")
 tap_is 0 $? "$P --once --format=prometheus exits 0"
 tap_is "# HELP ${P}_value $P value: the configured value
 # TYPE ${P}_value gauge
-${P}_value 42.0" "$(grep -E "^(# (HELP|TYPE) )?${P}_" <<<"$out")" \
+${P}_value 42.0" "$(grep -E "^(# (HELP|TYPE) )?${P}_value" <<<"$out")" \
   "the Prometheus exposition: ${P}_value 42.0, its own unit row"
 tap_check "the page says how its read went (gpu_telemetry_collector_success 1)" \
   grep -qx "gpu_telemetry_collector_success{plugin=\"$P\",plugin_instance=\"$P\"} 1" <<<"$out"
