@@ -56,6 +56,32 @@ static bool prom_http_same(const char *a, const char *b) {
   return d == 0;
 }
 
+/* Bounds on a hash's work factor: each check (and the validation below,
+ * at load) computes one hash, so a cost past these makes every scrape,
+ * or the start, take seconds to hours (found by fuzz_prom_http_web: a
+ * bcrypt "$2y$20$" took minutes). bcrypt: 2^cost rounds, htpasswd's
+ * default 5, node_exporter's docs 10; sha256/512-crypt: rounds=N, glibc's
+ * default 5000. */
+#define PROM_HTTP_BCRYPT_COST_MAX 14
+#define PROM_HTTP_SHA_ROUNDS_MAX 1000000UL
+
+/* NULL, or why the hash's work factor is refused. */
+static const char *prom_http_hash_cost(const char *hash) {
+  if (hash[1] == '2' && hash[2] != '\0' && hash[3] == '$' && hash[4] >= '0' &&
+      hash[4] <= '9' && hash[5] >= '0' && hash[5] <= '9' &&
+      (hash[4] - '0') * 10 + (hash[5] - '0') > PROM_HTTP_BCRYPT_COST_MAX)
+    return "bcrypt cost above 14: every check would take seconds "
+           "(htpasswd -nBC 10 USER makes one)";
+  if ((hash[1] == '5' || hash[1] == '6') && hash[2] == '$' &&
+      strncmp(hash + 3, "rounds=", 7) == 0) {
+    char *end;
+    unsigned long rounds = strtoul(hash + 10, &end, 10);
+    if (end == hash + 10 || rounds > PROM_HTTP_SHA_ROUNDS_MAX)
+      return "sha-crypt rounds above 1000000: every check would take seconds";
+  }
+  return NULL;
+}
+
 /* Add a user; NULL or the reason it is refused. */
 static const char *prom_http_users_add(struct prom_http_users *u,
                                        const char *name, const char *hash) {
@@ -70,6 +96,9 @@ static const char *prom_http_users_add(struct prom_http_users *u,
       return "user named twice";
   if (u->n == PROM_HTTP_USERS_MAX)
     return "more than 1024 users";
+  const char *cost = prom_http_hash_cost(hash);
+  if (cost != NULL)
+    return cost;
   /* a setting libcrypt does not know gives "*0" or NULL */
   memset(u->cd, 0, sizeof(*u->cd));
   const char *r = crypt_r("", hash, u->cd);

@@ -98,6 +98,13 @@ static void prom_http_web_parse__errors(void **state) {
        "line 2: not a crypt(3) hash (htpasswd -nBC 10 USER makes one)"},
       {"basic_auth_users:\n  alice: $9$nothing\n",
        "line 2: a hash method libcrypt does not know"},
+      /* a work factor that would take minutes per check (and at load) */
+      {"basic_auth_users:\n  alice: $2y$20$abcdefghijklmnopqrstuu\n",
+       "line 2: bcrypt cost above 14: every check would take seconds "
+       "(htpasswd -nBC 10 USER makes one)"},
+      {"basic_auth_users:\n  alice: $6$rounds=999999999$salt$x\n",
+       "line 2: sha-crypt rounds above 1000000: every check would take "
+       "seconds"},
       {"basic_auth_users:\n", "basic_auth_users lists no user"},
       {"  alice: x\n", "line 1: an indented entry outside a section"},
       {"tls_server_config: x\n",
