@@ -127,7 +127,7 @@ hdr0=$(screen top | line_of ' NAME  ')
 tap_check "the help line at the bottom" \
   wait_screen top sh -c 'tail -n 1 | grep -q "^q quit  h help  s/S sort"'
 tap_check "the device's utilisation chart, in braille (UTF-8)" \
-  wait_screen top env LC_ALL=C.UTF-8 grep -qP '^  util +.*[\x{2801}-\x{28ff}].* 100%$'
+  wait_screen top env LC_ALL=C.UTF-8 bash -c 's=$(cat); grep -qP "^  util +.* 100%$" <<<"$s" && grep -qP "^  -[0-9]+s +.*[\x{2801}-\x{28ff}]" <<<"$s"'
 
 tm send-keys -t top h
 tap_check "h: the help screen lists the keys" \
