@@ -112,7 +112,7 @@ if [[ ${SANITIZE:-} != 1 ]] && wanted build/clang; then
 fi
 
 if [[ ${SANITIZE:-} != 1 ]] && wanted fuzz/smoke; then
-  echo "== fuzz smoke: build the libFuzzer targets (clang, ASan, UBSan; about 60 s), then 10 s over tests/fuzz/corpus"
+  echo "== fuzz smoke: build the libFuzzer targets (clang, ASan, UBSan; about 8 min on 2 cores: each links every common source), then 10 s over tests/fuzz/corpus"
   # one line per target as it is built (FUZZ ...)
   if make --no-print-directory fuzz-build 2>"$log_dir/fuzz-build.log" | sed 's/^/  /'; [[ ${PIPESTATUS[0]} -eq 0 ]]; then
     run_tap "fuzz/smoke" tests/fuzz/run.sh 10
