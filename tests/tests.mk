@@ -71,14 +71,23 @@ $(BUILD)/tests/fake_plugin.so: $(BUILD)/obj/tests/tools/fake_plugin_ops.o \
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,LD,$@)$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LDLIBS_ALL) -lc
 
-# libFuzzer targets always build with clang, from sources, into build/fuzz.
+# libFuzzer targets always build with clang into build/fuzz. The common
+# sources are compiled once with the fuzz flags into an archive each target
+# links (only the members it uses); common/host/host_collectd.c (collectd
+# headers) is not in COMMON_SRCS, and the exec host, its HTTP server and the
+# terminal view (ncurses) are left out too. Headers are prerequisites only.
+FUZZ_COMMON_SRCS := $(filter-out common/host/host_exec.c common/host/exec_%.c common/host/prom_http%.c common/top/top_view.c,$(COMMON_SRCS))
+FUZZ_COMMON_LIB  := build/fuzz/libcommon.a
 fuzz-build: $(FUZZ_BINS)
-# common/host/host_collectd.c (collectd headers) is not in COMMON_SRCS; the exec
-# host, its HTTP server and the terminal view (ncurses) are left out too.
-# Headers are prerequisites only.
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out common/host/host_exec.c common/host/exec_%.c common/host/prom_http%.c common/top/top_view.c,$(COMMON_SRCS)) $(wildcard common/*/*.h)
+build/fuzz/obj/%.o: %.c $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(YAJL_LIBS) $(FUZZ_LIBS) -lm
+	$(Q)$(call quiet,CC,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -c $< -o $@
+$(FUZZ_COMMON_LIB): $(FUZZ_COMMON_SRCS:%.c=build/fuzz/obj/%.o)
+	@rm -f $@
+	$(Q)$(call quiet,AR,$@)ar rcs $@ $^
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON_LIB) $(wildcard common/*/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(FUZZ_COMMON_LIB) $(YAJL_LIBS) $(FUZZ_LIBS) -lm
 
 # --web-config's parser: the one part of the HTTP server that is pure.
 build/fuzz/fuzz_prom_http_web: common/host/prom_http_web.c
