@@ -910,7 +910,7 @@ static void ddv_say_none(struct ddv *d, bool drm, bool accel) {
             "(accel<N>); looking again every 1 s doubling to 1 min",
             d->cfg.filter.n_devices || d->cfg.filter.n_drivers
                 ? " matching Device/Driver"
-                                                 : "");
+                : "");
 }
 
 int ddv_scan(struct ddv *d) {

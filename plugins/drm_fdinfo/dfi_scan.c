@@ -435,10 +435,9 @@ void dfi_refresh_known(struct dfi *d) {
     }
     if (!alive) {
       dfi_client_remove(&d->clients, c);
-    } else if (c->n_holders > 0 &&
-               (c->holders[0].pid != c->owner ||
-                ((d->cfg.report_by & DFI_SCOPE_CGROUP) &&
-                 c->cgroup[0] == '\0'))) {
+    } else if (c->n_holders > 0 && (c->holders[0].pid != c->owner ||
+                                    ((d->cfg.report_by & DFI_SCOPE_CGROUP) &&
+                                     c->cgroup[0] == '\0'))) {
       /* a new owner, or per-cgroup rows asked for while running (the
        * live view's g key: ReportBy Cgroup): its cgroup was never read */
       struct dfi_proc p = {.pid = c->holders[0].pid};
