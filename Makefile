@@ -187,7 +187,7 @@ deps-test:
 test: deps-test
 	@echo "make test: building the plugins, executables and test programs (about 60 s on 2 cores)"
 	@$(MAKE) --no-print-directory all tests-build
-	@echo "make test: running every test layer (about 16 min on 2 cores; a line per test program)"
+	@echo "make test: running every test layer (about 20 min on 2 cores; a line per test program)"
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
 
 # The demo needs the plugins, the simulated machine and the shim only.
