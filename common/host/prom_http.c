@@ -331,7 +331,7 @@ static void prom_http_reap(struct prom_http *h) {
       continue;
     shutdown(k->fd, SHUT_RDWR);
     k->shut = true;
-    h->shut_down++;
+    __atomic_fetch_add(&h->shut_down, 1, __ATOMIC_RELAXED); /* read by tests */
   }
 }
 
