@@ -56,7 +56,7 @@ VISIBILITY   := -fvisibility=hidden
 ALL_CFLAGS   := $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -I. $(WARN) -fPIC $(VISIBILITY) $(SAN_FLAGS) $(CFLAGS)
 DRM_CFLAGS   := $(shell pkg-config --cflags libdrm 2>/dev/null)
 YAJL_LIBS    := -lyajl
-# libmicrohttpd: the executables' --listen (common/host/prom_http.c) only;
+# libmicrohttpd: the executables' --listen (common/http/prom_http.c) only;
 # the collectd plugins never link it.
 MHD_CFLAGS   := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 MHD_LIBS     := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd) -lz -lcrypt
@@ -80,7 +80,7 @@ quiet         = printf '  %-6s %s\n' $(1) $(2);
 endif
 endif
 
-COMMON_SRCS  := $(filter-out common/host/host_collectd.c,$(wildcard common/*/*.c))
+COMMON_SRCS  := $(filter-out common/collectd/host_collectd.c,$(wildcard common/*/*.c))
 COMMON_OBJS  := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBCOMMON    := $(BUILD)/libcommon.a
 
@@ -104,11 +104,11 @@ $(BUILD)/obj/%.o: %.c Makefile
 
 # The executables' --version: the package version, from debian/changelog.
 VERSION      := $(shell sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
-EXEC_HOST_OBJS := $(patsubst %,$(BUILD)/obj/common/host/%.o,host_exec exec_help exec_prom)
+EXEC_HOST_OBJS := $(patsubst %,$(BUILD)/obj/common/exec/%.o,host_exec exec_help exec_prom)
 $(EXEC_HOST_OBJS): ALL_CFLAGS += -DHOST_EXEC_VERSION='"$(VERSION)"'
 $(EXEC_HOST_OBJS): debian/changelog
 
-$(BUILD)/obj/common/host/prom_http.o: ALL_CFLAGS += $(MHD_CFLAGS)
+$(BUILD)/obj/common/http/prom_http.o: ALL_CFLAGS += $(MHD_CFLAGS)
 
 # The man pages carry the same version and the changelog's month: each
 # plugin's page with its .TH version field set, and collectd-gpu-plugins(5)
@@ -123,7 +123,7 @@ $(BUILT_MAN5): tools/man5.sh docs/collectd-gpu-plugins.5.in debian/changelog $(f
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,GEN,$@)tools/man5.sh "$(VERSION)" "$(MAN_DATE)" $(foreach p,$(PLUGINS),$(BUILD)/$(p)) >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/common/host/host_collectd.o: common/host/host_collectd.c Makefile
+$(BUILD)/obj/common/collectd/host_collectd.o: common/collectd/host_collectd.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(COLLECTD_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -133,7 +133,7 @@ $(LIBCOMMON): $(COMMON_OBJS)
 
 define plugin_rules
 $(1)_CORE := $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call core_srcs,$(1)))
-$(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
+$(BUILD)/$(1).so: $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/module.o $(BUILD)/obj/common/collectd/host_collectd.o $(LIBCOMMON)
 	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -shared -o $$@ $$^ $(LDLIBS_ALL) -lc
 $(BUILD)/$(1): $$($(1)_CORE) $(BUILD)/obj/plugins/$(1)/main.o $(LIBCOMMON)
 	$(Q)$(call quiet,LD,$$@)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $$@ $$^ $(YAJL_LIBS) $(MHD_LIBS) $(CURSES_LIBS) $(LDLIBS_ALL)

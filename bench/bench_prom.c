@@ -27,7 +27,7 @@
  */
 #include "bench/bench_util.h"
 #include "common/core/log.h"
-#include "common/host/prom_http.h"
+#include "common/http/prom_http.h"
 #include "common/sink/sink_prom.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 #include "tests/lib/fakeproc.h"

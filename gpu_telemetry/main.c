@@ -4,7 +4,7 @@
  * from plugins/plugins.manifest: plugin <name> gives its ops as
  * <name>_ops in plugins/<name>/<name>.h.
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 
 #include <stddef.h>
 

@@ -67,16 +67,16 @@ $(BUILD)/tests/fake_plugin: $(BUILD)/obj/tests/tools/fake_plugin_ops.o
 $(BUILD)/tests/fake_multi: $(BUILD)/obj/tests/tools/fake_plugin_ops.o
 $(BUILD)/tests/fake_plugin.so: $(BUILD)/obj/tests/tools/fake_plugin_ops.o \
     $(BUILD)/obj/tests/tools/fake_plugin_module.o \
-    $(BUILD)/obj/common/host/host_collectd.o $(LIBCOMMON)
+    $(BUILD)/obj/common/collectd/host_collectd.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(Q)$(call quiet,LD,$@)$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LDLIBS_ALL) -lc
 
 # libFuzzer targets always build with clang into build/fuzz. The common
 # sources are compiled once with the fuzz flags into an archive each target
-# links (only the members it uses); common/host/host_collectd.c (collectd
+# links (only the members it uses); common/collectd/host_collectd.c (collectd
 # headers) is not in COMMON_SRCS, and the exec host, its HTTP server and the
 # terminal view (ncurses) are left out too. Headers are prerequisites only.
-FUZZ_COMMON_SRCS := $(filter-out common/host/host_exec.c common/host/exec_%.c common/host/prom_http%.c common/top/top_view.c,$(COMMON_SRCS))
+FUZZ_COMMON_SRCS := $(filter-out common/exec/host_exec.c common/exec/exec_%.c common/http/prom_http%.c common/top/top_view.c,$(COMMON_SRCS))
 FUZZ_COMMON_LIB  := build/fuzz/libcommon.a
 fuzz-build: $(FUZZ_BINS)
 build/fuzz/obj/%.o: %.c $(wildcard common/*/*.h)
@@ -90,7 +90,7 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON_LIB) $(wildcard common/*/*.
 	$(Q)$(call quiet,FUZZ,$@)$(CLANG) $(FUZZ_FLAGS) $(DRM_CFLAGS) -o $@ $(filter %.c,$^) $(FUZZ_COMMON_LIB) $(YAJL_LIBS) $(FUZZ_LIBS) -lm
 
 # --web-config's parser: the one part of the HTTP server that is pure.
-build/fuzz/fuzz_prom_http_web: common/host/prom_http_web.c
+build/fuzz/fuzz_prom_http_web: common/http/prom_http_web.c
 build/fuzz/fuzz_prom_http_web: FUZZ_LIBS := -lcrypt
 
 # The whole i915_oa Replay path: the plugin core too (not its hosts).

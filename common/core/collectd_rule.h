@@ -5,7 +5,7 @@
  * the collectd plugin_instance and which the type_instance (the field key
  * always ends the type_instance; the type is the field's ctype, its unit).
  * The one mapper that reads these tables, and the canonical statement of
- * how parts are escaped, joined and cut, is common/host/collectd_map.h.
+ * how parts are escaped, joined and cut, is common/collectd/collectd_map.h.
  * The rules are plain data, so a core stays free of collectd headers.
  *
  * Example (drm_fdinfo's engines of one process, read by <Instance "gpu">):

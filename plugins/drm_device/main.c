@@ -1,7 +1,7 @@
 /*
  * main.c: the standalone executable of drm_device.
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 #include "plugins/drm_device/drm_device.h"
 
 int main(int argc, char **argv) {

@@ -1,7 +1,7 @@
 /*
  * module.c: the collectd entry point of drm_fdinfo (see host_collectd.h).
  */
-#include "common/host/host_collectd.h"
+#include "common/collectd/host_collectd.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 
 /* The only symbol the .so exports (the build hides everything else). */

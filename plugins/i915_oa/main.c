@@ -1,7 +1,7 @@
 /*
  * main.c: the standalone executable of i915_oa.
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 #include "plugins/i915_oa/i915_oa.h"
 
 int main(int argc, char **argv) {

@@ -1,7 +1,7 @@
 /*
  * module.c: the collectd entry point of i915_oa.
  */
-#include "common/host/host_collectd.h"
+#include "common/collectd/host_collectd.h"
 #include "plugins/i915_oa/i915_oa.h"
 
 /* The only symbol the .so exports (the build hides everything else). */

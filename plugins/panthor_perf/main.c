@@ -1,7 +1,7 @@
 /*
  * main.c: the standalone executable of panthor_perf.
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 #include "plugins/panthor_perf/panthor_perf.h"
 
 int main(int argc, char **argv) {

@@ -1,7 +1,7 @@
 /*
  * module.c: the collectd entry point of panthor_perf.
  */
-#include "common/host/host_collectd.h"
+#include "common/collectd/host_collectd.h"
 #include "plugins/panthor_perf/panthor_perf.h"
 
 /* The only symbol the .so exports (the build hides everything else). */

@@ -1,7 +1,7 @@
 /*
  * main.c: the standalone executable of tegra410_uncore.
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 #include "plugins/tegra410_uncore/t410.h"
 
 int main(int argc, char **argv) {

@@ -1,7 +1,7 @@
 /*
  * module.c: the collectd entry point of tegra410_uncore.
  */
-#include "common/host/host_collectd.h"
+#include "common/collectd/host_collectd.h"
 #include "plugins/tegra410_uncore/t410.h"
 
 /* The only symbol the .so exports (the build hides everything else). */

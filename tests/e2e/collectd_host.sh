@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The collectd host (common/host/host_collectd.c) in the real collectd 5.12
+# The collectd host (common/collectd/host_collectd.c) in the real collectd 5.12
 # daemon, around the fake plugin (build/tests/fake_plugin.so,
 # tests/tools/fake_plugin_ops.h): two <Instance> blocks with their own
 # Interval and tags dispatch under the mapping rule's identifiers (csv

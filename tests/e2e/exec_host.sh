@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The exec host (common/host/host_exec.c) around the fake plugin
+# The exec host (common/exec/host_exec.c) around the fake plugin
 # (build/tests/fake_plugin, tests/tools/fake_plugin_ops.h), line by line:
 # --once in every format, --execd (batches per stdin line, EOF), --interval
 # stopped by SIGTERM, SIGINT while blocked on stdin, a closed stdout, --help,

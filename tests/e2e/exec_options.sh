@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The four executables' options (common/host/host_exec.c with each plugin's
+# The four executables' options (common/exec/host_exec.c with each plugin's
 # option table, plugin_ops.options): --help lists exactly the keys the
 # plugin's configure function matches (read from its source, so the table
 # cannot drift from the parser) plus Interval, each with a default; every
@@ -46,7 +46,7 @@ help_keys() {
 # is documented in --help (the same text for every plugin); the flags of
 # gpu-telemetry only (multi_only true) in its --help.
 flag_rows=$(sed -n '/static const struct exec_flag exec_flags\[\] = {/,/};/p' \
-  common/host/exec_args.c | grep -E '^ *\{"')
+  common/exec/exec_args.c | grep -E '^ *\{"')
 host_flags=$(grep -E 'false\},$' <<<"$flag_rows" | grep -o '^ *{"[a-z-]*"' | tr -d ' {"')
 multi_flags=$(grep -o '^ *{"[a-z-]*"' <<<"$flag_rows" | tr -d ' {"')
 tap_check "the flag table was read ($(wc -w <<<"$host_flags") flags, $(wc -w <<<"$multi_flags") in gpu-telemetry)" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runner of the executables (common/host/runner.c) with two plugins in
+# The runner of the executables (common/runner/runner.c) with two plugins in
 # one process (tests/tools/fake_multi: the one-process host of
 # gpu-telemetry around fake_plugin and fake_other):
 #  - plugin choice (--plugin, --config), --NAME.Key options, usage errors;

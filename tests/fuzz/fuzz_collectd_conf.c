@@ -4,7 +4,7 @@
  * where ("line N: ..."), and a parsed tree has non-empty keys and string
  * values that are NUL-terminated copies.
  */
-#include "common/host/collectd_conf.h"
+#include "common/exec/collectd_conf.h"
 
 #include <errno.h>
 #include <stdint.h>

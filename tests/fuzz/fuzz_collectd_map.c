@@ -4,7 +4,7 @@
  * in, and out always names of at most 63 bytes made only of the characters
  * the rule allows ('~' only in a cut name), a type copied.
  */
-#include "common/host/collectd_map.h"
+#include "common/collectd/collectd_map.h"
 
 #include <stdint.h>
 #include <stdlib.h>

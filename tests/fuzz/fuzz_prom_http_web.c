@@ -3,7 +3,7 @@
  * --web-config file: any bytes in; 0 with both TLS paths or neither, or
  * -EINVAL with a NUL-terminated reason and nothing kept.
  */
-#include "common/host/prom_http_web.h"
+#include "common/http/prom_http_web.h"
 
 #include <errno.h>
 #include <stdint.h>

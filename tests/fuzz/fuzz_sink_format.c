@@ -5,8 +5,8 @@
  * control characters, JSON that yajl parses back, collectd names bounded and
  * free of what collectd or write_graphite would rewrite.
  */
+#include "common/collectd/collectd_map.h"
 #include "common/core/text.h"
-#include "common/host/collectd_map.h"
 #include "common/sink/sink_influx.h"
 #include "common/sink/sink_json.h"
 

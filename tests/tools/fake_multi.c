@@ -4,7 +4,7 @@
  * (fake_plugin_ops.h), built into build/tests/fake_multi: a slow or hung
  * plugin beside a healthy one (tests/e2e/exec_runner.sh).
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 #include "tests/tools/fake_plugin_ops.h"
 
 int main(int argc, char **argv) {

@@ -2,7 +2,7 @@
  * fake_plugin_module.c: the collectd host around the fake core
  * (fake_plugin_ops.h), built into build/tests/fake_plugin.so.
  */
-#include "common/host/host_collectd.h"
+#include "common/collectd/host_collectd.h"
 #include "tests/tools/fake_plugin_ops.h"
 
 /* The only symbol the .so exports (the build hides everything else). */

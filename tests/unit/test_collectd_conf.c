@@ -1,12 +1,12 @@
 /*
  * test_collectd_conf.c: collectd's configuration syntax read without
- * collectd (common/host/collectd_conf.c), table-driven: each text against
+ * collectd (common/exec/collectd_conf.c), table-driven: each text against
  * its tree, each error against its message (line numbers included), and
  * the shipped collectd snippets (conf.d/) read whole.
  */
 #include "common/core/numfmt.h"
-#include "common/host/collectd_conf.h"
-#include "common/host/host_exec.h"
+#include "common/exec/collectd_conf.h"
+#include "common/exec/host_exec.h"
 
 #include <errno.h>
 #include <setjmp.h>

@@ -8,7 +8,7 @@
  * Every name is at most 63 bytes of the allowed characters, and hostile
  * values that differ map to different names.
  */
-#include "common/host/collectd_map.h"
+#include "common/collectd/collectd_map.h"
 
 #include <inttypes.h>
 #include <setjmp.h>

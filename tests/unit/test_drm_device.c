@@ -9,9 +9,9 @@
  */
 #include "plugins/drm_device/drm_device.h"
 
+#include "common/collectd/collectd_map.h"
 #include "common/core/log.h"
 #include "common/core/metric_unit.h"
-#include "common/host/collectd_map.h"
 #include "tests/lib/capture_sink.h"
 #include "tests/lib/ddv_tree.h"
 #include "tests/lib/gm_build.h"

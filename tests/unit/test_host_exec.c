@@ -4,7 +4,7 @@
  * comma locale too), unknown bare flags, positional arguments, dotted keys
  * building children, repeated keys in order, and the exact error texts.
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 #include "tests/lib/comma_locale.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
  * stale values.
  */
 #include "common/core/log.h"
-#include "common/host/prom_http.h"
+#include "common/http/prom_http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * (sections, entries, quotes, comments, relative paths), every refusal
  * named by its line, and the users' passwords checked with crypt_r.
  */
-#include "common/host/prom_http_web.h"
+#include "common/http/prom_http_web.h"
 
 #include <crypt.h>
 #include <errno.h>

@@ -1,12 +1,12 @@
 /*
  * test_snapshot.c: the records of one read kept after it
- * (common/host/snapshot.c): every string is copied (the plugin's buffers
+ * (common/runner/snapshot.c): every string is copied (the plugin's buffers
  * may change after write()), records replay in order with their tags and
  * fields, a clear keeps the memory, the batches a plugin ends itself stay
  * batches when asked, and a large read grows the arena without losing
  * what came before.
  */
-#include "common/host/snapshot.h"
+#include "common/runner/snapshot.h"
 #include "tests/lib/capture_sink.h"
 
 #include <setjmp.h>

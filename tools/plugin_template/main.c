@@ -1,7 +1,7 @@
 /*
  * main.c: the standalone executable of example.
  */
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 #include "plugins/example/example.h"
 
 int main(int argc, char **argv) {

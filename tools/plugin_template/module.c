@@ -1,7 +1,7 @@
 /*
  * module.c: the collectd entry point of example.
  */
-#include "common/host/host_collectd.h"
+#include "common/collectd/host_collectd.h"
 #include "plugins/example/example.h"
 
 /* The only symbol the .so exports (the build hides everything else). */

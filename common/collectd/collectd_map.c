@@ -5,7 +5,7 @@
  * that keeps the units fitting in 63 bytes, while its full length and the
  * hash of the whole name are counted, so a long value is never stored.
  */
-#include "common/host/collectd_map.h"
+#include "common/collectd/collectd_map.h"
 #include "common/core/text.h"
 
 #include <inttypes.h>

@@ -8,7 +8,7 @@
 #include "common/core/log.h"
 #include "common/core/numfmt.h"
 #include "common/core/text.h"
-#include "common/host/exec_host.h"
+#include "common/exec/exec_host.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -30,8 +30,8 @@
 
 #include "common/core/log.h"
 #include "common/core/plugin.h"
-#include "common/host/record_check.h"
-#include "common/host/snapshot.h"
+#include "common/core/record_check.h"
+#include "common/runner/snapshot.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -2,7 +2,7 @@
  * record_check.c: the hosts' checks of a plugin's records (see
  * record_check.h).
  */
-#include "common/host/record_check.h"
+#include "common/core/record_check.h"
 #include "common/core/log.h"
 
 #include <string.h>

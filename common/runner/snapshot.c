@@ -5,7 +5,7 @@
  * strings; every reference is an offset into the arena, so the arena may
  * move when it grows.
  */
-#include "common/host/snapshot.h"
+#include "common/runner/snapshot.h"
 
 #include <errno.h>
 #include <stdalign.h>

@@ -3,7 +3,7 @@
  * checked with crypt_r (libcrypt: libxcrypt on Debian 12); see
  * prom_http_web.h.
  */
-#include "common/host/prom_http_web.h"
+#include "common/http/prom_http_web.h"
 
 #include <crypt.h>
 #include <errno.h>

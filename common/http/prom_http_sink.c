@@ -4,7 +4,7 @@
  * on the log what a pass refused or dropped.
  */
 #include "common/core/log.h"
-#include "common/host/prom_http.h"
+#include "common/http/prom_http.h"
 #include "common/sink/sink_prom.h"
 
 #include <stdio.h>

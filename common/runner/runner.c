@@ -1,7 +1,7 @@
 /*
  * runner.c: worker threads, deadlines and snapshots (see runner.h).
  */
-#include "common/host/runner.h"
+#include "common/runner/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /*
  * collectd_conf.c: collectd's configuration syntax (see collectd_conf.h).
  */
-#include "common/host/collectd_conf.h"
+#include "common/exec/collectd_conf.h"
 
 #include <ctype.h>
 #include <errno.h>

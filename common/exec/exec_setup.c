@@ -12,8 +12,8 @@
  * 2): a command-line tool says so rather than run half a configuration.
  */
 #include "common/core/log.h"
-#include "common/host/collectd_conf.h"
-#include "common/host/exec_host.h"
+#include "common/exec/collectd_conf.h"
+#include "common/exec/exec_host.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
  *   top         as --listen, the view drawing the last read of each
  */
 #include "common/core/log.h"
-#include "common/host/exec_host.h"
+#include "common/exec/exec_host.h"
 #include "common/top/top_view.h"
 
 #include <errno.h>

@@ -8,9 +8,9 @@
 #ifndef COMMON_HOST_EXEC_HOST_H
 #define COMMON_HOST_EXEC_HOST_H
 
-#include "common/host/host_exec.h"
-#include "common/host/prom_http.h"
-#include "common/host/runner.h"
+#include "common/exec/host_exec.h"
+#include "common/http/prom_http.h"
+#include "common/runner/runner.h"
 #include "common/sink/sink_line.h"
 #include "common/sink/sink_prom.h"
 #include "common/sink/sink_table.h"

@@ -25,11 +25,11 @@
 #include "collectd/core/utils/common/common.h"
 #include "collectd/core/utils/metadata/meta_data.h"
 
+#include "common/collectd/collectd_map.h"
+#include "common/collectd/host_collectd.h"
 #include "common/core/log.h"
 #include "common/core/metric_unit.h"
-#include "common/host/collectd_map.h"
-#include "common/host/host_collectd.h"
-#include "common/host/record_check.h"
+#include "common/core/record_check.h"
 
 #include <errno.h>
 #include <pthread.h>

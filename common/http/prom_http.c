@@ -14,9 +14,9 @@
  * discard the rest of the request and close the connection after the
  * answer (connection.c, MHD_queue_response: "response was queued early").
  */
-#include "common/host/prom_http.h"
+#include "common/http/prom_http.h"
 #include "common/core/log.h"
-#include "common/host/prom_http_web.h"
+#include "common/http/prom_http_web.h"
 #include "common/sink/sink_prom.h"
 
 #include <arpa/inet.h>

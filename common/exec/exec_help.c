@@ -3,7 +3,7 @@
  * documented here once for every executable; each plugin's keys come from
  * its option table (plugin_ops.options).
  */
-#include "common/host/exec_host.h"
+#include "common/exec/exec_host.h"
 
 #include <stdio.h>
 #include <string.h>

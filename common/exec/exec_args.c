@@ -5,7 +5,7 @@
  */
 #include "common/core/numfmt.h"
 #include "common/core/text.h"
-#include "common/host/host_exec.h"
+#include "common/exec/host_exec.h"
 
 #include <errno.h>
 #include <stdarg.h>

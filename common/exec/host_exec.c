@@ -12,7 +12,7 @@
  * instances are set up by exec_setup.c and run by exec_loop.c over the
  * runner (runner.h).
  */
-#include "common/host/exec_host.h"
+#include "common/exec/exec_host.h"
 #include "common/sink/sink_influx.h"
 #include "common/sink/sink_json.h"
 #include "common/top/top_view.h"
