@@ -47,8 +47,8 @@ struct fdinfo_engine {
   char name[FDINFO_NAME_MAX];
   unsigned present;      /* FDINFO_ENGINE_* */
   uint64_t busy_ns;      /* drm-engine-<e> */
-  uint64_t capacity; /* drm-engine-capacity-<e> (1..FDINFO_CAPACITY_MAX); 1
-                       * when absent */
+  uint64_t capacity;     /* drm-engine-capacity-<e> (1..FDINFO_CAPACITY_MAX); 1
+                          * when absent */
   uint64_t cycles;       /* drm-cycles-<e> */
   uint64_t total_cycles; /* drm-total-cycles-<e> */
   uint64_t maxfreq_hz;   /* drm-maxfreq-<e>, normalised to Hz */
