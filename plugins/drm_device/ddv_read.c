@@ -469,9 +469,11 @@ void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns) {
   /* one age per device: its values that take a reference were read by
    * the read that started at pm_values_ns */
   dev->have_age = any_ref && dev->pm_once;
-  dev->age_s = dev->have_age && now_ns > dev->pm_values_ns
-                   ? (double)(now_ns - dev->pm_values_ns) * 1e-9
-                   : 0.0;
+  /* in whole milliseconds: the reads' own jitter is not worth more */
+  dev->age_s =
+      dev->have_age && now_ns > dev->pm_values_ns
+          ? (double)((now_ns - dev->pm_values_ns + 500000) / 1000000) / 1e3
+          : 0.0;
 }
 
 /* Add a field unless the record already has one of that name. */

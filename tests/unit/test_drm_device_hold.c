@@ -39,15 +39,15 @@
 /* ---- the seam: a clock that moves with each read, and last_busy ---- */
 
 static struct {
-  uint64_t mono;     /* the plugin's monotonic clock */
-  uint64_t cost_ns;  /* each attribute read advances it by this */
-  bool suspended;    /* the model's device is runtime-suspended */
-  bool have_busy;    /* a reference was taken and put */
-  uint64_t last_busy;   /* when the last one was put */
-  bool pm_this;         /* this read took a reference */
-  uint64_t gap_ns;      /* from last_busy to the first reference this read */
-  unsigned pm_reads;    /* attribute reads that took a reference */
-  unsigned wakes;       /* of them, reads of a suspended device */
+  uint64_t mono;      /* the plugin's monotonic clock */
+  uint64_t cost_ns;   /* each attribute read advances it by this */
+  bool suspended;     /* the model's device is runtime-suspended */
+  bool have_busy;     /* a reference was taken and put */
+  uint64_t last_busy; /* when the last one was put */
+  bool pm_this;       /* this read took a reference */
+  uint64_t gap_ns;    /* from last_busy to the first reference this read */
+  unsigned pm_reads;  /* attribute reads that took a reference */
+  unsigned wakes;     /* of them, reads of a suspended device */
 } m;
 
 static char fd_path[1024][160];
@@ -55,11 +55,14 @@ static char fd_path[1024][160];
 /* The attributes of the xe tree whose show takes no reference: the PM
  * core's files, rpn_freq (xe_gt_freq.c: rpn_freq_show) and hwmon's name
  * and labels (hwmon.c: static strings). */
-static const char *const no_ref[] = {
-    "device/power/runtime_status",        "device/power/control",
-    "device/power/autosuspend_delay_ms",  "device/power/runtime_active_time",
-    "device/power/runtime_suspended_time", "/freq0/rpn_freq",
-    "_label",                              "/name"};
+static const char *const no_ref[] = {"device/power/runtime_status",
+                                     "device/power/control",
+                                     "device/power/autosuspend_delay_ms",
+                                     "device/power/runtime_active_time",
+                                     "device/power/runtime_suspended_time",
+                                     "/freq0/rpn_freq",
+                                     "_label",
+                                     "/name"};
 
 static bool ends_with(const char *s, const char *tail) {
   size_t ls = strlen(s), lt = strlen(tail);
@@ -294,8 +297,8 @@ static unsigned run(struct fixture *f, long long delay_ms, uint64_t interval_ns,
     } else if (!m.pm_this && pm_rounds > 0 &&
                t - (pm_start + pm_took) >=
                    delay + delay / 4 + MARGIN + pm_took + interval_ns) {
-      fail_msg("delay %lld ms, every %llu ms: no reading by %llu ms",
-               delay_ms, (unsigned long long)(interval_ns / MS),
+      fail_msg("delay %lld ms, every %llu ms: no reading by %llu ms", delay_ms,
+               (unsigned long long)(interval_ns / MS),
                (unsigned long long)(t / MS));
     }
     double age = age_of(f);
@@ -361,8 +364,8 @@ static void suspend_and_resume_between_reads(void **state) {
   assert_true(m.pm_this); /* the second read, before the delay ran out */
   uint64_t busy = m.last_busy;
   /* pm_suspend_timer_fn by last_busy + 1.25 s: suspended */
-  assert_int_equal(
-      ddv_tree_runtime(&f->tree, "card1", "suspended", 10600, 50), 0);
+  assert_int_equal(ddv_tree_runtime(&f->tree, "card1", "suspended", 10600, 50),
+                   0);
   m.suspended = true;
   unsigned before = m.pm_reads;
   for (uint64_t t = 11 * SEC; t <= 20 * SEC; t += 500 * MS) {
@@ -388,8 +391,8 @@ static void suspend_and_resume_between_reads(void **state) {
   m.last_busy = 20 * SEC + 100 * MS;
   read_at_ns(f, 20 * SEC + 500 * MS);
   assert_true(m.pm_this);
-  assert_non_null(capture_sink_find(
-      &f->sink, "drm_device_temperature," XE ",sensor=pkg celsius=45.0 "));
+  assert_non_null(capture_sink_find(&f->sink, "drm_device_temperature," XE
+                                              ",sensor=pkg celsius=45.0 "));
   assert_true(age_of(f) == 0.0);
   /* the idle rate spans the sleep: runtime_suspended_time grew by 9 s */
   assert_non_null(capture_sink_find(&f->sink, "drm_device_idle," XE
@@ -403,9 +406,8 @@ static void suspend_and_resume_between_reads(void **state) {
  * reading. Without a cap (power2 here has none), 3 kW. */
 static void energy__jump_forward_is_a_reset(void **state) {
   struct fixture *f = *state;
-  assert_int_equal(ddv_tree_remove(&f->tree, "card1",
-                                   "device/hwmon/hwmon2/power2_max"),
-                   0);
+  assert_int_equal(
+      ddv_tree_remove(&f->tree, "card1", "device/hwmon/hwmon2/power2_max"), 0);
   start(f, "power");
   read_at_ns(f, 10 * SEC);
   /* card (cap 250 W): 400 J in 1 s is within 2 x 250 W x 2 s */
@@ -489,11 +491,11 @@ static void range__values_no_kernel_prints(void **state) {
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
     if (logs_with(bad[i].log) != 1)
       fail_msg("said %zu times: %s", logs_with(bad[i].log), bad[i].log);
-  assert_non_null(capture_sink_find(
-      &f->sink, "drm_device_power," XE ",sensor=card energy_joules=5.0,"
-                "power_watts=0.0 "));
-  assert_null(capture_sink_find(&f->sink,
-                                "drm_device_temperature," XE ",sensor=pkg"));
+  assert_non_null(capture_sink_find(&f->sink, "drm_device_power," XE
+                                              ",sensor=card energy_joules=5.0,"
+                                              "power_watts=0.0 "));
+  assert_null(
+      capture_sink_find(&f->sink, "drm_device_temperature," XE ",sensor=pkg"));
   assert_null(capture_sink_find(&f->sink, "drm_device_fan"));
   assert_non_null(capture_sink_find(
       &f->sink, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
@@ -504,8 +506,8 @@ static void range__values_no_kernel_prints(void **state) {
   ddv_tree_write(&f->tree, "card1", "device/tile0/gt0/freq0/cur_freq",
                  "2100\n");
   read_at_ns(f, 12 * SEC);
-  assert_non_null(capture_sink_find(
-      &f->sink, "drm_device_temperature," XE ",sensor=pkg celsius=47.0 "));
+  assert_non_null(capture_sink_find(&f->sink, "drm_device_temperature," XE
+                                              ",sensor=pkg celsius=47.0 "));
   assert_non_null(capture_sink_find(
       &f->sink, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
                 "requested_hz=2100000000i,"));
