@@ -254,14 +254,20 @@ static double age_of(const struct fixture *f) {
   return a != NULL ? strtod(a + 19, NULL) : -1.0;
 }
 
+/* How long a run lasts: four holds and 5 s, and six reads at least. */
+static uint64_t span_of(long long delay_ms, uint64_t interval_ns) {
+  uint64_t d = (uint64_t)delay_ms * MS;
+  uint64_t span = 4 * (d + d / 4) + 5 * SEC;
+  return span > 6 * interval_ns ? span : 6 * interval_ns;
+}
+
 /*
- * One run: delay `delay_ms`, reads every `interval_ns` for `runs` x 1.25 x
- * the delay. With control "auto", each read that takes references must
- * find last_busy less than the delay minus the margin ago (the second read
- * only) or at least 1.25 x the delay plus the margin ago, and come no
- * later than one interval after the rule allows it; from the second real
- * reading on, every read carries the same series, each with its age.
- * Returns how many reads took references.
+ * One run: delay `delay_ms`, reads every `interval_ns` for span_of(). With
+ * control "auto", each read that takes references must find last_busy less than
+ * the delay minus the margin ago (the second read only) or at least 1.25 x the
+ * delay plus the margin ago, and come no later than one interval after the rule
+ * allows it; from the second real reading on, every read carries the same
+ * series, each with its age. Returns how many reads took references.
  */
 static unsigned run(struct fixture *f, long long delay_ms, uint64_t interval_ns,
                     const char *control) {
@@ -271,7 +277,7 @@ static unsigned run(struct fixture *f, long long delay_ms, uint64_t interval_ns,
   m.cost_ns = 200000; /* 0.2 ms a file: about 15 ms a read */
   start(f, NULL);
   uint64_t delay = (uint64_t)delay_ms * MS, t = 10 * SEC;
-  uint64_t stop = t + 4 * (delay + delay / 4) + 5 * SEC;
+  uint64_t stop = t + span_of(delay_ms, interval_ns);
   bool autos = strcmp(control, "auto") == 0;
   static char base[65536], now[65536];
   base[0] = '\0';
@@ -325,20 +331,21 @@ static unsigned run(struct fixture *f, long long delay_ms, uint64_t interval_ns,
 }
 
 /* Delays of 1, 5 and 10 s (xe_pm.c, amdgpu, i915 set these), intervals
- * that divide 1.25 x the delay (0.25, 1.25, 2.5 s) and others, control
- * "auto" and "on". With "on" every read takes every reading. */
+ * that divide 1.25 x the delay (0.25, 1.25, 2.5 s), 0.5 s and collectd's
+ * 10 s, control "auto" and "on". With "on" every read takes every
+ * reading. */
 static void timer__never_on_its_latest_firing(void **state) {
   struct fixture *f = *state;
   static const long long delays[] = {1000, 5000, 10000};
-  static const uint64_t intervals[] = {250 * MS, 500 * MS, 1250 * MS,
-                                       2500 * MS};
+  static const uint64_t intervals[] = {250 * MS, 500 * MS, 1250 * MS, 2500 * MS,
+                                       10 * SEC};
   for (size_t d = 0; d < 3; d++)
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < 5; i++) {
       unsigned n = run(f, delays[d], intervals[i], "auto");
-      /* one run of 4 x 1.25 x delay + 5 s: 4 or 5 holds, and the second
-       * read where it came early */
+      /* at most one reading per hold, and the second read where it came
+       * early */
       uint64_t hold = (uint64_t)delays[d] * MS * 5 / 4 + MARGIN;
-      uint64_t span = 4 * (uint64_t)delays[d] * MS * 5 / 4 + 5 * SEC;
+      uint64_t span = span_of(delays[d], intervals[i]);
       unsigned most = (unsigned)(span / hold) + 2;
       if (n < 3 || n > most)
         fail_msg("delay %lld ms, every %llu ms: %u readings, not 3..%u",
