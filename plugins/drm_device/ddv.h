@@ -71,7 +71,9 @@ enum ddv_pm {
    * and its put marks the device busy and restarts the autosuspend timer
    * (pm_runtime_put_autosuspend, which marks it itself on current kernels,
    * after pm_runtime_mark_last_busy on older ones): never read asleep, and
-   * with autosuspend at most once per 1.25 x its delay */
+   * with autosuspend read again only 1.25 x its delay + DDV_PM_MARGIN_NS
+   * after the last such read ended, its last reading held between
+   * (ddv_read.c) */
   DDV_PM_REF = 0,
   /* the PM core's or the driver's software state: read asleep too */
   DDV_PM_NONE = 1,
