@@ -13,7 +13,7 @@ demo_pkgs=("${build_pkgs[@]}" collectd-core util-linux)
 test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev tmux
   collectd-utils librrd8 valgrind linux-perf procps util-linux locales
   python3 jq influxdb curl intel-gpu-tools graphite-carbon python3-whisper prometheus
-  libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian)
+  libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian python3-seccomp)
 
 list=0
 if [[ ${1:-} == --list ]]; then
