@@ -2,9 +2,11 @@
 # gpu-telemetry.service: its sandbox scored and run.
 #  - systemd-analyze security --offline=yes on the unit file: the exposure
 #    level is below 3.0 and is the one docs/one-process.md states;
-#  - no SupplementaryGroups (a group the host lacks stops the unit),
-#    DeviceAllow for char-drm and char-accel, a SystemCallFilter allow-list
-#    with perf_event_open, RestrictAddressFamilies;
+#  - no SupplementaryGroups in the unit (a group the host lacks stops it):
+#    gpu-telemetry-generator writes a drop-in with the render and video
+#    groups the host's group file has, and none without them; DeviceAllow
+#    for char-drm and char-accel, a SystemCallFilter allow-list with
+#    perf_event_open, RestrictAddressFamilies;
 #  - gpu-telemetry runs under the unit's flags on the emulated devices
 #    (tests/shim, a drm_device sysfs tree, the real /proc) and gives the
 #    same records as without them, and its --listen page is served with
@@ -12,8 +14,8 @@
 #    from `systemd-run -p` with the unit's own [Service] lines. Elsewhere
 #    (a container, this test's usual home) each flag is applied the way
 #    systemd applies it, one by one: DynamicUser, the capabilities and
-#    NoNewPrivileges with setpriv (an unused uid, no groups, the ambient
-#    set); SystemCallFilter, SystemCallErrorNumber,
+#    NoNewPrivileges with setpriv (an unused uid, the generator's groups
+#    for this host, the ambient set); SystemCallFilter, SystemCallErrorNumber,
 #    RestrictAddressFamilies and MemoryDenyWriteExecute as a seccomp filter
 #    built from the unit (tests/lib/unit_sandbox.py, Debian's
 #    python3-seccomp); ProtectSystem=strict as a read-only / in a mount
@@ -79,6 +81,26 @@ tap_is closed "$(svc DevicePolicy)" "DevicePolicy=closed"
 tap_check "SystemCallFilter: @system-service and perf_event_open" \
   grep -qx '@system-service perf_event_open' <<<"$(svc SystemCallFilter)"
 tap_is "AF_INET AF_INET6" "$(svc RestrictAddressFamilies)" "RestrictAddressFamilies: IPv4 and IPv6"
+# the generator: the groups the host has, each only if there
+GEN=gpu_telemetry/gpu-telemetry-generator
+gen() { # group file lines -> the drop-in the generator writes, or "none"
+  rm -rf "$T/gen"
+  printf '%s\n' "$@" >"$T/groups"
+  GPU_TELEMETRY_GROUP_FILE=$T/groups "$GEN" "$T/gen" "$T/gen.early" "$T/gen.late" || echo "exit $?"
+  if [[ -e $T/gen/gpu-telemetry.service.d/50-gpu-groups.conf ]]; then
+    grep -v '^#' "$T/gen/gpu-telemetry.service.d/50-gpu-groups.conf"
+  else
+    echo none
+  fi
+}
+tap_is $'[Service]\nSupplementaryGroups=render video' "$(gen root:x:0: render:x:105: video:x:44:)" \
+  "generator: render and video where the host has both"
+tap_is $'[Service]\nSupplementaryGroups=video' "$(gen root:x:0: video:x:44: renderer:x:9:)" \
+  "generator: video alone where there is no render group (renderer is not render)"
+tap_is none "$(gen root:x:0: users:x:100:)" "generator: no drop-in where neither group exists"
+"$GEN" >/dev/null 2>&1
+tap_is 2 $? "generator: no output directory is a usage error"
+
 allowed=$(tests/lib/unit_sandbox.py "$UNIT" --list)
 for c in ioctl perf_event_open openat read pread64 inotify_init1 eventfd2 epoll_wait ppoll \
   socket bind listen accept4 clock_nanosleep; do
@@ -94,8 +116,9 @@ emu_setup "$T/emu" >/dev/null 2>&1
 # checks take the real uid without capabilities (fs/open.c: do_faccessat
 # clears them for a non-root uid)
 chmod 0755 "$T"
-# as udev makes render nodes (0666: systemd's 50-udev-default.rules); the
-# service user is in no group
+# render nodes as upstream systemd's udev rules make them (0666); Debian's
+# (0660 root:render) need the generator's group, which this machine may
+# not have
 find "$EMU_DIR" -path '*/dri/renderD*' -exec chmod 0666 {} +
 
 ident() { # records' identity (name, tags, field names) of a JSON batch
@@ -111,6 +134,13 @@ PY
 caps=$(svc AmbientCapabilities)
 capset=$(tr 'A-Z ' 'a-z\n' <<<"$caps" | sed -n 's/^cap_//p' | sed 's/^/+/' | paste -sd,)
 tap_is "+sys_ptrace,+dac_read_search,+perfmon" "$capset" "the unit's ambient capabilities"
+# the groups the generator gives on this host, as gids
+rm -rf "$T/gen"
+"$GEN" "$T/gen"
+groups=$(sed -n 's/^SupplementaryGroups=//p' "$T/gen/gpu-telemetry.service.d/50-gpu-groups.conf" 2>/dev/null)
+gids=$(for g in $groups; do getent group "$g" | cut -d: -f3; done | paste -sd,)
+group_opt=--clear-groups
+[[ -n $gids ]] && group_opt=--groups=$gids
 # an unused uid in systemd's DynamicUser range (61184-65519)
 uid=61184
 while getent passwd "$uid" >/dev/null || [[ -n $(ps -o pid= -u "$uid" 2>/dev/null) ]]; do
@@ -129,11 +159,11 @@ if [[ -d /run/systemd/system ]] && command -v systemd-run >/dev/null; then
 else
   MODE="flags one by one (systemd is not PID 1 here)"
   SANDBOX=(unshare --mount -- sh -c 'mount --make-rprivate / && mount -o remount,bind,ro / && exec "$@"' sandbox
-    setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs
+    setpriv --reuid="$uid" --regid="$uid" "$group_opt" --no-new-privs
     --inh-caps=-all,"$capset" --ambient-caps=-all,"$capset" --bounding-set=-all,"$capset"
     tests/lib/unit_sandbox.py "$UNIT" --)
 fi
-tap_ok "sandbox: $MODE"
+tap_ok "sandbox: $MODE (groups: ${groups:-none})"
 if [[ $MODE == systemd-run && $T == /tmp/* ]]; then
   tap_skip "the run under systemd-run" "the emulated trees are in $T, hidden by PrivateTmp: set TMPDIR"
   tap_done
