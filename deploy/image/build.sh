@@ -26,7 +26,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 VERSION=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$SRC/debian/changelog")
 TAG=localhost/gpu-telemetry:$VERSION
 SUITE=bookworm
-DEBS= MIRROR= OUTPUT= WORK=
+DEBS='' MIRROR='' OUTPUT='' WORK=''
 while (($#)); do
   case $1 in
   --debs) DEBS=$2 ;;
@@ -56,7 +56,7 @@ if [[ -z $MIRROR ]]; then
   [[ -n $MIRROR ]] || die "no apt sources on this machine: give --mirror"
 fi
 
-made_work=0
+made_work=0 # read by the EXIT trap
 if [[ -z $WORK ]]; then
   WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpu-telemetry-image.XXXXXX")
   made_work=1
@@ -80,7 +80,10 @@ deb=$(find "$DEBS" -maxdepth 1 -name "gpu-telemetry-tools_*.deb" | sort | tail -
 # mirror; documentation other than copyright is left out
 echo "build.sh: mmdebstrap $SUITE with $(basename "$deb")" >&2
 mkdir -p "$WORK/context"
+# file-mirror-automount (mmdebstrap's own hook) bind-mounts the .deb's
+# directory into the chroot for the chrooted dpkg, and out again
 mmdebstrap --mode=root --variant=apt --quiet \
+  --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
   --dpkgopt='path-exclude=/usr/share/man/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' \

@@ -16,9 +16,11 @@
 #    (tests/lib/dashboard_promtool.py, the cases beside the dashboard); the
 #    PromQL of docs/kubernetes.md is the one gpu-exporter-rules.test.yml
 #    checks;
-#  - with GPU_TELEMETRY_IMAGE_TEST=1 (several minutes: the Debian packages,
-#    then mmdebstrap): deploy/image/build.sh builds the image with buildah,
-#    and the image's gpu-telemetry runs in its root filesystem.
+#  - with GPU_TELEMETRY_IMAGE_TEST=1 (about 10 minutes on 2 cores: the
+#    Debian packages, then mmdebstrap; GPU_TELEMETRY_IMAGE_DEBS=DIR takes
+#    built .debs instead): deploy/image/build.sh builds the image with
+#    buildah, its configuration is read back, and the image's gpu-telemetry
+#    runs in its root filesystem.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -29,6 +31,10 @@ B=${BUILD:-build}
 K=deploy/kubernetes
 PY=/usr/bin/python3
 NAME="kubernetes deployment"
+tap_is_diag() { # expected, actual, name, text shown (as comments) on a mismatch
+  tap_is "$1" "$2" "$3"
+  [[ $1 == "$2" ]] || sed 's/^/# /' <<<"$4" | head -20
+}
 
 require_cmd "$NAME" "$PY" promtool
 "$PY" -c 'import yaml' 2>/dev/null || require_skip "$NAME" "python3-yaml is not installed"
@@ -124,7 +130,7 @@ if command -v kubectl >/dev/null; then
   tap_check "stub API server: listening" test -s "$T/stub.port"
   out=$(KUBECONFIG=$T/no-kubeconfig kubectl --server="http://127.0.0.1:$(cat "$T/stub.port")" \
     apply --dry-run=client --validate=false -f $K/ 2>&1)
-  tap_is 0 $? "kubectl apply --dry-run=client -f $K/: exit 0" || sed 's/^/# /' <<<"$out"
+  tap_is_diag 0 $? "kubectl apply --dry-run=client -f $K/: exit 0" "$out"
   tap_is $'namespace/gpu-telemetry created (dry run)\ndaemonset.apps/gpu-telemetry created (dry run)\nservice/gpu-telemetry created (dry run)\nservicemonitor.monitoring.coreos.com/gpu-telemetry created (dry run)' \
     "$out" "kubectl apply --dry-run=client: each object would be created"
   tap_is "" "$(grep -vE '^GET ' "$T/stub.log")" "kubectl: nothing but reads reached the stub"
@@ -162,9 +168,10 @@ else
     tap_skip "the DaemonSet's arguments on a synthetic node" \
       "this tree's drm_fdinfo has no ReportBy Container yet: $(head -1 "$T/node.err")"
   else
-    tap_is 0 "$rc" "the DaemonSet's arguments: gpu-telemetry exits 0" || sed 's/^/# /' "$T/node.err"
-    tap_check "the DaemonSet's arguments: the pod's client by container, with namespace and pod" \
-      grep -qE '^drm_engine_busy_seconds_total\{scope="container",.*namespace="ml",.*pod="train-a"' "$T/node.prom"
+    tap_is_diag 0 "$rc" "the DaemonSet's arguments: gpu-telemetry exits 0" "$(cat "$T/node.err")"
+    tap_is 1 "$(grep '^drm_engine_busy_seconds_total{' "$T/node.prom" | grep 'scope="container"' |
+      grep 'namespace="ml"' | grep -c 'pod="train-a"')" \
+      "the DaemonSet's arguments: the pod's client by container, with namespace and pod"
     out=$(promtool check metrics <"$T/node.prom" 2>&1)
     tap_is "0:" "$?:$out" "the DaemonSet's arguments: promtool check metrics"
   fi
@@ -181,13 +188,11 @@ print(" ".join(v["name"] for v in json.load(open(sys.argv[1]))["templating"]["li
   dashboards/grafana/gpu-pods-kubernetes.json)" "the dashboard's variables: namespace, pod, device"
 "$PY" tests/lib/dashboard_promtool.py dashboards/grafana/gpu-pods-kubernetes.json \
   dashboards/grafana/gpu-pods-kubernetes.cases.yml "$T/pods-test.yml" 2>"$T/gen.err"
-tap_is 0 $? "dashboard_promtool: every panel has its case" || sed 's/^/# /' "$T/gen.err"
+tap_is_diag 0 $? "dashboard_promtool: every panel has its case" "$(cat "$T/gen.err")"
 out=$(promtool test rules "$T/pods-test.yml" 2>&1)
-tap_is 0 $? "promtool test rules: every panel and variable of the pod dashboard, exact values" ||
-  sed 's/^/# /' <<<"$out" | head -20
+tap_is_diag 0 $? "promtool test rules: every panel and variable of the pod dashboard, exact values" "$out"
 out=$(cd dashboards/prometheus && promtool test rules gpu-exporter-rules.test.yml 2>&1)
-tap_is 0 $? "promtool test rules: the per-pod rules and the kube_pod_labels joins" ||
-  sed 's/^/# /' <<<"$out" | head -20
+tap_is_diag 0 $? "promtool test rules: the per-pod rules and the kube_pod_labels joins" "$out"
 # each ```promql block of docs/kubernetes.md is an expr the rules test checks
 docs_vs_test=$("$PY" - docs/kubernetes.md dashboards/prometheus/gpu-exporter-rules.test.yml <<'PY'
 import re, sys, yaml
@@ -208,19 +213,25 @@ elif [[ $(id -u) -ne 0 ]] || ! command -v mmdebstrap >/dev/null || ! command -v 
   tap_skip "the image build (deploy/image/build.sh)" "needs root, mmdebstrap and buildah (tools/deps.sh image)"
 else
   tag=localhost/gpu-telemetry-test-$$:latest
-  deploy/image/build.sh --tag "$tag" --workdir "$T/image" --output "$T/image.oci.tar" \
+  debs=()
+  [[ -n ${GPU_TELEMETRY_IMAGE_DEBS:-} ]] && debs=(--debs "$GPU_TELEMETRY_IMAGE_DEBS")
+  deploy/image/build.sh "${debs[@]}" --tag "$tag" --workdir "$T/image" --output "$T/image.oci.tar" \
     >"$T/build.out" 2>"$T/build.err"
   rc=$?
-  if [[ $rc -ne 0 ]] && grep -qiE 'unshare|permission denied|operation not permitted|overlay|storage' "$T/build.err"; then
+  # a machine that refuses buildah's storage or mmdebstrap's chroot mounts
+  if [[ $rc -ne 0 ]] && grep -qE '(buildah build|mmdebstrap) failed.*(mount|unshare|[Pp]ermission denied|[Oo]peration not permitted)' "$T/build.err"; then
     tap_skip "the image build" "this machine does not allow it: $(tail -1 "$T/build.err")"
   else
-    tap_is 0 "$rc" "deploy/image/build.sh: exit 0" || sed 's/^/# /' "$T/build.err" | tail -10
+    tap_is_diag 0 "$rc" "deploy/image/build.sh: exit 0" "$(tail -10 "$T/build.err")"
     tap_is "$tag" "$(cat "$T/build.out")" "build.sh prints the tag"
     tap_check "the OCI archive is written" test -s "$T/image.oci.tar"
-    cfg=$(buildah inspect --type image --format '{{json .OCIv1.Config}}' "$tag" 2>&1)
+    cfg=$(buildah inspect --type image "$tag" 2>&1)
     tap_is '["/usr/bin/gpu-telemetry"] ["--listen=:9470"] 0:0 9470/tcp' \
-      "$("$PY" -c 'import json,sys; c=json.loads(sys.argv[1]); print(json.dumps(c.get("Entrypoint")), json.dumps(c.get("Cmd")), c.get("User"), " ".join(c.get("ExposedPorts", {})))' "$cfg")" \
+      "$("$PY" -c 'import json,sys; c=json.loads(sys.argv[1])["OCIv1"]["config"]; print(json.dumps(c.get("Entrypoint")), json.dumps(c.get("Cmd")), c.get("User"), " ".join(c.get("ExposedPorts", {})))' "$cfg" 2>&1)" \
       "the image: entry point, default argument, user, port"
+    tap_is "$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)" \
+      "$("$PY" -c 'import json,sys; print(json.loads(sys.argv[1])["OCIv1"]["config"]["Labels"]["org.opencontainers.image.version"])' "$cfg" 2>&1)" \
+      "the image: labelled with the package version"
     ctr=$(buildah from --pull=never "$tag" 2>/dev/null)
     mnt=$(buildah mount "$ctr" 2>/dev/null)
     out=$(chroot "$mnt" /usr/bin/gpu-telemetry --version 2>&1)
