@@ -41,10 +41,22 @@ require_cmd "$NAME" systemd-analyze setpriv unshare curl promtool /usr/bin/pytho
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/service-sandbox.XXXXXX")
 PIDS=()
+UNITS=()
 cleanup() {
   local p
   for p in "${PIDS[@]}"; do be_stop "$p"; done
+  for p in "${UNITS[@]}"; do systemctl stop "$p" >/dev/null 2>&1; done
   rm -rf "$T"
+}
+# the sandbox command for one run: a unit name of its own under systemd-run
+boxed() {
+  if [[ $MODE == systemd-run ]]; then
+    local u=gpu-telemetry-sandbox-$$-${#UNITS[@]}.service
+    UNITS+=("$u")
+    BOXED=("${SANDBOX[@]}" --unit="$u" --)
+  else
+    BOXED=("${SANDBOX[@]}")
+  fi
 }
 trap cleanup EXIT
 
@@ -157,8 +169,9 @@ if [[ -d /run/systemd/system ]] && command -v systemd-run >/dev/null; then
   while IFS= read -r l; do props+=(-p "$l"); done < <(
     awk '/^\[/{s=$0} s=="[Service]" && /^[A-Z][A-Za-z]*=/ &&
       !/^(Type|EnvironmentFile|ExecStart|Restart|RestartSec)=/' "$UNIT")
-  # the emulated trees must be visible: not under a private /tmp
-  SANDBOX=(systemd-run --quiet --wait --pipe --collect "${props[@]}" --)
+  # the emulated trees must be visible: not under a private /tmp; each run
+  # a unit of its own, stopped by name at the end
+  SANDBOX=(systemd-run --quiet --wait --pipe --collect --working-directory="$PWD" "${props[@]}")
 else
   MODE="flags one by one (systemd is not PID 1 here)"
   SANDBOX=(unshare --mount -- sh -c 'mount --make-rprivate / && mount -o remount,bind,ro / && exec "$@"' sandbox
@@ -177,7 +190,8 @@ emu_cmd_all
 # the shim's environment is passed by env(1) inside the sandbox
 "${EMU_CMD[@]}" --once --window=0.3 --format=json >"$T/free.json" 2>"$T/free.err"
 tap_is 0 $? "without the sandbox: exit 0"
-"${SANDBOX[@]}" "${EMU_CMD[@]}" --once --window=0.3 --format=json >"$T/boxed.json" 2>"$T/boxed.err"
+boxed
+"${BOXED[@]}" "${EMU_CMD[@]}" --once --window=0.3 --format=json >"$T/boxed.json" 2>"$T/boxed.err"
 tap_is 0 $? "under the sandbox: exit 0"
 tap_is_diag "" "$(grep -iE 'error|denied|not permitted' "$T/boxed.err")" \
   "under the sandbox: no error, no EPERM, no EACCES on stderr" "$(cat "$T/boxed.err")"
@@ -190,7 +204,8 @@ for m in drm_scan drm_device_freq i915_oa panthor_perf tegra410; do
 done
 
 port=$(be_free_port)
-"${SANDBOX[@]}" "${EMU_CMD[@]}" --listen=127.0.0.1:"$port" --interval=1 --window=0.2 \
+boxed
+"${BOXED[@]}" "${EMU_CMD[@]}" --listen=127.0.0.1:"$port" --interval=1 --window=0.2 \
   >"$T/listen.out" 2>"$T/listen.err" &
 PIDS+=($!)
 tap_check "under the sandbox: --listen answers" be_wait_http "http://127.0.0.1:$port/metrics" "$!" 30
@@ -211,7 +226,8 @@ tap_is "0:" "$?:$out" "under the sandbox: promtool check metrics of the page"
 
 # the filter bites: what the unit leaves out fails with its errno
 if [[ $MODE != systemd-run ]]; then
-  out=$("${SANDBOX[@]}" /usr/bin/python3 -c '
+  boxed
+  out=$("${BOXED[@]}" /usr/bin/python3 -c '
 import os, socket
 for fam in (socket.AF_UNIX, socket.AF_NETLINK):
     try:
