@@ -29,19 +29,22 @@ SUITE=bookworm
 DEBS='' MIRROR='' OUTPUT='' WORK=''
 while (($#)); do
   case $1 in
+  -h | --help)
+    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+    ;;
+  --debs | --tag | --suite | --mirror | --output | --workdir) ;;
+  *) die "unknown option $1 (see --help)" ;;
+  esac
+  (($# >= 2)) || die "$1 needs a value"
+  case $1 in
   --debs) DEBS=$2 ;;
   --tag) TAG=$2 ;;
   --suite) SUITE=$2 ;;
   --mirror) MIRROR=$2 ;;
   --output) OUTPUT=$2 ;;
   --workdir) WORK=$2 ;;
-  -h | --help)
-    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-    exit 0
-    ;;
-  *) die "unknown option $1 (see --help)" ;;
   esac
-  (($# >= 2)) || die "$1 needs a value"
   shift 2
 done
 
@@ -72,6 +75,7 @@ if [[ -z $DEBS ]]; then
     die "dpkg-buildpackage failed: see $WORK/dpkg-buildpackage.log"
   DEBS=$WORK/src
 fi
+[[ -d $DEBS ]] || die "--debs $DEBS: not a directory"
 DEBS=$(cd "$DEBS" && pwd)
 deb=$(find "$DEBS" -maxdepth 1 -name "gpu-telemetry-tools_*.deb" | sort | tail -1)
 [[ -n $deb ]] || die "no gpu-telemetry-tools_*.deb in $DEBS"

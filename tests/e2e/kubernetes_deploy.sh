@@ -206,9 +206,20 @@ PY
 tap_is "2 2" "$docs_vs_test" "docs/kubernetes.md: both PromQL joins are the tested ones"
 
 # ---- the image ----
+out=$(deploy/image/build.sh --bogus x 2>&1)
+tap_is "1:build.sh: unknown option --bogus (see --help)" "$?:$out" "build.sh: an unknown option is named"
+out=$(deploy/image/build.sh --tag 2>&1)
+tap_is "1:build.sh: --tag needs a value" "$?:$out" "build.sh: an option without its value"
+if [[ $(id -u) -eq 0 ]] && command -v mmdebstrap >/dev/null && command -v buildah >/dev/null; then
+  out=$(deploy/image/build.sh --debs "$T/no-such-dir" 2>&1)
+  tap_is "1:build.sh: --debs $T/no-such-dir: not a directory" "$?:$out" "build.sh: a --debs that is no directory"
+  mkdir -p "$T/empty"
+  out=$(deploy/image/build.sh --debs "$T/empty" 2>&1)
+  tap_is "1:build.sh: no gpu-telemetry-tools_*.deb in $T/empty" "$?:$out" "build.sh: a --debs without the package"
+fi
 if [[ ${GPU_TELEMETRY_IMAGE_TEST:-0} != 1 ]]; then
   tap_skip "the image build (deploy/image/build.sh)" \
-    "takes several minutes (Debian packages, mmdebstrap): set GPU_TELEMETRY_IMAGE_TEST=1"
+    "about 10 minutes on 2 cores (Debian packages, mmdebstrap): set GPU_TELEMETRY_IMAGE_TEST=1"
 elif [[ $(id -u) -ne 0 ]] || ! command -v mmdebstrap >/dev/null || ! command -v buildah >/dev/null; then
   tap_skip "the image build (deploy/image/build.sh)" "needs root, mmdebstrap and buildah (tools/deps.sh image)"
 else
