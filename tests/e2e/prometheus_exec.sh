@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The executables' Prometheus exposition, on the emulated devices
 # (tests/shim: i915_oa, panthor_perf, tegra410_uncore), a synthetic /proc
-# with a hostile process name (drm_fdinfo) and a sysfs tree of an xe and an
-# amdgpu card (drm_device, whose own exposition drm_device_exec checks):
+# with a hostile process name (drm_fdinfo) and a sysfs tree of an xe card
+# (drm_device, whose exposition of every fixture drm_device_exec checks):
 #  - --format=prometheus: promtool check metrics clean (no lint), the
 #    structure read strictly (tests/lib/prom_expo.py), names in base units
 #    and values scaled;
@@ -51,7 +51,7 @@ fp_fd 100 3 card0 "$(fdinfo 7 1500000000)"
 fp_process 200 'glxgears'
 fp_fd 200 4 card0 "$(fdinfo 8 250)"
 mkdir -p "$T/ddv"
-"$B/tests/ddv_tree" "$T/ddv" xe_bmg amdgpu_dgpu
+"$B/tests/ddv_tree" "$T/ddv" xe_bmg
 
 # The command of plugin $1, in CMD.
 cmd_of() {
@@ -264,12 +264,20 @@ tap_is 0 "$(python3 "$EXPO" count "$PROM_URL" '{__name__=~".+_(ns|hz|percent)(_t
 for r in device_engine:drm_engine_busy:ratio_rate1m process_engine:drm_engine_busy:ratio_rate1m \
   process:drm_memory_resident:bytes device:i915_oa_gpu_busy:ratio \
   device:panthor_perf_ext_read_bandwidth:bytes_per_second \
-  device:panthor_perf_gpu_active:hertz_rate1m socket:tegra410_read_bandwidth:bytes_per_second; do
+  device:panthor_perf_gpu_active:hertz_rate1m socket:tegra410_read_bandwidth:bytes_per_second \
+  device:drm_device_temperature:max_celsius device:drm_device_throttled:max; do
   n=$(poll_count "$r")
   tap_check "prometheus: rule $r records live ($n series)" test "${n:-0}" -ge 1
 done
 tap_is 4194304 "$(python3 "$EXPO" query "$PROM_URL" \
   'process:drm_memory_resident:bytes{pid="200"}')" "prometheus: resident bytes of pid 200 recorded"
+# the xe card (tests/lib/ddv_tree.h): pkg 45, vram 52.5 °C; its GTs are
+# throttled
+tap_is 52.5 "$(python3 "$EXPO" query "$PROM_URL" \
+  'device:drm_device_temperature:max_celsius{device="0000:03:00.0"}')" \
+  "prometheus: the xe card's hottest sensor recorded (vram, 52.5 °C)"
+tap_is 1 "$(python3 "$EXPO" query "$PROM_URL" \
+  'device:drm_device_throttled:max{device="0000:03:00.0"}')" "prometheus: the xe card's throttling recorded"
 
 # The Prometheus dashboards: as generate.py writes them; every variable
 # finds values, every panel returns series.
