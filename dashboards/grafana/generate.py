@@ -154,7 +154,13 @@ def prom_panel(pid, title, expr, unit, legend, y):
 
 
 def prom_variable(name, label, metric, label_name, earlier):
+    """`metric` is a name, or a name with fixed matchers
+    (drm_engine_capacity{scope="container"}), to which the earlier
+    variables' matchers are added."""
     sel = prom_sel(*[(lbl, var) for var, lbl in earlier])
+    if metric.endswith("}"):
+        metric, fixed = metric[:-1].split("{", 1)
+        sel = ", ".join(x for x in (fixed, sel) if x)
     query = f"label_values({metric}{{{sel}}}, {label_name})" if sel else \
         f"label_values({metric}, {label_name})"
     return {
@@ -252,6 +258,21 @@ def plugin_prometheus_dashboards():
 
 TELEGRAF_VARIABLES = {}
 
+# Dashboards that are no plugin's: how the exporters run (PROMETHEUS_DASHBOARDS
+# as above), e.g. per Kubernetes pod (deploy/kubernetes, docs/kubernetes.md).
+DEPLOY_SPECS = ["dashboards/grafana/kubernetes.py"]
+
+
+def deploy_prometheus_dashboards():
+    out = {}
+    for spec in DEPLOY_SPECS:
+        scope = dict(spec_helpers())
+        path = os.path.join(manifest.ROOT, spec)
+        with open(path, encoding="utf-8") as f:
+            exec(compile(f.read(), path, "exec"), scope)
+        out.update(scope["PROMETHEUS_DASHBOARDS"])
+    return out
+
 
 def plugin_dashboards():
     """Every plugin's dashboards (its manifest's `dashboard` file), in the
@@ -271,6 +292,7 @@ def plugin_dashboards():
 
 DASHBOARDS = plugin_dashboards()
 PROMETHEUS_DASHBOARDS = plugin_prometheus_dashboards()
+PROMETHEUS_DASHBOARDS.update(deploy_prometheus_dashboards())
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else HERE

@@ -1,9 +1,10 @@
-"""The Grafana dashboards of drm_device, collectd and Telegraf schema.
+"""The Grafana dashboards of drm_device: collectd, Telegraf and Prometheus.
 
 Read by dashboards/grafana/generate.py, which runs this file with its
 helpers in scope (collectd_query, collectd_field, collectd_variables, inst,
 GPU_DEVICE_RE, telegraf_query, tvar) and takes DASHBOARDS: output file name ->
-(uid, title, database, panels[, template variables]).
+(uid, title, database, panels[, template variables]), and PROMETHEUS_DASHBOARDS
+(generate.py, "Prometheus data source").
 """
 # flake8: noqa: F821
 
@@ -85,4 +86,45 @@ DASHBOARDS = {
 TELEGRAF_VARIABLES = {
     "drm_device-telegraf.json": [("host", "Host", "drm_device", "host"),
                                  ("device", "Device", "drm_device", "device")],
+}
+
+# Prometheus data source: the executable's or gpu-telemetry's --listen
+# (docs/exporter.md); variables instance and device. i915 and xe give no
+# busy ratio but RC6/gtidle residency: their busy is 1 - idle_ratio per GT,
+# shown beside amdgpu's and the NPU's busy ratio (domain as unit).
+_DDV = prom_sel(("instance", "instance"), ("device", "device"))
+_DDV_LEGEND = "{{instance}} {{device}} {{%s}}"
+DDV_PROMETHEUS = [
+    ("Actual frequency per device and domain", f"drm_device_freq_actual_hertz{{{_DDV}}}",
+     "hertz", _DDV_LEGEND % "domain"),
+    ("Requested frequency per device and domain", f"drm_device_freq_requested_hertz{{{_DDV}}}",
+     "hertz", _DDV_LEGEND % "domain"),
+    ("Busy (amdgpu, NPU: busy ratio; i915, xe: 1 - idle residency)",
+     f"drm_device_busy_ratio{{{_DDV}}} or "
+     f"label_replace(1 - drm_device_idle_ratio{{{_DDV}}}, \"unit\", \"$1\", \"domain\", \"(.+)\")",
+     "percentunit", _DDV_LEGEND % "unit"),
+    ("Power and power cap per sensor",
+     f"{{__name__=~\"drm_device_power_(watts|cap_watts)\", {_DDV}}}",
+     "watt", "{{instance}} {{device}} {{sensor}} {{__name__}}"),
+    ("Temperature per sensor", f"drm_device_temperature_celsius{{{_DDV}}}",
+     "celsius", _DDV_LEGEND % "sensor"),
+    ("Fan speed", f"drm_device_fan_rpm{{{_DDV}}}", "rotrpm", _DDV_LEGEND % "sensor"),
+    ("Throttled (1) per domain", f"drm_device_throttle_throttled{{{_DDV}}}",
+     "short", _DDV_LEGEND % "domain"),
+    ("Throttle reasons (1: active)",
+     f"{{__name__=~\"drm_device_throttle_reason_.+\", {_DDV}}}",
+     "short", "{{instance}} {{device}} {{domain}} {{__name__}}"),
+    ("Runtime suspended (1)", f"drm_device_runtime_suspended{{{_DDV}}}",
+     "short", "{{instance}} {{driver}} {{device}}"),
+    ("Collector: last read succeeded (1)",
+     f"gpu_telemetry_collector_success{{plugin=\"drm_device\", {prom_sel(('instance', 'instance'))}}}",
+     "short", "{{instance}} {{plugin_instance}}"),
+]
+
+PROMETHEUS_DASHBOARDS = {
+    "drm_device-prometheus.json": (
+        "gpu-drm-device-prometheus", "GPU devices (drm_device, Prometheus)",
+        [("instance", "Host", "drm_device_info", "instance"),
+         ("device", "Device", "drm_device_info", "device")],
+        DDV_PROMETHEUS),
 }

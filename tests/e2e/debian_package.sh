@@ -191,6 +191,23 @@ tap_check "/etc/default/gpu-telemetry is a conffile" \
   grep -qx /etc/default/gpu-telemetry /var/lib/dpkg/info/gpu-telemetry-tools.conffiles
 tap_check "gpu-telemetry.service is not enabled by the install" \
   test ! -e /etc/systemd/system/multi-user.target.wants/gpu-telemetry.service
+# the generator that gives the unit the GPU groups the host has (the unit
+# names none: a missing group would stop it)
+GEN=/lib/systemd/system-generators/gpu-telemetry-generator
+tap_check "gpu-telemetry-tools installs the executable $GEN" test -x "$GEN"
+tap_is "" "$(grep '^SupplementaryGroups=' /lib/systemd/system/gpu-telemetry.service)" \
+  "gpu-telemetry.service names no group"
+rm -rf "$T/gen"
+"$GEN" "$T/gen" "$T/gen.early" "$T/gen.late"
+want=$(for g in render video; do getent group "$g" >/dev/null && echo "$g"; done | paste -sd' ')
+if [[ -n $want ]]; then
+  tap_is "SupplementaryGroups=$want" \
+    "$(grep '^Supp' "$T/gen/gpu-telemetry.service.d/50-gpu-groups.conf" 2>/dev/null)" \
+    "the generator gives this host's GPU groups ($want)"
+else
+  tap_check "the generator writes nothing on a host without render and video groups" \
+    test ! -e "$T/gen/gpu-telemetry.service.d"
+fi
 if command -v systemd-analyze >/dev/null; then
   out=$(systemd-analyze verify --man="$(command -v man >/dev/null && echo yes || echo no)" \
     gpu-telemetry.service 2>&1 | grep 'gpu-telemetry')

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The executables' Prometheus exposition, on the emulated devices
-# (tests/shim: i915_oa, panthor_perf, tegra410_uncore) and a synthetic /proc
-# with a hostile process name (drm_fdinfo):
+# (tests/shim: i915_oa, panthor_perf, tegra410_uncore), a synthetic /proc
+# with a hostile process name (drm_fdinfo) and a sysfs tree of an xe card
+# (drm_device, whose exposition of every fixture drm_device_exec checks):
 #  - --format=prometheus: promtool check metrics clean (no lint), the
 #    structure read strictly (tests/lib/prom_expo.py), names in base units
 #    and values scaled;
 #  - --listen: /metrics with the format's Content-Type, 404 elsewhere, 405
 #    for POST, concurrent scrapes, IPv6, clear errors for a bad address and
 #    a port in use, exit 0 on SIGTERM and SIGINT;
-#  - the real Prometheus server scrapes all four exporters: every target
+#  - the real Prometheus server scrapes all five exporters: every target
 #    up, series and values read back through its HTTP API, the exporter
 #    rules (dashboards/prometheus/gpu-exporter-rules.yml: promtool check
 #    rules, promtool test rules, and recorded live), and every query of the
@@ -49,6 +50,8 @@ fp_process 100 $'ev"il\\} x{\xff'
 fp_fd 100 3 card0 "$(fdinfo 7 1500000000)"
 fp_process 200 'glxgears'
 fp_fd 200 4 card0 "$(fdinfo 8 250)"
+mkdir -p "$T/ddv"
+"$B/tests/ddv_tree" "$T/ddv" xe_bmg
 
 # The command of plugin $1, in CMD.
 cmd_of() {
@@ -56,6 +59,9 @@ cmd_of() {
   drm_fdinfo)
     CMD=("$B/drm_fdinfo" --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys"
       --DebugfsRoot="$FP/debug")
+    ;;
+  drm_device)
+    CMD=("$B/drm_device" --SysfsRoot="$T/ddv/sys")
     ;;
   i915_oa)
     emu_cmd i915_oa
@@ -68,13 +74,14 @@ cmd_of() {
   esac
 }
 
-PLUGINS=(drm_fdinfo i915_oa panthor_perf tegra410_uncore)
+PLUGINS=(drm_fdinfo i915_oa panthor_perf tegra410_uncore drm_device)
 # a name each plugin must expose, in base units
 declare -A EXPECT=(
   [drm_fdinfo]=drm_engine_busy_seconds_total
   [i915_oa]=i915_oa_gpu_time_seconds_total
   [panthor_perf]=panthor_perf_gpu_active_cycles_total
   [tegra410_uncore]=tegra410_read_bandwidth_bytes_per_second
+  [drm_device]=drm_device_freq_actual_hertz
 )
 
 # Options that give each plugin's other families too (every family must
@@ -226,7 +233,7 @@ tap_is "0" "$?" "promtool test rules: every case of gpu-exporter-rules.test.yml"
   sed 's/^/# /' <<<"$out"
 tap_check "prometheus: starts on loopback" prom_start "$T/prom" "$jobs" "$RULES"
 PIDS+=("${PROM_PID:-}")
-tap_check "prometheus: all four exporters up" prom_wait_up 4 60
+tap_check "prometheus: all five exporters up" prom_wait_up 5 60
 # Stored series: polled (a target is up from its first scrape, which may
 # have come before the exporter's first read: a 503)
 poll_count() { # promql -> its series count once >= 1, or 0 after 30 s
@@ -257,12 +264,20 @@ tap_is 0 "$(python3 "$EXPO" count "$PROM_URL" '{__name__=~".+_(ns|hz|percent)(_t
 for r in device_engine:drm_engine_busy:ratio_rate1m process_engine:drm_engine_busy:ratio_rate1m \
   process:drm_memory_resident:bytes device:i915_oa_gpu_busy:ratio \
   device:panthor_perf_ext_read_bandwidth:bytes_per_second \
-  device:panthor_perf_gpu_active:hertz_rate1m socket:tegra410_read_bandwidth:bytes_per_second; do
+  device:panthor_perf_gpu_active:hertz_rate1m socket:tegra410_read_bandwidth:bytes_per_second \
+  device:drm_device_temperature:max_celsius device:drm_device_throttled:max; do
   n=$(poll_count "$r")
   tap_check "prometheus: rule $r records live ($n series)" test "${n:-0}" -ge 1
 done
 tap_is 4194304 "$(python3 "$EXPO" query "$PROM_URL" \
   'process:drm_memory_resident:bytes{pid="200"}')" "prometheus: resident bytes of pid 200 recorded"
+# the xe card (tests/lib/ddv_tree.h): pkg 45, vram 52.5 °C; its GTs are
+# throttled
+tap_is 52.5 "$(python3 "$EXPO" query "$PROM_URL" \
+  'device:drm_device_temperature:max_celsius{device="0000:03:00.0"}')" \
+  "prometheus: the xe card's hottest sensor recorded (vram, 52.5 °C)"
+tap_is 1 "$(python3 "$EXPO" query "$PROM_URL" \
+  'device:drm_device_throttled:max{device="0000:03:00.0"}')" "prometheus: the xe card's throttling recorded"
 
 # The Prometheus dashboards: as generate.py writes them; every variable
 # finds values, every panel returns series.
