@@ -44,7 +44,7 @@ dev="$CD_CSV/e2e/drm_fdinfo-gpu-0000:00:02.0"
 tap_check "csv: device engine series appears" \
   collectd_wait_for "$dev/gpu_time-render-busy_ns-*" 30
 tap_check "log: bad block rejected, naming key and value" grep -q \
-  'drm_fdinfo: config: ReportBy: expected Device, Process, Client or Cgroup, got "Planet"' "$CD_LOG"
+  'drm_fdinfo: config: ReportBy: expected Device, Process, Client, Cgroup or Container, got "Planet"' "$CD_LOG"
 tap_check "log: bad block dropped by name" \
   grep -q 'drm_fdinfo: config: Instance: "bad": dropped' "$CD_LOG"
 tap_is 3 "$(cat "$FP/sys/bus/platform/drivers/panthor/fb000000.gpu/profiling")" \
