@@ -212,6 +212,8 @@ static bool cgi_cgroupfs(struct cgroup_id *out, const char *s, size_t len,
     const char *id = s + len - CGROUP_ID_HEX_LEN;
     if (memcmp(id - (sizeof(tag) - 1), tag, sizeof(tag) - 1) == 0 &&
         cgroup_id_is_hex64(id, CGROUP_ID_HEX_LEN)) {
+      /* the pod's slice is the part before the tag */
+      cgi_kube_slice(out, s, len - CGROUP_ID_HEX_LEN - (sizeof(tag) - 1));
       cgi_set_container(out, CGROUP_RUNTIME_CONTAINERD, id);
       return true;
     }
@@ -246,8 +248,7 @@ static bool cgi_kube_dir(struct cgroup_id *out, const char *s, size_t len,
   return true;
 }
 
-int cgroup_id_path_parse(const char *path, size_t len, struct cgroup_id *out) {
-  memset(out, 0, sizeof(*out));
+static int cgi_path(const char *path, size_t len, struct cgroup_id *out) {
   if (len > CGROUP_ID_PATH_MAX)
     return -E2BIG;
   if (len == 0 || path[0] != '/')
@@ -291,6 +292,14 @@ int cgroup_id_path_parse(const char *path, size_t len, struct cgroup_id *out) {
     at += n + 1;
   }
   return out->runtime != CGROUP_RUNTIME_NONE || out->pod_uid[0] ? 0 : -ENOENT;
+}
+
+int cgroup_id_path_parse(const char *path, size_t len, struct cgroup_id *out) {
+  memset(out, 0, sizeof(*out));
+  int rc = cgi_path(path, len, out);
+  if (rc < 0)
+    memset(out, 0, sizeof(*out)); /* nothing half-filled on an error */
+  return rc;
 }
 
 /* The priority of a line's hierarchy (0 first), -1 for a malformed line;
