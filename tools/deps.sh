@@ -5,7 +5,8 @@
 #   demo:  build + the collectd daemon (make demo)
 #   test:  demo + the whole test toolchain (make test, make fuzz): clang,
 #          cmocka, valgrind, perf, InfluxDB, carbon, Prometheus, the Debian
-#          packaging tools, librrd8 (the stock collectd.conf's rrdtool writer)
+#          packaging tools, librrd8 (the stock collectd.conf's rrdtool writer),
+#          podman and runc (real containers for drm_fdinfo's ReportBy Container)
 set -euo pipefail
 
 build_pkgs=(gcc make pkg-config libc6-dev libyajl-dev libdrm-dev libmicrohttpd-dev collectd-dev libncurses-dev zlib1g-dev libcrypt-dev)
@@ -13,7 +14,7 @@ demo_pkgs=("${build_pkgs[@]}" collectd-core util-linux)
 test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev tmux
   collectd-utils librrd8 valgrind linux-perf procps util-linux locales
   python3 jq influxdb curl intel-gpu-tools graphite-carbon python3-whisper prometheus
-  libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian)
+  libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian podman runc)
 
 list=0
 if [[ ${1:-} == --list ]]; then
