@@ -317,6 +317,16 @@ void dfi_names_refresh(struct dfi *d) {
       return; /* ENOMEM: tried again next read */
     }
     d->names = n;
+    /* a configured state root that is not there is said once */
+    struct stat st;
+    if (n->docker_set &&
+        d->host->kernel->fstatat(AT_FDCWD, c->docker_root, &st, 0) < 0)
+      dfi_names_complain(&n->docker_complaint, c->docker_root, "stat", errno,
+                         /*configured=*/true);
+    if (n->podman_set &&
+        d->host->kernel->fstatat(AT_FDCWD, c->podman_root, &st, 0) < 0)
+      dfi_names_complain(&n->podman_complaint, c->podman_root, "stat", errno,
+                         /*configured=*/true);
   }
   struct dfi_names *n = d->names;
   dfi_refresh_pods(d, n->pods_set);
@@ -373,7 +383,8 @@ static const char *dfi_docker_name(struct dfi *d, const char *id) {
       }
     }
   }
-  if (err != 0)
+  /* ENOENT: not a Docker container (a CRI runtime's id), or gone */
+  if (err != 0 && err != ENOENT)
     dfi_names_complain(&n->docker_complaint, path, "stat", err, n->docker_set);
   return e->name[0] ? e->name : NULL;
 }
