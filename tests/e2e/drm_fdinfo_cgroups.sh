@@ -45,6 +45,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fp_init
+mkdir -p "$FP/none" # the name sources left empty
 fp_device 226 128 renderD128 0000:00:02.0 i915
 
 hex64() { printf '%s' "$1" | sha256sum | cut -c1-64; }

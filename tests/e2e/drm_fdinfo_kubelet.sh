@@ -48,7 +48,7 @@ fp_fd 204 5 card0 "$(xe 14 0 100000 512)"
 
 # The kubelet's log layout (kuberuntime: BuildPodLogsDirectory, logSymlink)
 PODS=$FP/var/log/pods CTRS=$FP/var/log/containers
-mkdir -p "$PODS" "$CTRS"
+mkdir -p "$PODS" "$CTRS" "$FP/no-docker" "$FP/no-podman"
 pod() { # namespace pod uid container id
   mkdir -p "$PODS/$1_$2_$3/$4"
   : >"$PODS/$1_$2_$3/$4/0.log"

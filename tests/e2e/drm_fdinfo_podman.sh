@@ -28,6 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fp_init
+mkdir -p "$FP/none" # the name sources left empty
 
 # The root filesystem: sleep and the libraries ld.so loads for it.
 mkdir -p "$RFS/bin" "$RFS/proc" "$RFS/dev" "$RFS/sys" "$RFS/etc"
