@@ -51,9 +51,9 @@ struct dfi_names {
   struct dfi_stamp pods_stamp, links_stamp;
   struct dfi_stamp podman_stamp[DFI_N_PODMAN_DRIVERS];
   struct dfi_pod_name *pods;
-  size_t n_pods;
+  size_t n_pods, cap_pods;
   struct kube_log_link *links;
-  size_t n_links;
+  size_t n_links, cap_links;
   struct dfi_id_name *podman;
   size_t n_podman, cap_podman;
   struct dfi_id_name *docker;
@@ -151,15 +151,35 @@ static int dfi_list(struct dfi *d, const char *path,
   return 0;
 }
 
+/* Room for one more entry in *arr (n used of *cap, `size` bytes each),
+ * doubling up to DFI_NAMES_MAX; false when full (said once) or ENOMEM. */
+static bool dfi_room(struct dfi_names *n, const char *root, void **arr,
+                     size_t used, size_t *cap, size_t size) {
+  if (used == DFI_NAMES_MAX) {
+    dfi_names_full(n, root);
+    return false;
+  }
+  if (used < *cap)
+    return true;
+  size_t want = *cap ? *cap * 2 : 64;
+  if (want > DFI_NAMES_MAX)
+    want = DFI_NAMES_MAX;
+  void *p = realloc(*arr, want * size);
+  if (p == NULL)
+    return false;
+  *arr = p;
+  *cap = want;
+  return true;
+}
+
 static void dfi_take_pod(struct dfi *d, const char *root, const char *name) {
   struct dfi_names *n = d->names;
   struct kube_pod_dir pd;
   if (kube_pod_dir_parse(name, strlen(name), &pd) < 0)
     return; /* not a pod log directory */
-  if (n->n_pods == DFI_NAMES_MAX) {
-    dfi_names_full(n, root);
+  if (!dfi_room(n, root, (void **)&n->pods, n->n_pods, &n->cap_pods,
+                sizeof(*n->pods)))
     return;
-  }
   struct dfi_pod_name *e = &n->pods[n->n_pods++];
   memcpy(e->uid, pd.uid, sizeof(e->uid));
   memcpy(e->namespace_, pd.namespace_, sizeof(e->namespace_));
@@ -171,10 +191,9 @@ static void dfi_take_link(struct dfi *d, const char *root, const char *name) {
   struct kube_log_link l;
   if (kube_log_link_parse(name, strlen(name), &l) < 0)
     return; /* not a container log link (or one cut to 255 bytes) */
-  if (n->n_links == DFI_NAMES_MAX) {
-    dfi_names_full(n, root);
+  if (!dfi_room(n, root, (void **)&n->links, n->n_links, &n->cap_links,
+                sizeof(*n->links)))
     return;
-  }
   n->links[n->n_links++] = l;
 }
 
@@ -188,12 +207,8 @@ static void dfi_refresh_pods(struct dfi *d, bool configured) {
     return;
   }
   n->n_pods = 0;
-  if (err == 0) {
-    if (n->pods == NULL &&
-        (n->pods = malloc(DFI_NAMES_MAX * sizeof(*n->pods))) == NULL)
-      return;
+  if (err == 0)
     err = -dfi_list(d, root, dfi_take_pod);
-  }
   if (err != 0) {
     n->n_pods = 0;
     n->pods_stamp.have = false; /* tried again next read */
@@ -214,12 +229,8 @@ static void dfi_refresh_links(struct dfi *d, bool configured) {
     return;
   }
   n->n_links = 0;
-  if (err == 0) {
-    if (n->links == NULL &&
-        (n->links = malloc(DFI_NAMES_MAX * sizeof(*n->links))) == NULL)
-      return;
+  if (err == 0)
     err = -dfi_list(d, root, dfi_take_link);
-  }
   if (err != 0) {
     n->n_links = 0;
     n->links_stamp.have = false;
