@@ -216,7 +216,8 @@ static void dfi_refresh_pods(struct dfi *d, bool configured) {
     return;
   }
   log_complaint_release(&n->pods_complaint);
-  qsort(n->pods, n->n_pods, sizeof(*n->pods), dfi_pod_cmp);
+  if (n->n_pods > 1)
+    qsort(n->pods, n->n_pods, sizeof(*n->pods), dfi_pod_cmp);
 }
 
 static void dfi_refresh_links(struct dfi *d, bool configured) {
@@ -238,7 +239,8 @@ static void dfi_refresh_links(struct dfi *d, bool configured) {
     return;
   }
   log_complaint_release(&n->links_complaint);
-  qsort(n->links, n->n_links, sizeof(*n->links), dfi_link_cmp);
+  if (n->n_links > 1)
+    qsort(n->links, n->n_links, sizeof(*n->links), dfi_link_cmp);
 }
 
 static void dfi_take_podman(const char *id, const char *name, void *arg) {
@@ -297,7 +299,8 @@ static void dfi_refresh_podman(struct dfi *d, bool configured) {
     log_complaint_release(&n->podman_complaint);
   if (n->podman_full)
     dfi_names_full(n, d->cfg.podman_root);
-  qsort(n->podman, n->n_podman, sizeof(*n->podman), dfi_id_cmp);
+  if (n->n_podman > 1)
+    qsort(n->podman, n->n_podman, sizeof(*n->podman), dfi_id_cmp);
 }
 
 /* Set a default root once; true when the user had configured it. */

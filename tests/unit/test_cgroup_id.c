@@ -169,6 +169,7 @@ static void cgroup_id_path_parse__long(void **state) {
     p[i] = i % 100 == 0 ? '/' : 'a';
   struct cgroup_id id;
   assert_int_equal(cgroup_id_path_parse(p, len, &id), -E2BIG);
+  free(p);
   /* long but legal, the container at its end */
   char q[CGROUP_ID_PATH_MAX + 1];
   size_t n = 0;
