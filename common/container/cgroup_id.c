@@ -37,19 +37,19 @@ bool cgroup_id_is_hex64(const char *s, size_t len) {
   return true;
 }
 
-/* A uid whose dashes are written `dash` (the systemd driver writes '_'). */
+/* A uid whose dashes are written `dash` (the systemd driver writes '_').
+ * The API server gives UUIDs and the kubelet a static pod the md5 of its
+ * manifest in hex, but a static pod's manifest may set any uid
+ * (pkg/kubelet/config/common.go: applyDefaults keeps a given one): any
+ * letters, digits, '-' and '.', as the kubelet's cgroup names take them
+ * (NewCgroupName refuses '/' and '_'), at most CGROUP_ID_UID_MAX. */
 static bool cgi_uid_with(const char *s, size_t len, char dash) {
-  if (len == 32) { /* static pod: hex md5 of the manifest */
-    for (size_t i = 0; i < len; i++)
-      if (!cgi_hex(s[i]))
-        return false;
-    return true;
-  }
-  if (len != 36)
+  if (len == 0 || len > CGROUP_ID_UID_MAX)
     return false;
   for (size_t i = 0; i < len; i++) {
-    bool sep = i == 8 || i == 13 || i == 18 || i == 23;
-    if (sep ? s[i] != dash : !cgi_hex(s[i]))
+    char c = s[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+          (c >= 'A' && c <= 'Z') || c == '.' || c == dash))
       return false;
   }
   return true;

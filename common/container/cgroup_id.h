@@ -41,8 +41,8 @@
  *                 podCgroupNamePrefix "pod", cgroup_manager_linux.go:
  *                 escapeSystemdCgroupName, CgroupName.ToSystemd)
  * Container ids are 64 lowercase hex digits; a pod uid is a UUID
- * (8-4-4-4-12 hex) or, for a static pod, 32 hex digits (the kubelet's md5
- * of the manifest).
+ * (8-4-4-4-12 hex), for a static pod 32 hex digits (the kubelet's md5 of
+ * the manifest) or the uid its manifest sets: letters, digits, '-', '.'.
  */
 #ifndef COMMON_CONTAINER_CGROUP_ID_H
 #define COMMON_CONTAINER_CGROUP_ID_H
@@ -52,7 +52,7 @@
 
 #define CGROUP_ID_HEX_LEN 64        /* a container id */
 #define CGROUP_ID_SHORT_LEN 12      /* the short form `docker ps` shows */
-#define CGROUP_ID_UID_MAX 36        /* a pod uid as a UUID */
+#define CGROUP_ID_UID_MAX 64        /* a pod uid (a UUID is 36) */
 #define CGROUP_ID_NAME_MAX 64       /* a machine or LXC name, unescaped */
 #define CGROUP_ID_PATH_MAX 4096     /* PATH_MAX: proc_cgroup_show's buffer */
 #define CGROUP_ID_COMPONENT_MAX 255 /* NAME_MAX of a kernfs node */
@@ -112,8 +112,8 @@ const char *cgroup_runtime_name(enum cgroup_runtime rt);
 /* "guaranteed", "burstable", "besteffort"; "" for CGROUP_QOS_NONE. */
 const char *cgroup_qos_name(enum cgroup_qos qos);
 
-/* True when `s` (len bytes) is a pod uid: 8-4-4-4-12 lowercase hex, or
- * 32 lowercase hex (a static pod). */
+/* True when `s` (len bytes) may be a pod uid: 1 to CGROUP_ID_UID_MAX
+ * letters, digits, '-' and '.' (cgroup_id.c, cgi_uid_with, says why). */
 bool cgroup_id_is_uid(const char *s, size_t len);
 
 /* True when `s` (len bytes) is 64 lowercase hex digits. */

@@ -125,9 +125,20 @@ static const struct {
      -ENOENT, 0, "", "", "", 0},
     {"/docker/4F8B1C2D3E4F5A6B7C8D9E0F1A2B3C4D5E6F7A8B9C0D1E2F3A4B5C6D7E8F9A0B",
      -ENOENT, 0, "", "", "", 0},
-    /* a uid of the wrong shape is no pod; the bare id under it no CRI id */
-    {"/kubepods/burstable/pod0a1b2c3d-4e5f/" ID, -ENOENT, 0, "", "", "", 0},
-    {"/kubepods/burstable/pod" UID "x/" ID, -ENOENT, 0, "", "", "", 0},
+    /* a static pod's manifest may set any uid (config/common.go) */
+    {"/kubepods/burstable/podweb-1.a/" ID, 0, CGROUP_RUNTIME_CRI, ID, "",
+     "web-1.a", CGROUP_QOS_BURSTABLE},
+    {"/kubepods.slice/kubepods-podweb_1.slice/cri-containerd-" ID ".scope", 0,
+     CGROUP_RUNTIME_CONTAINERD, ID, "", "web-1", CGROUP_QOS_GUARANTEED},
+    /* a uid no kubelet writes is no pod; the bare id under it no CRI id:
+     * empty, '_' in the cgroupfs form, a space, 65 bytes */
+    {"/kubepods/burstable/pod/" ID, -ENOENT, 0, "", "", "", 0},
+    {"/kubepods/burstable/pod0a1b_2c3d/" ID, -ENOENT, 0, "", "", "", 0},
+    {"/kubepods/burstable/pod0a1b 2c3d/" ID, -ENOENT, 0, "", "", "", 0},
+    {"/kubepods/burstable/pod"
+     "0123456789012345678901234567890123456789012345678901234567890123"
+     "4/" ID,
+     -ENOENT, 0, "", "", "", 0},
     /* a pod directory outside kubepods is nothing */
     {"/burstable/pod" UID "/" ID, -ENOENT, 0, "", "", "", 0},
     /* ".." past the start, ".", empty components, no leading '/' */
@@ -264,6 +275,7 @@ static void cgroup_id__names(void **state) {
   assert_true(cgroup_id_is_uid(UID, strlen(UID)));
   assert_true(cgroup_id_is_uid(STATIC_UID, strlen(STATIC_UID)));
   assert_false(cgroup_id_is_uid(UID_, strlen(UID_)));
+  assert_false(cgroup_id_is_uid("", 0));
   assert_false(cgroup_id_is_hex64(ID, 63));
 }
 

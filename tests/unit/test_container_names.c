@@ -51,8 +51,9 @@ static void kube_pod_dir_parse__names(void **state) {
       "default_web",
       "default_web_x_" UID,
       "Default_web_" UID,
-      "default_web_" UID "0",
-      "default_web_0a1b2c3d-4e5f-4a6b-8c7d",
+      "default_web_" UID "!",
+      "default_web_0123456789012345678901234567890123456789012345678901234567"
+      "890123x",
       "_web_" UID,
       "default__" UID,
       "-default_web_" UID,
