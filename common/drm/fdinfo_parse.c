@@ -194,7 +194,7 @@ static bool fdinfo_store_engine(struct fdinfo *fi, enum fdinfo_key_kind kind,
                                : kind == KEY_MAXFREQ   ? FDINFO_UNIT_HZ
                                                        : FDINFO_UNIT_NONE;
   if (fdinfo_parse_number(value.p, value.len, unit, &v) < 0 ||
-      (kind == KEY_ENGINE_CAPACITY && v == 0))
+      (kind == KEY_ENGINE_CAPACITY && (v == 0 || v > FDINFO_CAPACITY_MAX)))
     return false;
   struct fdinfo_engine *e = fdinfo_engine_get(fi, name);
   if (e == NULL)

@@ -24,6 +24,15 @@
 #define FDINFO_MAX_REGIONS 16
 #define FDINFO_NAME_MAX 48   /* engine or region name, with NUL */
 #define FDINFO_STRING_MAX 64 /* driver, pdev, client name, with NUL */
+/* The largest drm-engine-capacity-<e> taken; above it the value is
+ * malformed. Every driver prints a count of the hardware engines of one
+ * class as "%u": i915_drm_client.c show_client_class
+ * (engine_uabi_class_count[class], a u8), amdgpu_fdinfo.c
+ * amdgpu_show_fdinfo (num_ip_rings[hw_ip], at most AMDGPU_MAX_RINGS), xe
+ * (xe_drm_client.c show_run_ticks: hweight32 of the class's engine mask
+ * per GT) and panthor/v3d/msm print none; a few dozen at most. 1024 leaves
+ * room for parts to come while 2^64-1 or a negative %u read back stays out. */
+#define FDINFO_CAPACITY_MAX 1024u
 
 /* Bits of fdinfo_engine.present */
 enum {
@@ -38,7 +47,8 @@ struct fdinfo_engine {
   char name[FDINFO_NAME_MAX];
   unsigned present;      /* FDINFO_ENGINE_* */
   uint64_t busy_ns;      /* drm-engine-<e> */
-  uint64_t capacity;     /* drm-engine-capacity-<e>; 1 when absent */
+  uint64_t capacity;     /* drm-engine-capacity-<e> (1..FDINFO_CAPACITY_MAX); 1
+                          * when absent */
   uint64_t cycles;       /* drm-cycles-<e> */
   uint64_t total_cycles; /* drm-total-cycles-<e> */
   uint64_t maxfreq_hz;   /* drm-maxfreq-<e>, normalised to Hz */

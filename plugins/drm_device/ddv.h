@@ -71,13 +71,19 @@ enum ddv_pm {
    * and its put marks the device busy and restarts the autosuspend timer
    * (pm_runtime_put_autosuspend, which marks it itself on current kernels,
    * after pm_runtime_mark_last_busy on older ones): never read asleep, and
-   * with autosuspend at most once per 1.25 x its delay */
+   * with autosuspend read again only 1.25 x its delay + DDV_PM_MARGIN_NS
+   * after the last such read ended, its last reading held between
+   * (ddv_read.c) */
   DDV_PM_REF = 0,
   /* the PM core's or the driver's software state: read asleep too */
   DDV_PM_NONE = 1,
-  /* touches the hardware only while it is in use and takes no reference
-   * of its own (i915 with_intel_runtime_pm_if_in_use): never read asleep,
-   * every read while awake */
+  /* takes a reference only while the device is in use: i915's
+   * with_intel_runtime_pm_if_in_use (intel_runtime_pm.c:
+   * __intel_runtime_pm_get_if_active -> pm_runtime_get_if_in_use, which
+   * takes one only when the status is active and the usage count is
+   * already above 0); its put marks last_busy, but only while another
+   * user keeps the device awake anyway, so an idle device is never held
+   * up: never read asleep, every read while awake */
   DDV_PM_IF_IN_USE = 2,
 };
 
@@ -89,12 +95,18 @@ struct ddv_probe {
   const char *rate_field; /* counters: the interval field, or NULL */
   const char *rate_ctype;
   enum ddv_kind kind;
-  uint16_t rec;      /* index in the device's recs */
-  enum ddv_pm pm;    /* what reading it does to runtime PM */
-  bool limit;        /* a frequency limit: read rarely (DDV_LIMITS_NS) */
+  uint16_t rec;   /* index in the device's recs */
+  enum ddv_pm pm; /* what reading it does to runtime PM */
+  bool limit;     /* a frequency limit: read rarely (DDV_LIMITS_NS) */
+  bool bounded;   /* refuse a value outside [lo, hi] (reported units) */
+  double lo, hi;
+  int cap;           /* energy counters: the index of the power cap probe
+                      * of the same sensor, -1: none (ddv_counter) */
+  bool said_reset;   /* a reset of this counter was said (once) */
   bool held;         /* limit: u holds its last reading */
   uint8_t bits;      /* COUNTER: width; below 64 it wraps */
   bool time_bound;   /* COUNTER in ms of time: a step > elapsed is a reset */
+  bool energy_bound; /* COUNTER in µJ: a step > max power x elapsed is one */
   uint64_t mult;     /* UINT, COUNTER integer fields: raw * mult */
   double scale;      /* SINT, COUNTER float fields: raw * scale */
   double rate_scale; /* COUNTER: delta * rate_scale / seconds */
@@ -124,22 +136,28 @@ struct ddv_gm;   /* ddv_gpu_metrics.c */
 struct ddv_info; /* ddv_info.c */
 
 struct ddv_device {
-  char node[24];      /* card0, accel0 */
-  char name[64];      /* PCI slot or platform device name, as drm_fdinfo */
-  char driver[32];    /* driver name, "" when unbound */
-  char path[512];     /* SysfsRoot/class/<cls>/<node> */
-  int dirfd;          /* the node's directory, -1: opened by path */
-  bool seen;          /* found by the last scan */
-  bool gone;          /* an attribute said ENODEV/ENOENT: set up again */
-  bool hwmon_pending; /* hwmon not looked at yet (not seen active) */
-  bool asleep;        /* this read: not known to be active */
-  int status;         /* index of the runtime_status probe, -1: none */
-  int control;        /* power/control, -1: none */
-  int delay;          /* power/autosuspend_delay_ms, -1: none */
-  int susp;           /* runtime_suspended_time, -1: none */
-  bool pm_read;       /* this read: the PM-taking attributes were read */
-  bool pm_once;       /* they were read at least once, at pm_last_ns */
-  uint64_t pm_last_ns;
+  char node[24];         /* card0, accel0 */
+  char name[64];         /* PCI slot or platform device name, as drm_fdinfo */
+  char driver[32];       /* driver name, "" when unbound */
+  char path[512];        /* SysfsRoot/class/<cls>/<node> */
+  int dirfd;             /* the node's directory, -1: opened by path */
+  bool seen;             /* found by the last scan */
+  bool gone;             /* an attribute said ENODEV/ENOENT: set up again */
+  bool hwmon_pending;    /* hwmon not looked at yet (not seen active) */
+  bool asleep;           /* this read: not known to be active */
+  int status;            /* index of the runtime_status probe, -1: none */
+  int control;           /* power/control, -1: none */
+  int delay;             /* power/autosuspend_delay_ms, -1: none */
+  int susp;              /* runtime_suspended_time, -1: none */
+  int runtime_rec;       /* the drm_device record (runtime, age) */
+  bool pm_read;          /* this read: the PM-taking attributes were read */
+  bool pm_once;          /* they were read at least once: */
+  uint64_t pm_values_ns; /* by the read that started then (their age) */
+  uint64_t pm_end_ns;    /* which ended then (the kernel's last_busy) */
+  uint64_t pm_took_ns;   /* and took this long */
+  unsigned reads;        /* reads of the device so far (saturating) */
+  bool have_age;         /* this read: values_age_seconds is age_s */
+  double age_s;
   uint64_t limits_next_ns; /* frequency limits due again at this time */
   bool limits_stale;       /* requested_hz left their range: read them */
   uint64_t stale_hz;       /* the requested_hz that said so */
@@ -179,6 +197,25 @@ struct ddv {
   struct log_complaint scan_complaint;
   char buf[4097]; /* one attribute's bytes */
 };
+
+/* Past the PM core's latest autosuspend (1.25 x the delay after the last
+ * put), the hold waits this long more, plus the last read's duration: the
+ * timer's work item and the status change to "suspending" (rpm_suspend)
+ * take a little time after the timer fires. */
+#define DDV_PM_MARGIN_NS (100ull * 1000000ull)
+
+/* Plausibility bounds of the values read (ddv_devices.c cites the kernel
+ * functions behind each): beyond them a value is refused, said once. */
+#define DDV_MAX_HZ 1e11         /* 100 GHz */
+#define DDV_MIN_CELSIUS -273.15 /* absolute zero */
+#define DDV_MAX_CELSIUS 1000.0  /* past any silicon's melting solder */
+#define DDV_MAX_WATTS 1e5       /* 100 kW */
+#define DDV_MAX_VOLTS 100.0
+#define DDV_MAX_RPM 1e6
+/* Energy that grows faster than this (or than twice the sensor's power
+ * cap) was reset (ddv_counter): twice the largest board power of any GPU
+ * these drivers run (AMD's OAM modules: 1400 W), rounded up. */
+#define DDV_PLAUSIBLE_WATTS 3000.0
 
 /* The frequency limits of xe (GuC SLPC queries) are read again after
  * this long, or when requested_hz leaves their range. */

@@ -15,9 +15,11 @@ const struct cfg_option ddv_options[] = {
     {"Driver", "all", "only devices bound to this driver; repeatable"},
     {"ReadPMAttributes", "Autosuspend",
      "Autosuspend: where power/control is auto, read the attributes that "
-     "take a runtime-PM reference at most once per 1.25 x "
-     "autosuspend_delay_ms, so an idle GPU can suspend; Always: every "
-     "interval (keeps an idle GPU awake when the interval is shorter)"},
+     "take a runtime-PM reference again only 1.25 x autosuspend_delay_ms + "
+     "100 ms after the last such read ended, so an idle GPU can suspend; "
+     "between, their last reading is reported, with values_age_seconds; "
+     "Always: every interval (keeps an idle GPU awake when the interval is "
+     "shorter)"},
     {"Report", "all",
      "groups: runtime freq idle throttle memory busy power temperature fan "
      "voltage"},

@@ -142,10 +142,25 @@ static struct ddv_probe *ddv_probe_add(const struct ddv *d,
   p->fd = -1;
   p->mult = 1;
   p->scale = 1.0;
+  p->cap = -1;
   return p;
 }
 
-/* A frequency in MHz -> hertz. */
+/* Refuse values of `p` outside [lo, hi] (in its reported unit): the
+ * kernel never prints them there (the caller cites why). */
+static void ddv_bound(struct ddv_probe *p, double lo, double hi) {
+  if (p == NULL)
+    return;
+  p->bounded = true;
+  p->lo = lo;
+  p->hi = hi;
+}
+
+/* A frequency in MHz -> hertz. i915 and xe print a u32 of MHz ("%d"),
+ * which the hardware's ratio fields bound far lower: xe_guc_pc.c
+ * decode_freq scales a 9-bit ratio by 50/3 MHz (8.5 GHz at most), i915's
+ * intel_gpu_freq an 8- or 9-bit ratio by 50 or 50/3 MHz (12.75 GHz at
+ * most): above DDV_MAX_HZ a value is refused. */
 static struct ddv_probe *ddv_add_mhz(const struct ddv *d,
                                      struct ddv_device *dev, const char *domain,
                                      const char *rel, const char *field,
@@ -154,6 +169,7 @@ static struct ddv_probe *ddv_add_mhz(const struct ddv *d,
                                       "gpu_hertz", DDV_K_UINT, pm);
   if (p != NULL)
     p->mult = MHZ;
+  ddv_bound(p, 0, DDV_MAX_HZ);
   return p;
 }
 
@@ -188,6 +204,9 @@ static int ddv_index(const struct ddv_device *dev, const struct ddv_probe *p) {
  * and the delay give no field: they decide how often the attributes that
  * take a PM reference are read (ddv_read.c). */
 static void ddv_probe_runtime(const struct ddv *d, struct ddv_device *dev) {
+  /* the drm_device record exists for values_age_seconds even without
+   * these files */
+  dev->runtime_rec = ddv_rec_get(dev, DDV_G_RUNTIME, "");
   struct ddv_probe *p =
       ddv_probe_add(d, dev, DDV_G_RUNTIME, "", "device/power/runtime_status",
                     "runtime_suspended", "gpu_flag", DDV_K_STATUS, DDV_PM_NONE);
@@ -226,8 +245,10 @@ static void ddv_probe_runtime(const struct ddv *d, struct ddv_device *dev) {
  * state (intel_rps.c: intel_rps_get_min_frequency and siblings) and are
  * safe. act_freq_mhz (intel_rps_read_actual_frequency) and cur_freq_mhz
  * under SLPC (intel_rps_read_punit_req) read the hardware only while it is
- * in use (with_intel_runtime_pm_if_in_use: no reference of their own) and
- * read 0 when asleep: absent, not 0. rc6_residency_ms (get_residency:
+ * in use (with_intel_runtime_pm_if_in_use: pm_runtime_get_if_in_use takes
+ * a reference only while the device is active and already held by another
+ * user, and its put marks last_busy only then: DDV_PM_IF_IN_USE) and read
+ * 0 when asleep: absent, not 0. rc6_residency_ms (get_residency:
  * with_intel_runtime_pm) and throttle_reason_* (rps_read_mmio:
  * with_intel_runtime_pm) take a reference, whose put restarts the
  * autosuspend timer (intel_runtime_pm.c: __intel_runtime_pm_put,
@@ -415,29 +436,39 @@ static void ddv_probe_i915(const struct ddv *d, struct ddv_device *dev) {
  *    u64 that get_residency_ms extends from the 32-bit hardware count);
  *  - freq0/throttle/status and reason_* (xe_gt_throttle.c: status_show,
  *    reason_pl1_show, ...), each 0 or 1.
- * Every one of them takes a runtime-PM reference (xe_pm_runtime_get in the
+ * All but rpn_freq take a runtime-PM reference (xe_pm_runtime_get in the
  * show functions, or behind them: xe_gt_throttle.c
- * xe_gt_throttle_get_limit_reasons for the throttle files) whose put restarts
- * the autosuspend timer (xe_pm.c: xe_pm_runtime_put,
+ * xe_gt_throttle_get_limit_reasons for the throttle files) whose put
+ * restarts the autosuspend timer (xe_pm.c: xe_pm_runtime_put,
  * pm_runtime_mark_last_busy + pm_runtime_put): none is read while the
- * device is suspended, all on the autosuspend rule.
- * The limits cost more than a register read (xe_guc_pc.c):
- * xe_guc_pc_get_min_freq / _max_freq send a GuC SLPC query
- * (pc_action_query_task_state), rpe and rpa read the hardware
- * (pc_update_rp_values), rp0 and rpn are cached; all are limits that
- * change only when written or re-fused, so every freq0 file but act_freq
- * and cur_freq is a limit, read at the first read and then every
- * DDV_LIMITS_NS, or when requested_hz leaves [min_hz, max_hz]. cur_freq
- * (xe_guc_pc_get_cur_freq) takes forcewake (XE_FW_GT) to read RPNSWREQ:
- * the GT leaves RC6 for that read.
+ * device is suspended, all on the autosuspend rule. rpn_freq_show takes
+ * none: it prints xe_guc_pc_get_rpn_freq, the fused RPn cached at init
+ * (pc->rpn_freq), so it is read at every read, asleep too.
+ * rpe_freq and rpa_freq are "calculated by PCODE at runtime" (the DOC of
+ * xe_gt_freq.c; xe_guc_pc_get_rpe_freq / _rpa_freq call
+ * pc_update_rp_values, which reads the hardware each time): runtime
+ * values, read on the rule like cur_freq. The limits cost more than a
+ * register read (xe_guc_pc.c): xe_guc_pc_get_min_freq / _max_freq send a
+ * GuC SLPC query (pc_action_query_task_state), rp0 is cached but its show
+ * takes a reference; they change only when written or re-fused, so min,
+ * max and rp0 (and any other freq0 file) are limits, read at the first
+ * read and then every DDV_LIMITS_NS, or when requested_hz leaves [min_hz,
+ * max_hz]. cur_freq (xe_guc_pc_get_cur_freq) takes forcewake (XE_FW_GT)
+ * to read RPNSWREQ: the GT leaves RC6 for that read.
  */
 static const struct {
   const char *file;
   const char *field;
-} ddv_xe_freqs[] = {{"act_freq", "actual_hz"}, {"cur_freq", "requested_hz"},
-                    {"min_freq", "min_hz"},    {"max_freq", "max_hz"},
-                    {"rp0_freq", "rp0_hz"},    {"rpe_freq", "rpe_hz"},
-                    {"rpa_freq", "rpa_hz"},    {"rpn_freq", "rpn_hz"}};
+  enum ddv_pm pm;
+  bool limit;
+} ddv_xe_freqs[] = {{"act_freq", "actual_hz", DDV_PM_REF, false},
+                    {"cur_freq", "requested_hz", DDV_PM_REF, false},
+                    {"min_freq", "min_hz", DDV_PM_REF, true},
+                    {"max_freq", "max_hz", DDV_PM_REF, true},
+                    {"rp0_freq", "rp0_hz", DDV_PM_REF, true},
+                    {"rpe_freq", "rpe_hz", DDV_PM_REF, false},
+                    {"rpa_freq", "rpa_hz", DDV_PM_REF, false},
+                    {"rpn_freq", "rpn_hz", DDV_PM_NONE, false}};
 
 static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
   char tiles[8][64];
@@ -457,11 +488,10 @@ static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
       for (size_t i = 0; i < sizeof(ddv_xe_freqs) / sizeof(ddv_xe_freqs[0]);
            i++) {
         ddv_fmt(rel, sizeof(rel), "%s/freq0/%s", base, ddv_xe_freqs[i].file);
-        struct ddv_probe *p =
-            ddv_add_mhz(d, dev, dom, rel, ddv_xe_freqs[i].field, DDV_PM_REF);
+        struct ddv_probe *p = ddv_add_mhz(
+            d, dev, dom, rel, ddv_xe_freqs[i].field, ddv_xe_freqs[i].pm);
         if (p != NULL)
-          p->limit = strcmp(ddv_xe_freqs[i].file, "act_freq") != 0 &&
-                     strcmp(ddv_xe_freqs[i].file, "cur_freq") != 0;
+          p->limit = ddv_xe_freqs[i].limit;
       }
       ddv_fmt(rel, sizeof(rel), "%s/gtidle/idle_residency_ms", base);
       ddv_add_residency(d, dev, dom, rel, /*bits=*/64);
@@ -502,10 +532,12 @@ static void ddv_probe_xe(const struct ddv *d, struct ddv_device *dev) {
  *    counts, no device access: safe asleep.
  */
 static void ddv_probe_amdgpu(const struct ddv *d, struct ddv_device *dev) {
-  ddv_probe_add(d, dev, DDV_G_FREQ, "sclk", "device/pp_dpm_sclk",
-                "requested_hz", "gpu_hertz", DDV_K_DPM, DDV_PM_REF);
-  ddv_probe_add(d, dev, DDV_G_FREQ, "mclk", "device/pp_dpm_mclk",
-                "requested_hz", "gpu_hertz", DDV_K_DPM, DDV_PM_REF);
+  ddv_bound(ddv_probe_add(d, dev, DDV_G_FREQ, "sclk", "device/pp_dpm_sclk",
+                          "requested_hz", "gpu_hertz", DDV_K_DPM, DDV_PM_REF),
+            0, DDV_MAX_HZ);
+  ddv_bound(ddv_probe_add(d, dev, DDV_G_FREQ, "mclk", "device/pp_dpm_mclk",
+                          "requested_hz", "gpu_hertz", DDV_K_DPM, DDV_PM_REF),
+            0, DDV_MAX_HZ);
   static const char *const regions[] = {"vram", "vis_vram", "gtt"};
   for (size_t i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
     char rel[96];
@@ -516,10 +548,15 @@ static void ddv_probe_amdgpu(const struct ddv *d, struct ddv_device *dev) {
     ddv_probe_add(d, dev, DDV_G_MEMORY, regions[i], rel, "used_bytes", "bytes",
                   DDV_K_UINT, DDV_PM_NONE);
   }
-  ddv_probe_add(d, dev, DDV_G_BUSY, "gpu", "device/gpu_busy_percent", "percent",
-                "percent", DDV_K_SINT, DDV_PM_REF);
-  ddv_probe_add(d, dev, DDV_G_BUSY, "memory", "device/mem_busy_percent",
-                "percent", "percent", DDV_K_SINT, DDV_PM_REF);
+  /* the SMU's load, 0..100 (amdgpu_get_gpu_busy_percent prints the
+   * AMDGPU_PP_SENSOR_GPU_LOAD / _MEM_LOAD sensor with "%d") */
+  ddv_bound(ddv_probe_add(d, dev, DDV_G_BUSY, "gpu", "device/gpu_busy_percent",
+                          "percent", "percent", DDV_K_SINT, DDV_PM_REF),
+            0, 100);
+  ddv_bound(ddv_probe_add(d, dev, DDV_G_BUSY, "memory",
+                          "device/mem_busy_percent", "percent", "percent",
+                          DDV_K_SINT, DDV_PM_REF),
+            0, 100);
   /* gpu_metrics (amdgpu_pm.c: amdgpu_get_gpu_metrics): the same runtime-PM
    * access as pp_dpm_* above, so never read asleep (ddv_gpu_metrics.c) */
   struct ddv_probe *p =
@@ -577,8 +614,10 @@ static void ddv_probe_devfreq(const struct ddv *d, struct ddv_device *dev) {
   for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
     char rel[128];
     ddv_fmt(rel, sizeof(rel), "device/devfreq/%s/%s", names[0], f[k].file);
-    ddv_probe_add(d, dev, DDV_G_FREQ, "devfreq", rel, f[k].field, "gpu_hertz",
-                  DDV_K_UINT, f[k].pm);
+    /* devfreq.c: "%lu" Hz of the OPP table's clocks */
+    ddv_bound(ddv_probe_add(d, dev, DDV_G_FREQ, "devfreq", rel, f[k].field,
+                            "gpu_hertz", DDV_K_UINT, f[k].pm),
+              0, DDV_MAX_HZ);
   }
 }
 
@@ -632,6 +671,19 @@ static void ddv_hwmon_label(struct ddv *d, const struct ddv_device *dev,
  * i915 adds to the device's "i915" hwmon one "i915_gt<N>" hwmon per GT
  * whose only attribute is energy1_input, without a label (i915_hwmon.c:
  * i915_hwmon_register, hwm_gt_is_visible): that sensor is "gt<N>".
+ *
+ * Bounds (hwmon.c: hwmon_attr_show prints the driver's long with "%ld";
+ * nothing there clamps it): temperatures within absolute zero and
+ * DDV_MAX_CELSIUS (amdgpu_hwmon_show_temp: the SMU's degrees x 1000;
+ * xe_hwmon/i915: a register's degrees), power and power caps within 0 and
+ * DDV_MAX_WATTS (amdgpu_hwmon_show_power_cap: a u32 of W x 10^6;
+ * i915_hwmon.c hwm_power_max_read / xe_hwmon_power_max_read: a register's
+ * limit scaled to µW, 0 with the limit disabled), fans within 0 and
+ * DDV_MAX_RPM, voltages within 0 and DDV_MAX_VOLTS (i915 hwm_in_read,
+ * amdgpu_hwmon_show_vddgfx: positive mV of a register or the SMU),
+ * frequencies within 0 and DDV_MAX_HZ (amdgpu_hwmon_show_sclk: the SMU's
+ * clock in 10 kHz as Hz). INT64_MIN as a cap, 2^31 m°C as a temperature
+ * are no driver's values: refused, said once.
  */
 static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                                 const char *dir) {
@@ -671,6 +723,7 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                       "gpu_energy", DDV_K_COUNTER, DDV_PM_REF);
     if (p == NULL)
       continue;
+    p->energy_bound = true;
     p->scale = 1e-6;      /* µJ -> J */
     p->rate_scale = 1e-6; /* µJ/s -> W */
     p->rate_field = "power_watts";
@@ -691,6 +744,7 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                         "gpu_celsius", DDV_K_SINT, DDV_PM_REF);
       if (p != NULL)
         p->scale = 1e-3;
+      ddv_bound(p, DDV_MIN_CELSIUS, DDV_MAX_CELSIUS);
     } else if (strcmp(type, "power") == 0) {
       const char *field = NULL;
       if (strcmp(tail, "cap") == 0 || strcmp(tail, "max") == 0)
@@ -708,20 +762,24 @@ static void ddv_probe_hwmon_dir(struct ddv *d, struct ddv_device *dev,
                         DDV_K_SINT, DDV_PM_REF);
       if (p != NULL)
         p->scale = 1e-6;
+      ddv_bound(p, 0, DDV_MAX_WATTS);
     } else if (strcmp(type, "fan") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
-      ddv_probe_add(d, dev, DDV_G_FAN, sensor, rel, "rpm", "gpu_rpm",
-                    DDV_K_SINT, DDV_PM_REF);
+      ddv_bound(ddv_probe_add(d, dev, DDV_G_FAN, sensor, rel, "rpm", "gpu_rpm",
+                              DDV_K_SINT, DDV_PM_REF),
+                0, DDV_MAX_RPM);
     } else if (strcmp(type, "in") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
       p = ddv_probe_add(d, dev, DDV_G_VOLTAGE, sensor, rel, "volts",
                         "gpu_volts", DDV_K_SINT, DDV_PM_REF);
       if (p != NULL)
         p->scale = 1e-3;
+      ddv_bound(p, 0, DDV_MAX_VOLTS);
     } else if (strcmp(type, "freq") == 0 && strcmp(tail, "input") == 0) {
       ddv_hwmon_label(d, dev, dir, chan, chan, sensor, sizeof(sensor));
-      ddv_probe_add(d, dev, DDV_G_FREQ, sensor, rel, "actual_hz", "gpu_hertz",
-                    DDV_K_UINT, DDV_PM_REF);
+      ddv_bound(ddv_probe_add(d, dev, DDV_G_FREQ, sensor, rel, "actual_hz",
+                              "gpu_hertz", DDV_K_UINT, DDV_PM_REF),
+                0, DDV_MAX_HZ);
     }
   }
   free(files);
@@ -739,6 +797,17 @@ void ddv_probe_hwmon(struct ddv *d, struct ddv_device *dev) {
     char dir[96];
     ddv_fmt(dir, sizeof(dir), "device/hwmon/%s", dirs[i]);
     ddv_probe_hwmon_dir(d, dev, dir);
+  }
+  /* each energy counter's power cap, where its sensor has one (the bound
+   * of its growth: ddv_read.c, ddv_counter) */
+  for (size_t i = 0; i < dev->n_probes; i++) {
+    struct ddv_probe *e = &dev->probes[i];
+    if (e->kind != DDV_K_COUNTER || strcmp(e->field, "energy_joules") != 0)
+      continue;
+    for (size_t k = 0; k < dev->n_probes; k++)
+      if (dev->probes[k].rec == e->rec &&
+          strcmp(dev->probes[k].field, "power_cap_watts") == 0)
+        e->cap = (int)k;
   }
 }
 
@@ -770,6 +839,7 @@ static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
   memset(dev, 0, sizeof(*dev));
   dev->dirfd = -1;
   dev->status = dev->control = dev->delay = dev->susp = -1;
+  dev->runtime_rec = -1;
   ddv_fmt(dev->node, sizeof(dev->node), "%s", node);
   if (!ddv_fmt(dev->path, sizeof(dev->path), "%s/class/%s/%s",
                d->cfg.sysfs_root, cls, node)) {

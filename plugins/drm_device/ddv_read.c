@@ -5,19 +5,37 @@
  * it says "active" (or "unsupported": runtime PM is off, the device stays
  * powered), the device may be asleep, and only the attributes whose show
  * function touches nothing (DDV_PM_NONE) are read; the rest are absent
- * from this read's records, never 0.
+ * from this read's records, never 0, and not held either: a sleeping
+ * GPU's last clock, temperature or power are not what it is now.
  *
  * Never keep an idle device awake: an attribute that takes a runtime-PM
- * reference (DDV_PM_REF) marks the device busy when it lets go of it, and
- * the PM core suspends it only autosuspend_delay_ms after the last such
- * mark, with up to 25 % slack (drivers/base/power/runtime.c: rpm_suspend,
- * hrtimer_start_range_ns with slack autosuspend_delay / 4). Reading such
- * attributes every interval shorter than that would keep an idle GPU
- * awake for good. So where power/control is "auto" and autosuspend is in
- * use (autosuspend_delay_ms readable and >= 0), they are read at most once
- * per 1.25 x autosuspend_delay_ms; in the reads between, their values are
- * absent. With control "on" (runtime PM off for the device) they are read
- * every time, and ReadPMAttributes Always reads them every time anyway.
+ * reference (DDV_PM_REF) marks the device busy when it lets go of it
+ * (pm_runtime_put_autosuspend; pm_runtime_mark_last_busy before it on
+ * older kernels), and the PM core suspends it only after the delay
+ * (drivers/base/power/runtime.c: rpm_suspend with RPM_AUTO asks
+ * pm_runtime_autosuspend_expiration for last_busy + autosuspend_delay and,
+ * while that is in the future, arms the suspend timer there with
+ * hrtimer_start_range_ns and a slack of delay / 4; pm_suspend_timer_fn
+ * then queues the suspend). The timer fires between last_busy + delay and
+ * last_busy + 1.25 x delay. So where power/control is "auto" and
+ * autosuspend is in use (autosuspend_delay_ms readable and >= 0), the
+ * attributes that take a reference are read again only once 1.25 x the
+ * delay, DDV_PM_MARGIN_NS and the last such read's duration have passed
+ * since that read ENDED (its last put is the kernel's last_busy): never
+ * on the timer's latest firing, whatever the interval. The one exception
+ * is the device's second read, when it comes before the delay could have
+ * run out (the timer cannot fire yet; the read postpones the suspend once,
+ * by at most the time since the first): so --once and the first read of
+ * every mode report rates as well as values.
+ *
+ * In the reads between, each such attribute reports its last reading
+ * (held, as collectd's and node_exporter's caches hold values): no series
+ * comes and goes with the rule. Rates (power from energy, idle percent
+ * from residency) are computed only between two real readings, and held
+ * likewise. The drm_device record says how old the held readings are:
+ * values_age_seconds, 0 at a read that took them. With control "on"
+ * (runtime PM off for the device) they are read every time, and
+ * ReadPMAttributes Always reads them every time anyway.
  *
  * Each attribute is read once (a sysfs show fills one page at once):
  * pread at 0 of an fd kept open while the fd budget allows, else open,
@@ -32,6 +50,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,13 +122,54 @@ static bool ddv_suspended_ms(const struct ddv_device *dev, uint64_t *ms) {
   return true;
 }
 
+/* The largest step of an energy counter (µJ) in dt_ns: twice the sensor's
+ * power cap where it has one above 0 (hwmon power<N>_cap or _max: a power
+ * limit the device may exceed briefly, PL2 and PL4 on Intel), else
+ * DDV_PLAUSIBLE_WATTS, over the interval plus 1 s for the two clocks. */
+static uint64_t ddv_energy_max_step(const struct ddv_device *dev,
+                                    const struct ddv_probe *p, uint64_t dt_ns) {
+  double watts = DDV_PLAUSIBLE_WATTS;
+  if (p->cap >= 0 && dev->probes[p->cap].have && dev->probes[p->cap].f > 0)
+    watts = 2.0 * dev->probes[p->cap].f;
+  double uj = watts * 1e6 * ((double)dt_ns * 1e-9 + 1.0);
+  return uj >= 1.8e19 ? UINT64_MAX : (uint64_t)uj;
+}
+
+/* Say a counter's reset once per device and attribute. */
+static void ddv_say_reset(const struct ddv_device *dev, struct ddv_probe *p,
+                          uint64_t prev, uint64_t raw, uint64_t dt_ns,
+                          uint64_t max_step) {
+  if (p->said_reset)
+    return;
+  p->said_reset = true;
+  char object[200];
+  snprintf(object, sizeof(object), "%s: %s", dev->name, p->rel);
+  if (raw < prev)
+    log_msg(LOG_LEVEL_INFO, DDV_PLUGIN, object, "read",
+            "went back from %llu to %llu: reset (a driver reload or device "
+            "reset), counted on from the new value; said once",
+            (unsigned long long)prev, (unsigned long long)raw);
+  else
+    log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, object, "read",
+            "grew by %llu in %.3f s, more than the %llu the device can "
+            "reach: a reset (a hardware counter that restarted reads as a "
+            "wrap to the driver), counted on from the new value; said once",
+            (unsigned long long)(raw - prev), (double)dt_ns * 1e-9,
+            (unsigned long long)max_step);
+}
+
 /*
  * Fold a raw cumulative reading in (counter_step): a counter narrower
  * than 64 bits wraps (i915's u32 rc6_residency_ms); at 64 bits (hwmon
  * energy, xe residency) one that went down was reset; and residency that
  * grew by more than the time since the last reading (with 25 % and 1 s for
- * the two clocks) was reset too. A reset gives no rate and adds nothing to
- * the reported total, which goes on from the new reading.
+ * the two clocks) was reset too. So was energy that grew faster than the
+ * device can draw (ddv_energy_max_step): i915 and xe extend a 32-bit
+ * register in software and count any fall of it as a wrap (i915_hwmon.c:
+ * hwm_energy, xe_hwmon.c: xe_hwmon_energy_get), so a hardware reset of the
+ * register reads as up to 2^32 units (2^32 >> 14 J) at once. A reset
+ * gives no rate and adds nothing to the reported total, which goes on
+ * from the new reading; it is said once per device and attribute.
  *
  * Idle residency does not grow while the device is runtime-suspended (xe:
  * the GT is powered off, and xe_gt_idle.c: get_residency_ms only extends
@@ -137,8 +197,12 @@ static void ddv_counter(const struct ddv_device *dev, struct ddv_probe *p,
   uint64_t max_step = 0;
   if (p->time_bound) /* ms of residency in dt */
     max_step = dt / DDV_MS_NS + dt / DDV_MS_NS / 4 + 1000;
+  else if (p->energy_bound)
+    max_step = ddv_energy_max_step(dev, p, dt);
   uint64_t delta;
   enum counter_move mv = counter_step(p->last, raw, p->bits, max_step, &delta);
+  if (mv == COUNTER_RESET)
+    ddv_say_reset(dev, p, p->last, raw, dt, max_step);
   bool sat = false;
   p->total = counter_add_sat(p->total, delta, &sat);
   p->have_rate = mv == COUNTER_STEP && dt > 0;
@@ -152,6 +216,27 @@ static void ddv_counter(const struct ddv_device *dev, struct ddv_probe *p,
   p->last_ns = now_ns;
   p->have_susp = have_susp;
   p->susp_ms = susp;
+}
+
+/* Whether the value just parsed lies within the probe's bounds (ddv.h:
+ * DDV_MAX_HZ and the others, set by ddv_devices.c); a value outside them
+ * is no kernel's, said once like garbage (until it reads again). */
+static bool ddv_in_range(const struct ddv_device *dev, struct ddv_probe *p,
+                         const char *text, size_t len) {
+  double v = p->kind == DDV_K_SINT ? p->f : (double)p->u;
+  if (v >= p->lo && v <= p->hi)
+    return true;
+  if (!log_complaint_raise(&p->complaint))
+    return false;
+  char object[200], shown[40];
+  snprintf(object, sizeof(object), "%s: %s", dev->name, p->rel);
+  size_t body = len > 0 && text[len - 1] == '\n' ? len - 1 : len;
+  text_sanitize(shown, sizeof(shown), text, body < 32 ? body : 32);
+  log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, object, "read",
+          "\"%s\" is %g %s, outside what the kernel gives there (%g to %g): "
+          "no value",
+          shown, v, p->field, p->lo, p->hi);
+  return false;
 }
 
 static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
@@ -248,6 +333,8 @@ static void ddv_probe_read(struct ddv *d, struct ddv_device *dev,
     ddv_complain(dev, p, -rc, b, len);
     return;
   }
+  if (p->bounded && !ddv_in_range(dev, p, b, len))
+    return;
   p->have = true;
   if (log_complaint_release(&p->complaint))
     log_msg(LOG_LEVEL_INFO, DDV_PLUGIN, dev->name, p->rel, "readable again");
@@ -276,9 +363,18 @@ static bool ddv_pm_allowed(struct ddv *d, struct ddv_device *dev,
   }
   if (d->cfg.pm_always || !c->have || c->u == 0 || delay_ms < 0)
     return true; /* "on", or no autosuspend: a read keeps nothing awake */
-  uint64_t hold_ns = (uint64_t)delay_ms * DDV_MS_NS;
-  hold_ns += hold_ns / 4; /* rpm_suspend's slack */
-  return !dev->pm_once || now_ns - dev->pm_last_ns >= hold_ns;
+  if (!dev->pm_once)
+    return true; /* the first read takes everything */
+  uint64_t delay_ns = (uint64_t)delay_ms * DDV_MS_NS;
+  /* rpm_suspend's timer fires by last_busy + 1.25 x delay at the latest */
+  uint64_t hold_ns =
+      delay_ns + delay_ns / 4 + DDV_PM_MARGIN_NS + dev->pm_took_ns;
+  if (now_ns >= dev->pm_end_ns && now_ns - dev->pm_end_ns >= hold_ns)
+    return true;
+  /* the second read, while pm_runtime_autosuspend_expiration still lies
+   * ahead by more than the margin: the timer cannot have fired */
+  return dev->reads == 1 && now_ns >= dev->pm_end_ns &&
+         now_ns - dev->pm_end_ns + DDV_PM_MARGIN_NS < delay_ns;
 }
 
 /* A limit's (ddv.h: DDV_LIMITS_NS) reading this time: read when due; else
@@ -332,20 +428,22 @@ void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns) {
     ddv_info_active(d, dev); /* once per device */
   dev->pm_read = !dev->asleep && ddv_pm_allowed(d, dev, now_ns);
   bool limits_due = dev->pm_read && now_ns >= dev->limits_next_ns;
-  bool limits_read = false;
+  bool limits_read = false, any_ref = false;
   for (size_t i = 0; i < dev->n_probes; i++) {
     struct ddv_probe *p = &dev->probes[i];
     if ((int)i == dev->status || (int)i == dev->control || (int)i == dev->delay)
       continue;
-    bool allowed = p->pm == DDV_PM_NONE ||
-                   (!dev->asleep && (p->pm != DDV_PM_REF || dev->pm_read));
     /* runtime_suspended_time is read for idle_percent in any case */
-    if ((!ddv_wanted(d, dev, p) && (int)i != dev->susp) || !allowed) {
+    bool wanted = ddv_wanted(d, dev, p) || (int)i == dev->susp;
+    any_ref |= wanted && p->pm == DDV_PM_REF;
+    if (!wanted || (dev->asleep && p->pm != DDV_PM_NONE)) {
       p->have = false;
       p->have_rate = false;
       /* a counter not read: its next rate spans the gap from last_ns */
       continue;
     }
+    if (p->pm == DDV_PM_REF && !dev->pm_read)
+      continue; /* held: its last reading (and rate) stays */
     if (p->limit)
       limits_read |= ddv_limit_read(d, dev, p, limits_due, now_ns);
     else
@@ -360,9 +458,22 @@ void ddv_device_read(struct ddv *d, struct ddv_device *dev, uint64_t now_ns) {
   if (limits_read)
     dev->limits_next_ns = now_ns + DDV_LIMITS_NS;
   if (dev->pm_read) {
+    uint64_t end = plugin_host_monotonic_ns(d->host);
     dev->pm_once = true;
-    dev->pm_last_ns = now_ns;
+    dev->pm_values_ns = now_ns;
+    dev->pm_end_ns = end > now_ns ? end : now_ns;
+    dev->pm_took_ns = dev->pm_end_ns - now_ns;
   }
+  if (dev->reads < UINT_MAX)
+    dev->reads++;
+  /* one age per device: its values that take a reference were read by
+   * the read that started at pm_values_ns */
+  dev->have_age = any_ref && dev->pm_once;
+  /* in whole milliseconds: the reads' own jitter is not worth more */
+  dev->age_s =
+      dev->have_age && now_ns > dev->pm_values_ns
+          ? (double)((now_ns - dev->pm_values_ns + 500000) / 1000000) / 1e3
+          : 0.0;
 }
 
 /* Add a field unless the record already has one of that name. */
@@ -416,7 +527,8 @@ int ddv_device_report(const struct ddv *d, const struct ddv_device *dev,
   int rc = 0;
   for (size_t r = 0; r < dev->n_recs; r++) {
     const struct ddv_rec *rec = &dev->recs[r];
-    if (!d->cfg.report[rec->group])
+    bool age = (int)r == dev->runtime_rec && dev->have_age;
+    if (!d->cfg.report[rec->group] && !age)
       continue;
     struct metric m;
     metric_init(&m, ddv_groups[rec->group].measurement, time_ns);
@@ -425,9 +537,12 @@ int ddv_device_report(const struct ddv *d, const struct ddv_device *dev,
     metric_add_tag(&m, "device", dev->name);
     if (ddv_groups[rec->group].tag != NULL)
       metric_add_tag(&m, ddv_groups[rec->group].tag, rec->tag);
-    for (size_t i = 0; i < dev->n_probes; i++)
-      if (dev->probes[i].rec == r)
-        ddv_probe_fields(&dev->probes[i], &m);
+    if (d->cfg.report[rec->group])
+      for (size_t i = 0; i < dev->n_probes; i++)
+        if (dev->probes[i].rec == r)
+          ddv_probe_fields(&dev->probes[i], &m);
+    if (age) /* how old the held readings are (the top of this file) */
+      ddv_add(&m, "values_age_seconds", "gpu_seconds", false, 0, dev->age_s);
     if (m.n_fields == 0)
       continue;
     int wrc = metric_sink_write(sink, &m);

@@ -50,13 +50,13 @@ tap_check "table: names the xe device" grep -q '0000:03:00.0' <<<"$out"
 # execd: the card's energy moves by 3 J between two batches
 coproc DD { "$BIN" --execd --format=influx --Report=power "${R[@]}" 2>"$T/execd.err"; }
 dd_pid=$DD_PID # bash unsets DD_PID once the coprocess has ended
+# a batch: the xe device's values_age_seconds record, card and pkg
 echo >&"${DD[1]}"
-read -r -t 10 l1 <&"${DD[0]}"
-read -r -t 10 l2 <&"${DD[0]}"
+for _ in 1 2 3; do read -r -t 10 l <&"${DD[0]}"; done
 "$B/tests/ddv_tree" "$T" --write card1 device/hwmon/hwmon2/energy1_input $'8000000\n'
 echo >&"${DD[1]}"
 batch=
-for _ in 1 2; do
+for _ in 1 2 3; do
   read -r -t 10 l <&"${DD[0]}" && batch+="$l"$'\n'
 done
 exec {DD[1]}>&-

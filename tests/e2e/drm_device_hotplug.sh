@@ -19,8 +19,9 @@ coproc DD { "$BIN" --execd --log-level=info --format=influx --Report=freq \
   --Report=power --SysfsRoot="$T/sys" 2>"$T/err"; }
 dd_pid=$DD_PID
 # The batches are told apart by the panfrost record (card0, first in
-# every batch): a batch's lines are read up to the next one's first line.
-FIRST='drm_device_freq,driver=panfrost,'
+# every batch: the drm_device record with the age of its devfreq cur_freq
+# reading): a batch's lines are read up to the next one's first line.
+FIRST='drm_device,driver=panfrost,'
 echo >&"${DD[1]}"
 read -r -t 10 l <&"${DD[0]}"
 tap_check "batch 1 starts with panfrost" grep -q "^$FIRST" <<<"$l"

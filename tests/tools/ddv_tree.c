@@ -6,6 +6,8 @@
  *   ddv_tree DIR --runtime NODE STATUS ACTIVE_MS SUSPENDED_MS
  *   ddv_tree DIR --device CLS NODE DEV DRIVER   a bare node (ddv_tree.h)
  *   ddv_tree DIR --unbind NODE                  its node directory removed
+ *   ddv_tree DIR --autosuspend NODE CONTROL DELAY_MS   power/control and
+ *                                               autosuspend_delay_ms
  *
  * DIR must exist; the tree is DIR/sys.
  */
@@ -19,7 +21,8 @@ int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: ddv_tree DIR FIXTURE... | --write NODE REL TEXT"
                     " | --runtime NODE STATUS ACTIVE_MS SUSPENDED_MS"
-                    " | --device CLS NODE DEV DRIVER | --unbind NODE\n");
+                    " | --device CLS NODE DEV DRIVER | --unbind NODE"
+                    " | --autosuspend NODE CONTROL DELAY_MS\n");
     return 2;
   }
   struct ddv_tree t;
@@ -31,6 +34,9 @@ int main(int argc, char **argv) {
     return ddv_tree_write(&t, argv[3], argv[4], argv[5]) < 0;
   if (strcmp(argv[2], "--device") == 0 && argc == 7)
     return ddv_tree_device(&t, argv[3], argv[4], argv[5], argv[6]) < 0;
+  if (strcmp(argv[2], "--autosuspend") == 0 && argc == 6)
+    return ddv_tree_autosuspend(&t, argv[3], argv[4],
+                                strtoll(argv[5], NULL, 10)) < 0;
   if (strcmp(argv[2], "--unbind") == 0 && argc == 4)
     return ddv_tree_unbind(&t, argv[3]) < 0;
   if (strcmp(argv[2], "--runtime") == 0 && argc == 7)

@@ -258,7 +258,8 @@ static void amdgpu_dgpu__exact_records(void **state) {
   start(f, NULL);
   read_at(f, 1);
   expect_line(f, "drm_device," AMD " runtime_suspended=0i,"
-                 "runtime_active_ns=1000000000i,runtime_suspended_ns=0i");
+                 "runtime_active_ns=1000000000i,runtime_suspended_ns=0i,"
+                 "values_age_seconds=0.0");
   expect_line(f, "drm_device_freq," AMD ",domain=sclk "
                  "requested_hz=1850000000i,actual_hz=1850000000i");
   expect_line(f, "drm_device_freq," AMD ",domain=mclk "
@@ -404,7 +405,12 @@ static void energy__step_back_is_a_reset(void **state) {
                  "energy_joules=18446744073710.0,power_watts=1.0,"
                  "power_cap_watts=150.0");
   expect_no_line(f, "drm_device_freq");
-  expect_no_line(f, "drm_device,");
+  expect_line(f, "drm_device," XE " values_age_seconds=0.0");
+  /* said once each, at INFO: a reload resets the driver's count */
+  assert_int_equal(logs_with("device/hwmon/hwmon2/energy1_input: read: went "
+                             "back from 4294000000 to 32704: reset"),
+                   1);
+  assert_int_equal(logs_with("went back from"), 2);
 }
 
 /* Residency steps back (xe_gt_idle.c: a u64, reset with the driver) or
@@ -558,9 +564,12 @@ static void suspended__opens_only_safe_attributes(void **state) {
   assert_int_equal(ddv_tree_runtime(&f->tree, "card0", "suspended", 1000, 5000),
                    0);
   read_at(f, 2);
+  /* xe_gt_freq.c: rpn_freq_show prints the cached RPn, no reference */
   static const char *const allowed[] = {"device/power/runtime_status",
                                         "device/power/runtime_active_time",
                                         "device/power/runtime_suspended_time",
+                                        "device/tile0/gt0/freq0/rpn_freq",
+                                        "device/tile0/gt1/freq0/rpn_freq",
                                         "gt_min_freq_mhz",
                                         "gt_max_freq_mhz",
                                         "gt_boost_freq_mhz",
@@ -574,10 +583,12 @@ static void suspended__opens_only_safe_attributes(void **state) {
     if (!ok)
       fail_msg("read %s of a suspended device", opened[i]);
   }
+  /* the values that take a reference are not held while it sleeps; their
+   * age goes on */
   expect_line(f, "drm_device," XE " runtime_suspended=1i,"
                  "runtime_active_ns=1000000000i,"
-                 "runtime_suspended_ns=60000000000i");
-  expect_no_line(f, "drm_device_freq," XE);
+                 "runtime_suspended_ns=60000000000i,values_age_seconds=1.0");
+  expect_line(f, "drm_device_freq," XE ",domain=gt0 rpn_hz=400000000i");
   expect_no_line(f, "drm_device_idle," XE);
   expect_no_line(f, "drm_device_power," XE);
   expect_no_line(f, "drm_device_temperature," XE);
@@ -660,7 +671,8 @@ static void suspended__unreadable_status_counts_as_asleep(void **state) {
   put(f, "card1", "device/power/runtime_status", "error\n");
   read_at(f, 1);
   for (size_t i = 0; i < n_opened; i++)
-    assert_true(strncmp(opened[i], "device/power/", 13) == 0);
+    assert_true(strncmp(opened[i], "device/power/", 13) == 0 ||
+                ends_with(opened[i], "/freq0/rpn_freq"));
   assert_int_equal(logs_with("device/power/runtime_status: read: not a value"),
                    1);
 }
@@ -716,14 +728,16 @@ static void filters_and_report_groups(void **state) {
   start(f, "Driver", "xe", "Report", "temperature", NULL);
   read_at(f, 1);
   expect_line(f, "drm_device_temperature," XE ",sensor=pkg celsius=45.0");
-  assert_int_equal(f->sink.n_lines, 2);
+  /* the age of the values that take a reference, without Report runtime */
+  expect_line(f, "drm_device," XE " values_age_seconds=0.0");
+  assert_int_equal(f->sink.n_lines, 3);
   drm_device_ops.instance_free(f->inst);
   start(f, "Device", "card0", NULL);
   read_at(f, 1);
   expect_no_line(f, "drm_device," XE);
   expect_line(f, "drm_device,driver=amdgpu,device=0000:c1:00.0 "
                  "runtime_suspended=0i,runtime_active_ns=1000000000i,"
-                 "runtime_suspended_ns=0i");
+                 "runtime_suspended_ns=0i,values_age_seconds=0.0");
   struct cfg_value v = {.type = CFG_STRING, .string = "nope"};
   struct cfg_item item = {.key = "Report", .values = &v, .n_values = 1};
   drm_device_ops.instance_free(f->inst);
@@ -735,55 +749,81 @@ static void filters_and_report_groups(void **state) {
 }
 
 /* The autosuspend rule: control "auto", autosuspend_delay_ms 4000. The
- * attributes that take a PM reference (xe: every freq0, gtidle, throttle
- * and hwmon file, xe_pm_runtime_put restarting the timer) are read at most
- * once per 1.25 x 4 s = 5 s; the runtime files every read. */
+ * attributes that take a PM reference (xe: every freq0 file but rpn_freq,
+ * gtidle, throttle and hwmon, xe_pm_runtime_put restarting the timer) are
+ * read at the first two reads (the second comes 1 s after the first, well
+ * before the 4 s delay runs out), then once 1.25 x 4 s + 100 ms have
+ * passed since the last such read ended; the runtime files every read. In
+ * between, every value is its last reading, and the drm_device record
+ * says how old. */
 static const char *const runtime_files[] = {
-    "device/power/runtime_status", "device/power/control",
-    "device/power/autosuspend_delay_ms", "device/power/runtime_active_time",
-    "device/power/runtime_suspended_time"};
+    "device/power/runtime_status",         "device/power/control",
+    "device/power/autosuspend_delay_ms",   "device/power/runtime_active_time",
+    "device/power/runtime_suspended_time", "/freq0/rpn_freq"};
 
 static bool only_runtime_files_read(void) {
   for (size_t i = 0; i < n_opened; i++) {
     bool ok = false;
     for (size_t k = 0; k < sizeof(runtime_files) / sizeof(runtime_files[0]);
          k++)
-      ok |= strcmp(opened[i], runtime_files[k]) == 0;
+      ok |= ends_with(opened[i], runtime_files[k]);
     if (!ok)
       return false;
   }
   return n_opened > 0;
 }
 
-static void autosuspend__pm_attributes_once_per_1_25_delay(void **state) {
+static void autosuspend__pm_attributes_held_between(void **state) {
   struct fixture *f = *state;
   assert_int_equal(ddv_tree_fixture(&f->tree, "xe_bmg"), 0);
   assert_int_equal(ddv_tree_autosuspend(&f->tree, "card1", "auto", 4000), 0);
   start(f, NULL);
   read_at(f, 1);
-  assert_true(read_count("gtidle/idle_residency_ms") == 2);
+  assert_int_equal(read_count("gtidle/idle_residency_ms"), 2);
   expect_line(f, "drm_device_temperature," XE ",sensor=pkg celsius=45.0");
-  for (uint64_t t = 2; t <= 5; t++) {
+  read_at(f, 2); /* the second read, 3 s before the delay runs out */
+  assert_int_equal(read_count("gtidle/idle_residency_ms"), 2);
+  expect_line(f, "drm_device_idle," XE ",domain=gt0 "
+                 "residency_ns=1000000000i,idle_percent=0.0");
+  put(f, "card1", "device/hwmon/hwmon2/temp2_input", "80000\n");
+  for (uint64_t t = 3; t <= 7; t++) {
     read_at(f, t);
     if (!only_runtime_files_read())
       fail_msg("at %llu s: read %s", (unsigned long long)t,
                opened[n_opened - 1]);
-    /* not read: absent, not 0 */
-    expect_no_line(f, "drm_device_freq");
-    expect_no_line(f, "drm_device_idle");
-    expect_no_line(f, "drm_device_power");
-    expect_no_line(f, "drm_device_temperature");
-    expect_no_line(f, "drm_device_throttle");
-    expect_line(f, "drm_device," XE " runtime_suspended=0i,"
-                   "runtime_active_ns=1000000000i,runtime_suspended_ns=0i");
+    /* not read: the last readings, and the rate between the last two */
+    expect_line(f, "drm_device_idle," XE ",domain=gt0 "
+                   "residency_ns=1000000000i,idle_percent=0.0");
+    expect_line(f, "drm_device_temperature," XE ",sensor=pkg celsius=45.0");
+    expect_line(f, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
+                   "requested_hz=2000000000i,min_hz=400000000i,"
+                   "max_hz=2850000000i,rp0_hz=2850000000i,rpe_hz=1900000000i,"
+                   "rpn_hz=400000000i");
+    expect_line(f, "drm_device_power," XE ",sensor=card energy_joules=5.0,"
+                   "power_watts=0.0,power_cap_watts=250.0");
+    expect_line(f, "drm_device_throttle," XE ",domain=gt1 throttled=1i,"
+                   "reason_pl1=0i,reason_pl2=0i,reason_pl4=0i,"
+                   "reason_prochot=0i,reason_ratl=0i,reason_thermal=1i,"
+                   "reason_vr_tdc=0i,reason_vr_thermalert=0i");
+    char age[200];
+    snprintf(age, sizeof(age),
+             "drm_device," XE " runtime_suspended=0i,"
+             "runtime_active_ns=1000000000i,runtime_suspended_ns=0i,"
+             "values_age_seconds=%llu.0",
+             (unsigned long long)(t - 2));
+    expect_line(f, age);
   }
   put(f, "card1", "device/tile0/gt0/gtidle/idle_residency_ms", "4000\n");
-  read_at(f, 6); /* 5 s after the last: read again, the rate over 5 s */
+  read_at(f, 8); /* 6 s after the last: read again, the rate over 6 s */
   expect_line(f, "drm_device_idle," XE ",domain=gt0 "
-                 "residency_ns=4000000000i,idle_percent=60.0");
+                 "residency_ns=4000000000i,idle_percent=50.0");
+  expect_line(f, "drm_device_temperature," XE ",sensor=pkg celsius=80.0");
+  expect_line(f, "drm_device," XE " runtime_suspended=0i,"
+                 "runtime_active_ns=1000000000i,runtime_suspended_ns=0i,"
+                 "values_age_seconds=0.0");
   /* power/control "on": the device does not autosuspend, every read */
   assert_int_equal(ddv_tree_autosuspend(&f->tree, "card1", "on", 4000), 0);
-  read_at(f, 7);
+  read_at(f, 9);
   assert_int_equal(read_count("gtidle/idle_residency_ms"), 2);
   assert_int_equal(n_logs, 1); /* the discovery line only */
 }
@@ -796,15 +836,20 @@ static void autosuspend__always_reads_every_time(void **state) {
   start(f, "ReadPMAttributes", "Always", NULL);
   read_at(f, 1);
   read_at(f, 2);
+  read_at(f, 3);
   assert_int_equal(read_count("device/pp_dpm_sclk"), 1);
   assert_int_equal(read_count("device/gpu_busy_percent"), 1);
   assert_int_equal(f->sink.n_lines, 25); /* with gpu_metrics and info */
   drm_device_ops.instance_free(f->inst);
   /* the default: amdgpu's pp_dpm, busy and hwmon (amdgpu_pm_put_access)
-   * wait; mem_info (the memory managers' counts) every read */
+   * wait (after the second read); mem_info (the memory managers' counts)
+   * every read; every value is there, held */
   start(f, NULL);
   read_at(f, 1);
   read_at(f, 2);
+  read_at(f, 3);
+  assert_int_equal(f->sink.n_lines, 25);
+  expect_line(f, "drm_device_busy," AMD ",unit=gpu percent=37.0");
   assert_int_equal(read_count("device/pp_dpm_sclk"), 0);
   assert_int_equal(read_count("device/gpu_busy_percent"), 0);
   assert_int_equal(read_count("temp1_input"), 0);
@@ -864,7 +909,11 @@ static void xe_limits__read_rarely(void **state) {
   read_at(f, 2);
   assert_int_equal(read_count("freq0/min_freq"), 0);
   assert_int_equal(read_count("freq0/max_freq"), 0);
-  assert_int_equal(read_count("freq0/rpe_freq"), 0);
+  /* runtime values (xe_gt_freq.c DOC: "calculated by PCODE at runtime"),
+   * read like cur_freq; rpn_freq the cached fuse, read every time */
+  assert_int_equal(read_count("freq0/rpe_freq"), 2);
+  assert_int_equal(read_count("freq0/rpn_freq"), 2);
+  assert_int_equal(read_count("freq0/rp0_freq"), 0);
   assert_int_equal(read_count("freq0/cur_freq"), 2);
   assert_int_equal(read_count("freq0/act_freq"), 2);
   expect_line(f, "drm_device_freq," XE ",domain=gt0 actual_hz=2400000000i,"
@@ -968,8 +1017,11 @@ static void hwmon__sorted_before_cap_said_once(void **state) {
                     "device=fde60000.gpu,sensor=temp256 ");
   expect_no_line(f, "drm_device_temperature,driver=panfrost,"
                     "device=fde60000.gpu,sensor=s7 ");
-  /* 10 readable directories: 10 labelled sensors, and temp2..temp255 */
-  assert_int_equal(f->sink.n_lines, 10 + 254);
+  /* 10 readable directories: 10 labelled sensors, and temp2..temp255, and
+   * the age of those readings */
+  expect_line(f, "drm_device,driver=panfrost,device=fde60000.gpu "
+                 "values_age_seconds=0.0");
+  assert_int_equal(f->sink.n_lines, 10 + 254 + 1);
   assert_int_equal(logs_with("drm_device: fde60000.gpu: device/hwmon/hwmon3: "
                              "readdir: 302 entries, only the first 256 (in "
                              "name order) are read"),
@@ -1405,8 +1457,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(info__malformed_id_left_out, setup,
                                       teardown),
-      cmocka_unit_test_setup_teardown(
-          autosuspend__pm_attributes_once_per_1_25_delay, setup, teardown),
+      cmocka_unit_test_setup_teardown(autosuspend__pm_attributes_held_between,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(autosuspend__always_reads_every_time,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(

@@ -307,15 +307,36 @@ static void fdinfo_parse__malformed_values(void **state) {
                                 "drm-client-id: x\n"
                                 "drm-engine-render: 12 parsecs\n"
                                 "drm-engine-capacity-copy: 0\n"
+                                /* no driver prints these: 2^64-1, 2^32-1
+                                 * (a u32 -1), one above the cap */
+                                "drm-engine-capacity-copy: "
+                                "18446744073709551615\n"
+                                "drm-engine-capacity-copy: 4294967295\n"
+                                "drm-engine-capacity-copy: 1025\n"
                                 "drm-engine-: 5 ns\n"
                                 "drm-engine-a b: 5 ns\n"
                                 "drm-engine-copy: 7 ns\n");
   assert_false(fi.has_client_id);
-  assert_int_equal(fi.malformed, 5);
+  assert_int_equal(fi.malformed, 8);
   assert_string_equal(fi.first_malformed, "drm-client-id");
   assert_int_equal(fi.n_engines, 1);
   assert_int_equal(engine(&fi, "copy")->capacity, 1);
+  assert_int_equal(engine(&fi, "copy")->present & FDINFO_ENGINE_CAPACITY, 0);
   assert_int_equal(engine(&fi, "copy")->busy_ns, 7);
+}
+
+/* drm-engine-capacity-<e> is a count of engines (FDINFO_CAPACITY_MAX):
+ * 1024 is kept, 1025 and up are malformed and leave the last good one. */
+static void fdinfo_parse__capacity_bounds(void **state) {
+  (void)state;
+  struct fdinfo fi = parse_text("drm-driver: xe\n"
+                                "drm-engine-capacity-ccs: 1024\n"
+                                "drm-engine-capacity-vcs: 2\n"
+                                "drm-engine-capacity-vcs: 1025\n");
+  assert_int_equal(fi.malformed, 1);
+  assert_string_equal(fi.first_malformed, "drm-engine-capacity-vcs");
+  assert_int_equal(engine(&fi, "ccs")->capacity, 1024);
+  assert_int_equal(engine(&fi, "vcs")->capacity, 2);
 }
 
 static void fdinfo_parse__not_drm(void **state) {
@@ -421,6 +442,7 @@ int main(void) {
       cmocka_unit_test(fdinfo_parse__long_name_not_truncated),
       cmocka_unit_test(fdinfo_parse__binary_and_hostile_strings),
       cmocka_unit_test(fdinfo_parse__comma_locale),
+      cmocka_unit_test(fdinfo_parse__capacity_bounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
