@@ -9,7 +9,8 @@
 #          python3-seccomp (the service's sandbox), python3-yaml and
 #          python3-kubernetes (the Kubernetes manifests), and Debian's kubectl
 #          (kubernetes-client) unless a kubectl is installed already (another
-#          package's /usr/bin/kubectl makes it uninstallable)
+#          package's /usr/bin/kubectl makes it uninstallable), podman and runc
+#          (real containers for drm_fdinfo's ReportBy Container)
 #   image: the container image (deploy/image/build.sh): mmdebstrap, buildah
 set -euo pipefail
 
@@ -19,7 +20,7 @@ test_pkgs=("${demo_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev tmux
   collectd-utils librrd8 valgrind linux-perf procps util-linux locales
   python3 jq influxdb curl intel-gpu-tools graphite-carbon python3-whisper prometheus
   libmicrohttpd12 libprotobuf-c1 dpkg-dev debhelper fakeroot lintian python3-seccomp
-  python3-yaml python3-kubernetes)
+  python3-yaml python3-kubernetes podman runc)
 command -v kubectl >/dev/null || test_pkgs+=(kubernetes-client)
 image_pkgs=("${build_pkgs[@]}" dpkg-dev debhelper mmdebstrap buildah)
 

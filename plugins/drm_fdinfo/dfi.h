@@ -9,7 +9,10 @@
  *                  (monotonic hold, utilisation)
  *   dfi_scan.c     finding clients: full /proc walk, debugfs client lists,
  *                  re-reading known fds
- *   dfi_groups.c   aggregation by device/process/client/cgroup (state)
+ *   dfi_groups.c   aggregation by device/process/client/cgroup/container
+ *                  (state)
+ *   dfi_names.c    container, pod and namespace names (kubelet log layout,
+ *                  Docker and Podman state files)
  *   dfi_report.c   records of that state (reads it only)
  *   drm_fdinfo.c   the plugin_ops glue tying them together
  */
@@ -42,14 +45,20 @@ enum dfi_scope {
   DFI_SCOPE_PROCESS = 1 << 1,
   DFI_SCOPE_CLIENT = 1 << 2,
   DFI_SCOPE_CGROUP = 1 << 3,
+  DFI_SCOPE_CONTAINER = 1 << 4,
+  DFI_SCOPE_LAST = DFI_SCOPE_CONTAINER,
 };
 
 struct dfi_config {
-  char *proc_root;    /* ProcRoot */
-  char *sysfs_root;   /* SysfsRoot */
-  char *debugfs_root; /* DebugfsRoot */
-  char *dev_root;     /* DevRoot */
-  unsigned report_by; /* DFI_SCOPE_* bits; 0 = not configured */
+  char *proc_root;          /* ProcRoot */
+  char *sysfs_root;         /* SysfsRoot */
+  char *debugfs_root;       /* DebugfsRoot */
+  char *dev_root;           /* DevRoot */
+  char *pod_log_root;       /* PodLogRoot */
+  char *container_log_root; /* ContainerLogRoot */
+  char *docker_root;        /* DockerRoot */
+  char *podman_root;        /* PodmanRoot */
+  unsigned report_by;       /* DFI_SCOPE_* bits; 0 = not configured */
   bool has_process_match;
   regex_t process_match;       /* ProcessMatch (POSIX ERE on comm) */
   struct dev_filter filter;    /* Device, Driver */
@@ -79,19 +88,21 @@ struct dfi_device {
 
 /* Per-read counters reported in drm_scan. */
 struct dfi_stats {
-  uint64_t processes;            /* pid directories walked */
-  uint64_t fds;                  /* fds stat'ed */
-  uint64_t fdinfo_reads;         /* fdinfo files read */
-  uint64_t unreadable;           /* processes whose fds we may not see */
-  uint64_t clients_untracked;    /* over MaxClients */
-  uint64_t processes_unreported; /* over MaxProcesses */
-  uint64_t oversized;            /* fdinfo files over DFI_FDINFO_MAX */
-  uint64_t malformed;            /* standard keys with unreadable values */
-  uint64_t unknown_keys;         /* drm-* keys not in the spec */
-  bool full_scan;                /* this read walks every process */
+  uint64_t processes;             /* pid directories walked */
+  uint64_t fds;                   /* fds stat'ed */
+  uint64_t fdinfo_reads;          /* fdinfo files read */
+  uint64_t unreadable;            /* processes whose fds we may not see */
+  uint64_t clients_untracked;     /* over MaxClients */
+  uint64_t processes_unreported;  /* over MaxProcesses */
+  uint64_t containers_unreported; /* container series over MaxProcesses */
+  uint64_t oversized;             /* fdinfo files over DFI_FDINFO_MAX */
+  uint64_t malformed;             /* standard keys with unreadable values */
+  uint64_t unknown_keys;          /* drm-* keys not in the spec */
+  bool full_scan;                 /* this read walks every process */
 };
 
 struct dfi_group_table; /* dfi_groups.h */
+struct dfi_names;       /* dfi_names.h */
 
 struct dfi {
   char *instance;
@@ -136,6 +147,7 @@ struct dfi {
   size_t n_profiling;
 
   struct dfi_group_table *groups;
+  struct dfi_names *names; /* ReportBy Container: the name tables */
 };
 
 /* dfi_config.c */

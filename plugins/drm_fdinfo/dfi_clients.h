@@ -7,6 +7,7 @@
 #ifndef PLUGINS_DRM_FDINFO_DFI_CLIENTS_H
 #define PLUGINS_DRM_FDINFO_DFI_CLIENTS_H
 
+#include "common/container/cgroup_id.h"
 #include "common/core/counter.h"
 #include "common/drm/fdinfo_parse.h"
 
@@ -51,6 +52,8 @@ struct dfi_client {
   char comm[DFI_COMM_MAX];
   char owner_start[DFI_START_MAX]; /* the owner's start time, or "" */
   char cgroup[DFI_CGROUP_MAX];
+  struct cgroup_id ctr; /* its owner's container, when ReportBy Container */
+  bool ctr_read;        /* ctr was read from the owner's cgroup file */
   struct dfi_holder holders[DFI_MAX_HOLDERS];
   size_t n_holders;
   uint64_t created_gen; /* read generation it was first found in */

@@ -14,7 +14,7 @@
 /* Every key dfi_config_apply() takes, with dfi_config_defaults()' values. */
 const struct cfg_option dfi_options[] = {
     {"ReportBy", "Device Process",
-     "Device, Process, Client or Cgroup; repeatable"},
+     "Device, Process, Client, Cgroup or Container; repeatable"},
     {"ProcessMatch", "all", "extended regex on the process name (comm)"},
     {"Driver", "all", "only this drm-driver name; repeatable"},
     {"Device", "all", "only this device (PCI address, platform or minor name)"},
@@ -33,6 +33,13 @@ const struct cfg_option dfi_options[] = {
     {"SysfsRoot", "/sys", "where /sys is"},
     {"DebugfsRoot", "/sys/kernel/debug", "where debugfs is"},
     {"DevRoot", "/dev", "where the dri and accel nodes are (watched)"},
+    {"PodLogRoot", "/var/log/pods",
+     "the kubelet's pod log directories (pod and namespace names)"},
+    {"ContainerLogRoot", "/var/log/containers",
+     "the kubelet's container log links (container names)"},
+    {"DockerRoot", "/var/lib/docker", "Docker's state (container names)"},
+    {"PodmanRoot", "/var/lib/containers/storage",
+     "Podman's container store (container names)"},
     {NULL, NULL, NULL}};
 
 void dfi_config_defaults(struct dfi_config *cfg) {
@@ -50,6 +57,10 @@ void dfi_config_fini(struct dfi_config *cfg) {
   free(cfg->sysfs_root);
   free(cfg->debugfs_root);
   free(cfg->dev_root);
+  free(cfg->pod_log_root);
+  free(cfg->container_log_root);
+  free(cfg->docker_root);
+  free(cfg->podman_root);
   if (cfg->has_process_match)
     regfree(&cfg->process_match);
   dev_filter_fini(&cfg->filter);
@@ -83,21 +94,24 @@ static int dfi_config_report_by(struct dfi_config *cfg,
   } scopes[] = {{"Device", DFI_SCOPE_DEVICE},
                 {"Process", DFI_SCOPE_PROCESS},
                 {"Client", DFI_SCOPE_CLIENT},
-                {"Cgroup", DFI_SCOPE_CGROUP}};
+                {"Cgroup", DFI_SCOPE_CGROUP},
+                {"Container", DFI_SCOPE_CONTAINER}};
   if (item->n_values == 0) {
     log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
-            "expected Device, Process, Client or Cgroup");
+            "expected Device, Process, Client, Cgroup or Container");
     return -EINVAL;
   }
   for (size_t i = 0; i < item->n_values; i++) {
     const struct cfg_value *v = &item->values[i];
     unsigned bit = 0;
-    for (size_t k = 0; v->type == CFG_STRING && k < 4; k++)
+    for (size_t k = 0;
+         v->type == CFG_STRING && k < sizeof(scopes) / sizeof(scopes[0]); k++)
       if (strcasecmp(v->string, scopes[k].name) == 0)
         bit = scopes[k].bit;
     if (bit == 0) {
       log_msg(LOG_LEVEL_ERROR, DFI_PLUGIN, "config", item->key,
-              "expected Device, Process, Client or Cgroup, got \"%s\"",
+              "expected Device, Process, Client, Cgroup or Container, got "
+              "\"%s\"",
               v->type == CFG_STRING ? v->string : "(not a string)");
       return -EINVAL;
     }
@@ -175,6 +189,14 @@ int dfi_config_apply(struct dfi_config *cfg, const struct cfg_item *item) {
     return dfi_config_path(item, &cfg->debugfs_root);
   if (cfg_key_is(item, "DevRoot"))
     return dfi_config_path(item, &cfg->dev_root);
+  if (cfg_key_is(item, "PodLogRoot"))
+    return dfi_config_path(item, &cfg->pod_log_root);
+  if (cfg_key_is(item, "ContainerLogRoot"))
+    return dfi_config_path(item, &cfg->container_log_root);
+  if (cfg_key_is(item, "DockerRoot"))
+    return dfi_config_path(item, &cfg->docker_root);
+  if (cfg_key_is(item, "PodmanRoot"))
+    return dfi_config_path(item, &cfg->podman_root);
   if (cfg_key_is(item, "ReportBy"))
     return dfi_config_report_by(cfg, item);
   if (cfg_key_is(item, "ProcessMatch"))

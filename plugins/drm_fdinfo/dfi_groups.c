@@ -1,6 +1,7 @@
 /*
  * dfi_groups.c: folding the clients of a read into the series the user
- * asked for (ReportBy Device, Process, Client, Cgroup); see dfi_groups.h.
+ * asked for (ReportBy Device, Process, Client, Cgroup, Container); see
+ * dfi_groups.h.
  *
  * Counters: a client's busy_ns/cycles are its own (held) values. A group
  * (device, process, cgroup) accumulates the progress its clients made since
@@ -122,6 +123,10 @@ static void dfi_group_key(char *key, size_t size, unsigned scope,
   case DFI_SCOPE_CLIENT:
     snprintf(key, size, "c|%s|%llu", c->device, (unsigned long long)c->id);
     break;
+  case DFI_SCOPE_CONTAINER: /* the host's processes: one series */
+    snprintf(key, size, "k|%s|%d|%s|%s|%s", c->device, (int)c->ctr.runtime,
+             c->ctr.id, c->ctr.name, c->ctr.pod_uid);
+    break;
   default:
     snprintf(key, size, "g|%s|%s", c->device, c->cgroup);
     break;
@@ -216,6 +221,8 @@ static void dfi_group_tags(struct dfi_group *g, unsigned scope,
   }
   if (scope == DFI_SCOPE_CGROUP)
     snprintf(g->cgroup, sizeof(g->cgroup), "%s", c->cgroup);
+  if (scope == DFI_SCOPE_CONTAINER)
+    g->ctr = c->ctr;
 }
 
 struct dfi_owner {
@@ -273,7 +280,7 @@ static void dfi_groups_fold_clients(struct dfi *d) {
   dfi_client_for_each(&d->clients, i, c) {
     if (c->seen_gen != d->gen)
       continue;
-    for (unsigned scope = 1; scope <= DFI_SCOPE_CGROUP; scope <<= 1) {
+    for (unsigned scope = 1; scope <= DFI_SCOPE_LAST; scope <<= 1) {
       if (!(scopes & scope))
         continue;
       char key[sizeof(((struct dfi_group *)0)->key)];
@@ -306,25 +313,38 @@ static void dfi_groups_clamp(struct dfi *d) {
     }
 }
 
-/* Processes ranked by utilisation per device; those past MaxProcesses
- * are marked and counted. */
+/* Processes, and containers, ranked by utilisation per device; those
+ * past MaxProcesses (counted apart for each) are marked and counted. */
 static void dfi_groups_rank(struct dfi *d) {
   struct dfi_group_table *t = d->groups;
   qsort(t->order, t->n_order, sizeof(*t->order), dfi_rank_cmp);
   const char *device = NULL;
-  uint64_t kept = 0;
+  uint64_t kept = 0, kept_ctr = 0;
   for (size_t i = 0; i < t->n_order; i++) {
     struct dfi_group *g = t->order[i];
     g->unreported = false;
-    if (g->scope != DFI_SCOPE_PROCESS)
+    if (g->scope != DFI_SCOPE_PROCESS && g->scope != DFI_SCOPE_CONTAINER)
       continue;
     if (device == NULL || strcmp(device, g->device) != 0)
-      device = g->device, kept = 0;
-    if (kept++ >= d->cfg.max_processes) {
+      device = g->device, kept = kept_ctr = 0;
+    bool ctr = g->scope == DFI_SCOPE_CONTAINER;
+    if ((ctr ? kept_ctr++ : kept++) >= d->cfg.max_processes) {
       g->unreported = true;
-      d->stats.processes_unreported++;
+      if (ctr)
+        d->stats.containers_unreported++;
+      else
+        d->stats.processes_unreported++;
     }
   }
+}
+
+/* The names of this read's container series (dfi_names.h). */
+static void dfi_groups_name(struct dfi *d) {
+  struct dfi_group_table *t = d->groups;
+  for (size_t i = 0; i < t->n_order; i++)
+    if (t->order[i]->scope == DFI_SCOPE_CONTAINER)
+      dfi_names_lookup(d, &t->order[i]->ctr, &t->order[i]->names);
+  dfi_names_sweep(d);
 }
 
 int dfi_groups_update(struct dfi *d) {
@@ -353,6 +373,10 @@ int dfi_groups_update(struct dfi *d) {
       t->order[t->n_order++] = t->slots[i];
   dfi_groups_clamp(d);
   dfi_groups_rank(d);
+  if (d->cfg.report_by & DFI_SCOPE_CONTAINER) {
+    dfi_names_refresh(d);
+    dfi_groups_name(d);
+  }
   dfi_group_table_prune(t, d->gen);
   return 0;
 }

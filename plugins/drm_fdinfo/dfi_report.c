@@ -28,6 +28,8 @@ static const char *dfi_scope_name(unsigned scope) {
     return "process";
   case DFI_SCOPE_CLIENT:
     return "client";
+  case DFI_SCOPE_CONTAINER:
+    return "container";
   default:
     return "cgroup";
   }
@@ -38,8 +40,32 @@ static const char *dfi_scope_name(unsigned scope) {
  * in this order and, when it must be cut, keeps the front readable (the
  * hash at the end keeps every series distinct either way). `part_key` is
  * "engine" or "region", `part` its name. */
+/* A container series' tags (kube-state-metrics' names for namespace,
+ * pod and container, so PromQL joins to kube_pod_labels and friends):
+ * `container_runtime` always ("host" for the processes in no container,
+ * "cri" for a kubelet pod whose path names no runtime); `container` is
+ * the name, else the 12-digit short id; `pod` the name, else the uid. */
+static void dfi_container_tags(struct metric *m, const struct dfi_group *g,
+                               char short_id[CGROUP_ID_SHORT_LEN + 1]) {
+  const struct cgroup_id *id = &g->ctr;
+  const char *runtime = cgroup_runtime_name(id->runtime);
+  if (id->runtime == CGROUP_RUNTIME_NONE)
+    runtime = id->pod_uid[0] ? "cri" : "host";
+  metric_add_tag(m, "container_runtime", runtime);
+  metric_add_tag(m, "namespace", g->names.namespace_);
+  metric_add_tag(m, "pod", g->names.pod[0] ? g->names.pod : id->pod_uid);
+  size_t n = strnlen(id->id, CGROUP_ID_SHORT_LEN);
+  memcpy(short_id, id->id, n);
+  short_id[n] = '\0';
+  metric_add_tag(m, "container",
+                 g->names.container[0] ? g->names.container : short_id);
+  metric_add_tag(m, "pod_uid", id->pod_uid);
+  metric_add_tag(m, "container_id", id->id);
+}
+
 static void dfi_tags(struct metric *m, const struct dfi_group *g,
-                     const char *part_key, const char *part) {
+                     const char *part_key, const char *part,
+                     char short_id[CGROUP_ID_SHORT_LEN + 1]) {
   metric_add_tag(m, "scope", dfi_scope_name(g->scope));
   metric_add_tag(m, "driver", g->driver);
   metric_add_tag(m, "device", g->device);
@@ -50,16 +76,19 @@ static void dfi_tags(struct metric *m, const struct dfi_group *g,
   metric_add_tag(m, "comm", g->comm);
   metric_add_tag(m, "client_name", g->client_name);
   metric_add_tag(m, "cgroup", g->cgroup);
+  if (g->scope == DFI_SCOPE_CONTAINER)
+    dfi_container_tags(m, g, short_id);
 }
 
 static int dfi_emit_group(struct metric_sink *sink, const struct dfi_group *g,
                           uint64_t time_ns) {
   int rc = 0;
+  char short_id[CGROUP_ID_SHORT_LEN + 1]; /* the records borrow it */
   for (size_t i = 0; i < g->n_engines; i++) {
     const struct dfi_group_engine *e = &g->engines[i];
     struct metric m;
     metric_init(&m, "drm_engine", time_ns);
-    dfi_tags(&m, g, "engine", e->name);
+    dfi_tags(&m, g, "engine", e->name, short_id);
     if (e->present & FDINFO_ENGINE_BUSY)
       metric_add_int(&m, "busy_ns", "gpu_time", e->busy_ns);
     if (e->util_valid) /* clamped by dfi_groups_update() */
@@ -90,7 +119,7 @@ static int dfi_emit_group(struct metric_sink *sink, const struct dfi_group *g,
     const struct fdinfo_region *r = &g->regions[i];
     struct metric m;
     metric_init(&m, "drm_memory", time_ns);
-    dfi_tags(&m, g, "region", r->name);
+    dfi_tags(&m, g, "region", r->name, short_id);
     for (size_t k = 0; k < sizeof(mem_fields) / sizeof(mem_fields[0]); k++)
       if (r->present & mem_fields[k].bit)
         metric_add_int(
@@ -163,6 +192,9 @@ int dfi_report(const struct dfi *d, struct metric_sink *sink,
                  d->stats.clients_untracked);
   metric_add_int(&m, "processes_unreported", "objects",
                  d->stats.processes_unreported);
+  if (d->cfg.report_by & DFI_SCOPE_CONTAINER)
+    metric_add_int(&m, "containers_unreported", "objects",
+                   d->stats.containers_unreported);
   metric_add_int(&m, "oversized", "objects", d->stats.oversized);
   metric_add_int(&m, "malformed", "objects", d->stats.malformed);
   metric_add_int(&m, "unknown_keys", "objects", d->stats.unknown_keys);

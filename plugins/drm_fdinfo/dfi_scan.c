@@ -39,6 +39,8 @@ struct dfi_proc {
   bool excluded; /* ProcessMatch did not match */
   char comm[DFI_COMM_MAX];
   char cgroup[DFI_CGROUP_MAX];
+  struct cgroup_id ctr;      /* ReportBy Container: its container, if any */
+  bool ctr_read;             /* ctr was looked for */
   char start[DFI_START_MAX]; /* start time in ticks after boot, or "" */
 };
 
@@ -102,12 +104,18 @@ static void dfi_proc_load(struct dfi *d, struct dfi_proc *p) {
     snprintf(p->start, sizeof(p->start), "%llu", (unsigned long long)start);
   else
     p->start[0] = '\0';
-  if (d->cfg.report_by & DFI_SCOPE_CGROUP) {
+  if (d->cfg.report_by & (DFI_SCOPE_CGROUP | DFI_SCOPE_CONTAINER)) {
     snprintf(path, sizeof(path), "%d/cgroup", (int)p->pid);
-    if (fileio_read_at(d->proc_fd, path, &d->buf, 16384) >= 0 || d->buf.len > 0)
-      dfi_cgroup_parse(d->buf.data, p->cgroup, sizeof(p->cgroup));
-    else
+    bool got =
+        fileio_read_at(d->proc_fd, path, &d->buf, 16384) >= 0 || d->buf.len > 0;
+    if (!got)
       snprintf(p->cgroup, sizeof(p->cgroup), "unknown");
+    else if (d->cfg.report_by & DFI_SCOPE_CGROUP)
+      dfi_cgroup_parse(d->buf.data, p->cgroup, sizeof(p->cgroup));
+    /* no container named (or no file): the process counts as the host's */
+    if (!got || cgroup_id_parse(d->buf.data, d->buf.len, &p->ctr) < 0)
+      memset(&p->ctr, 0, sizeof(p->ctr));
+    p->ctr_read = (d->cfg.report_by & DFI_SCOPE_CONTAINER) != 0;
   }
   p->excluded = d->cfg.has_process_match &&
                 regexec(&d->cfg.process_match, p->comm, 0, NULL, 0) != 0;
@@ -195,6 +203,8 @@ static void dfi_attribute(struct dfi_client *c, const struct dfi_proc *p) {
   snprintf(c->comm, sizeof(c->comm), "%s", p->comm);
   snprintf(c->owner_start, sizeof(c->owner_start), "%s", p->start);
   snprintf(c->cgroup, sizeof(c->cgroup), "%s", p->cgroup);
+  c->ctr = p->ctr;
+  c->ctr_read = p->ctr_read;
 }
 
 /* A parsed DRM fd of process p: find or create its client and update it. */
@@ -435,11 +445,14 @@ void dfi_refresh_known(struct dfi *d) {
     }
     if (!alive) {
       dfi_client_remove(&d->clients, c);
-    } else if (c->n_holders > 0 && (c->holders[0].pid != c->owner ||
-                                    ((d->cfg.report_by & DFI_SCOPE_CGROUP) &&
-                                     c->cgroup[0] == '\0'))) {
-      /* a new owner, or per-cgroup rows asked for while running (the
-       * live view's g key: ReportBy Cgroup): its cgroup was never read */
+    } else if (c->n_holders > 0 &&
+               (c->holders[0].pid != c->owner ||
+                ((d->cfg.report_by & DFI_SCOPE_CGROUP) &&
+                 c->cgroup[0] == '\0') ||
+                ((d->cfg.report_by & DFI_SCOPE_CONTAINER) && !c->ctr_read))) {
+      /* a new owner, or per-cgroup or per-container rows asked for while
+       * running (the live view: ReportBy Cgroup, Container): its cgroup
+       * was never read */
       struct dfi_proc p = {.pid = c->holders[0].pid};
       dfi_proc_load(d, &p);
       dfi_attribute(c, &p);

@@ -7,6 +7,7 @@
  */
 #include "plugins/drm_fdinfo/dfi.h"
 #include "plugins/drm_fdinfo/dfi_groups.h"
+#include "plugins/drm_fdinfo/dfi_names.h"
 #include "plugins/drm_fdinfo/dfi_scan.h"
 
 #include <dirent.h>
@@ -111,6 +112,7 @@ static void dfi_free(void *inst) {
     d->host->kernel->close(d->notify_fd);
   d->notify_fd = -1;
   dfi_groups_free(d);
+  dfi_names_free(d);
   dfi_client_table_fini(&d->clients);
   dfi_pids_fini(&d->pids);
   dfi_devices_free(d);
@@ -126,9 +128,13 @@ static void dfi_free(void *inst) {
  *   drm_fdinfo-gpu-0000:00:02.0-1234-glxgears/bytes-system0-resident_bytes
  *   drm_fdinfo-gpu-0000:00:02.0-client7-glxgears/percent-render-utilization
  *   drm_fdinfo-gpu-0000:00:02.0-+user.slice+app.scope/gpu_time-render-busy_ns
+ *   drm_fdinfo-gpu-0000:00:02.0-ml-trainer%2D0-cuda/percent-render-utilization
+ *   drm_fdinfo-gpu-0000:00:02.0-host/gpu_time-render-busy_ns    container
  *   drm_fdinfo-gpu/objects-scan-processes
  * A process is its pid and comm, a client its id (unique per device) and
- * its process's comm; a cgroup path keeps its end when it must be cut. */
+ * its process's comm; a cgroup path keeps its end when it must be cut; a
+ * container is its namespace, pod and container (name or short id), the
+ * processes in no container "host". */
 #define DFI_RULE(measurement, part, scope, ...)                                \
   {                                                                            \
     measurement, "scope", scope, {{"device", NULL, 0}, __VA_ARGS__}, {         \
@@ -138,6 +144,13 @@ static void dfi_free(void *inst) {
 #define DFI_RULES(scope, ...)                                                  \
   DFI_RULE("drm_engine", "engine", scope, __VA_ARGS__),                        \
       DFI_RULE("drm_memory", "region", scope, __VA_ARGS__)
+#define DFI_RULE_HOST(measurement, part)                                       \
+  {                                                                            \
+    measurement, "container_runtime", "host",                                  \
+        {{"device", NULL, 0}, {NULL, "host", 0}}, {                            \
+      { part, NULL, CM_FREE }                                                  \
+    }                                                                          \
+  }
 static const struct collectd_rule dfi_collectd_rules[] = {
     {"drm_clients", NULL, NULL, {{"device", NULL, 0}}, {{0}}},
     {"drm_scan", NULL, NULL, {{0}}, {{NULL, "scan", 0}}},
@@ -145,6 +158,12 @@ static const struct collectd_rule dfi_collectd_rules[] = {
     DFI_RULES("process", {"pid", NULL, 0}, {"comm", NULL, CM_FREE}),
     DFI_RULES("client", {"client_id", "client", 0}, {"comm", NULL, CM_FREE}),
     DFI_RULES("cgroup", {"cgroup", NULL, CM_FREE | CM_TAIL}),
+    /* only container series carry container_runtime */
+    DFI_RULE_HOST("drm_engine", "engine"),
+    DFI_RULE_HOST("drm_memory", "region"),
+    DFI_RULES("container", {"namespace", NULL, CM_OPTIONAL},
+              {"pod", NULL, CM_OPTIONAL},
+              {"container", NULL, CM_OPTIONAL | CM_FREE | CM_TAIL}),
     {0},
 };
 

@@ -22,8 +22,18 @@ fp_init
 trap fp_fini EXIT
 fp_device 226 0 card0 0000:00:02.0 i915
 fp_device 226 128 renderD128 0000:00:02.0 i915
+# ReportBy Container: a host process, a kubelet pod's container named by
+# the log layout, a Docker container named by its state (101 restarts into
+# another pod below, its link renamed)
+ID1=$(printf 'a%.0s' {1..64}) ID2=$(printf 'b%.0s' {1..64})
+UID1=0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+CG=([100]=/app100.scope [101]=/kubepods/burstable/pod$UID1/$ID1
+  [102]=/system.slice/docker-$ID2.scope)
+mkdir -p "$FP/pods/ml_trainer-0_$UID1/cuda" "$FP/ctrs" "$FP/docker/containers/$ID2"
+ln -s /dev/null "$FP/ctrs/trainer-0_ml_cuda-$ID1.log"
+printf '{"Name":"/web"}' >"$FP/docker/containers/$ID2/config.v2.json"
 for pid in 100 101 102; do
-  fp_process $pid "app$pid" "/app$pid.scope"
+  fp_process $pid "app$pid" "${CG[$pid]}"
   fp_fd $pid 3 renderD128 "$(fp_i915 $pid 0)"
 done
 header='             command   pid dev master a   uid      magic'
@@ -32,8 +42,10 @@ coproc VG {
   valgrind --quiet --error-exitcode=99 --leak-check=full \
     --errors-for-leak-kinds=definite,indirect --log-file="$FP/valgrind.log" \
     "$BIN" --execd --format=json --ReportBy=Device --ReportBy=Process \
-    --ReportBy=Client --ReportBy=Cgroup --FullScanInterval=0.5 \
+    --ReportBy=Client --ReportBy=Cgroup --ReportBy=Container --FullScanInterval=0.5 \
     --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys" --DebugfsRoot="$FP/debug" \
+    --PodLogRoot="$FP/pods" --ContainerLogRoot="$FP/ctrs" \
+    --DockerRoot="$FP/docker" --PodmanRoot="$FP/pods" \
     2>"$FP/stderr"
 }
 batches=0
@@ -43,8 +55,9 @@ for i in $(seq 1 60); do
   fp_fdinfo 100 3 "$(fp_i915 100 $((i * 1000000)))"
   if ((i % 7 == 0)); then
     rm -rf "$FP/proc/101"
-    fp_process 101 "app101-$i"
+    fp_process 101 "app101-$i" "/kubepods/pod$UID1/$(printf '%064x' "$i")"
     fp_fd 101 3 renderD128 "$(fp_i915 $((1000 + i)) 0)"
+    mv "$FP/ctrs/"*.log "$FP/ctrs/trainer-0_ml_cuda-$(printf '%064x' "$i").log"
   fi
   if ((i % 5 == 0)); then
     fp_fd 102 4 card0 "$(fp_i915 $((2000 + i)) 0)"
