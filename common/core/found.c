@@ -1,0 +1,56 @@
+/*
+ * found.c: the line of a plugin's found() op (see found.h).
+ */
+#include "common/core/found.h"
+
+#include "common/core/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void found_init(struct found_text *f, char *text, size_t size) {
+  f->text = text;
+  f->size = size;
+  f->len = 0;
+  f->count = 0;
+  if (size > 0)
+    text[0] = '\0';
+}
+
+/* Append `s` sanitised; on overflow end the line in "...". */
+static void found_put(struct found_text *f, const char *s) {
+  if (f->size == 0 || f->len + 1 >= f->size)
+    return;
+  char clean[256];
+  text_sanitize(clean, sizeof(clean), s, strlen(s));
+  size_t n = strlen(clean), room = f->size - 1 - f->len;
+  if (n > room) {
+    n = room;
+    if (room >= 3)
+      memcpy(clean + room - 3, "...", 3);
+  }
+  memcpy(f->text + f->len, clean, n);
+  f->len += n;
+  f->text[f->len] = '\0';
+}
+
+void found_add(struct found_text *f, const char *driver, const char *device) {
+  if (f->count++ > 0)
+    found_put(f, ", ");
+  if (driver != NULL && driver[0] != '\0') {
+    found_put(f, driver);
+    found_put(f, " ");
+  }
+  found_put(f, device);
+}
+
+int found_none(struct found_text *f, const char *fmt, ...) {
+  if (f->size > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text, f->size, fmt, ap);
+    va_end(ap);
+  }
+  return f->count;
+}
