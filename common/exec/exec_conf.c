@@ -195,10 +195,12 @@ static int conf_include(struct conf_read *r, const struct cfg_item *it,
       log_msg(LOG_LEVEL_WARNING, r->program, where, ch->key,
               "not an option of <Include> (only Filter \"GLOB\"): ignored");
   }
-  if (depth + 1 > EXEC_CONF_MAX_DEPTH) {
+  /* configfile.c: cf_read_generic refuses depth >= CF_MAX_DEPTH, the
+   * file given being depth 0 */
+  if (depth + 1 >= EXEC_CONF_MAX_DEPTH) {
     log_msg(LOG_LEVEL_ERROR, r->program, where, "Include",
-            "\"%s\": Includes nested deeper than %d levels (collectd's "
-            "limit)",
+            "\"%s\": more than %d files included inside each other "
+            "(collectd's limit)",
             it->values[0].string, EXEC_CONF_MAX_DEPTH);
     return 2;
   }

@@ -17,8 +17,8 @@
  *    files whose name matches (fnmatch); a PATH that holds nothing is a
  *    warning, as in collectd; an Include inside a block is left to the
  *    block (collectd does not follow it either);
- *  - Includes nest at most EXEC_CONF_MAX_DEPTH deep (collectd's
- *    CF_MAX_DEPTH). Where collectd stops a loop only at that depth (and
+ *  - at most EXEC_CONF_MAX_DEPTH files are included inside each other,
+ *    the one given counted (collectd's CF_MAX_DEPTH). Where collectd stops a loop only at that depth (and
  *    loops forever on a directory symlinked into itself), a file or
  *    directory that includes itself is refused at once, naming the chain.
  *
