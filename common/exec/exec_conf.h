@@ -18,10 +18,10 @@
  *    warning, as in collectd; an Include inside a block is left to the
  *    block (collectd does not follow it either);
  *  - at most EXEC_CONF_MAX_DEPTH files are included inside each other,
- *    the one given counted (collectd's CF_MAX_DEPTH). Where collectd stops a
- * loop only at that depth (and loops forever on a directory symlinked into
- * itself), a file or directory that includes itself is refused at once, naming
- * the chain.
+ *    the one given counted (collectd's CF_MAX_DEPTH);
+ *  - where collectd stops a loop only at that depth (and loops forever on
+ *    a directory symlinked into itself), a file or directory that
+ *    includes itself is refused at once, naming the chain.
  *
  * A named FIFO, socket or device as --config (or Include) is refused
  * without waiting for a writer: every path is opened O_NONBLOCK and
