@@ -6,6 +6,7 @@
 #include "common/core/text.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,12 +19,16 @@ void found_init(struct found_text *f, char *text, size_t size) {
     text[0] = '\0';
 }
 
-/* Append `s` sanitised; on overflow end the line in "...". */
-static void found_put(struct found_text *f, const char *s) {
+/* Append `s`, sanitised when it is a name from the system (`raw`
+ * false); on overflow end the line in "...". */
+static void found_put(struct found_text *f, const char *s, bool raw) {
   if (f->size == 0 || f->len + 1 >= f->size)
     return;
   char clean[256];
-  text_sanitize(clean, sizeof(clean), s, strlen(s));
+  if (raw)
+    snprintf(clean, sizeof(clean), "%s", s);
+  else
+    text_sanitize(clean, sizeof(clean), s, strlen(s));
   size_t n = strlen(clean), room = f->size - 1 - f->len;
   if (n > room) {
     n = room;
@@ -37,12 +42,12 @@ static void found_put(struct found_text *f, const char *s) {
 
 void found_add(struct found_text *f, const char *driver, const char *device) {
   if (f->count++ > 0)
-    found_put(f, ", ");
+    found_put(f, ", ", /*raw=*/true);
   if (driver != NULL && driver[0] != '\0') {
-    found_put(f, driver);
-    found_put(f, " ");
+    found_put(f, driver, /*raw=*/false);
+    found_put(f, " ", /*raw=*/true);
   }
-  found_put(f, device);
+  found_put(f, device, /*raw=*/false);
 }
 
 int found_none(struct found_text *f, const char *fmt, ...) {
