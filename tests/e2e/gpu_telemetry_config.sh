@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gpu-telemetry --config as collectd reads its configuration:
 #  - Debian's stock collectd.conf (collectd-core's, Include of
-#    collectd.conf.d with Filter "*.conf") with the package's snippets in
-#    that directory, on the emulated devices: every GPU plugin it loads
+#    collectd.conf.d with Filter "*.conf") with the package's snippets
+#    linked into that directory, on the emulated devices: every GPU plugin it loads
 #    runs (a found line and records each), the non-GPU LoadPlugins are
 #    said once;
 #  - --config repeatable (read in order), a directory, a glob the shell did
@@ -56,9 +56,12 @@ opts+=(--drm_fdinfo.ProcRoot="$FP/proc" --drm_fdinfo.SysfsRoot="$FP/sys")
 GT=(env "${envs[@]}" "SHIM_DRIVERS=$(IFS=,; echo "${drivers[*]}")" "$B/gpu-telemetry" "${opts[@]}")
 
 # ---- Debian's collectd.conf, the package's snippets in its conf.d ----
-mkdir -p "$T/etc/collectd.conf.d"
+# as the package installs them: the snippets in gpu-plugins, a symlink to
+# each in collectd.conf.d (debian/collectd-gpu-plugins.postinst)
+mkdir -p "$T/etc/collectd.conf.d" "$T/etc/gpu-plugins"
 for p in $(manifest_plugins); do
-  cp "$(manifest_key "$p" collectd_snippet)" "$T/etc/collectd.conf.d/"
+  cp "$(manifest_key "$p" collectd_snippet)" "$T/etc/gpu-plugins/"
+  ln -s "../gpu-plugins/$p.conf" "$T/etc/collectd.conf.d/$p.conf"
 done
 echo "not a configuration" >"$T/etc/collectd.conf.d/README"
 sed "s|/etc/collectd/collectd.conf.d|$T/etc/collectd.conf.d|" "$STOCK" >"$T/etc/collectd.conf"
