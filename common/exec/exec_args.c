@@ -566,6 +566,10 @@ static int exec_parse(int argc, char **argv, struct host_exec_args *a) {
     a->mode = HOST_EXEC_INTERVAL; /* the live view */
     a->interval_s = 1.0;
   }
+  for (size_t c = 0; c < a->n_configs && rc == 0; c++)
+    if (a->mode == HOST_EXEC_EXECD && strcmp(a->configs[c], "-") == 0)
+      rc = exec_fail(a, "--config=-: standard input is --execd's (one line per "
+                        "batch): give the configuration as a file");
   for (size_t p = 0; p < a->n_plugins && rc == 0; p++)
     if (a->plugins[p].chosen && a->plugins[p].excluded)
       rc = exec_fail(a, "%s: both in --plugin and --no-plugin",

@@ -628,6 +628,9 @@ static const struct error_case multi_errors[] = {
      "alpha: both in --plugin and --no-plugin"},
     {{"--no-plugin=gamma"},
      "--no-plugin: expected alpha or beta_x, got \"gamma\""},
+    {{"--execd", "--config", "-"},
+     "--config=-: standard input is --execd's (one line per batch): give the "
+     "configuration as a file"},
     {{"--alpha.=1"}, "empty option name in \"--alpha.=1\""},
     {{"--plugin=gamma"}, "--plugin: expected alpha or beta_x, got \"gamma\""},
     {{"--plugin"},
