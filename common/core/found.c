@@ -30,14 +30,12 @@ static void found_put(struct found_text *f, const char *s, bool raw) {
   else
     text_sanitize(clean, sizeof(clean), s, strlen(s));
   size_t n = strlen(clean), room = f->size - 1 - f->len;
-  if (n > room) {
-    n = room;
-    if (room >= 3)
-      memcpy(clean + room - 3, "...", 3);
-  }
-  memcpy(f->text + f->len, clean, n);
-  f->len += n;
+  bool cut = n > room;
+  memcpy(f->text + f->len, clean, cut ? room : n);
+  f->len += cut ? room : n;
   f->text[f->len] = '\0';
+  if (cut && f->size >= 4) /* the line is full: say it goes on */
+    memcpy(f->text + f->size - 4, "...", 3);
 }
 
 void found_add(struct found_text *f, const char *driver, const char *device) {
