@@ -704,8 +704,7 @@ static int oa_found(void *p, char *text, size_t size) {
   struct found_text f;
   found_init(&f, text, size);
   if (inst->cfg.replay != NULL)
-    return found_none(&f, "no device: replays the recording %s",
-                      inst->cfg.replay);
+    return found_none(&f, "it replays the recording %s", inst->cfg.replay);
   for (size_t k = 0; k < inst->n_devs; k++)
     if (inst->devs[k].used)
       found_add(&f, inst->devs[k].dev.xe ? "xe" : "i915",
