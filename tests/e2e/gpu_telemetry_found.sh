@@ -8,7 +8,8 @@
 #  - the Prometheus page carries gpu_telemetry_collector_devices per
 #    instance beside gpu_telemetry_collector_success (promtool-clean), 0
 #    without a GPU, the found count with one; and the live server's
-#    scrape says the same.
+#    scrape says the same;
+#  - a GPU that appears later is said again, once.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tests/lib/tap.sh
@@ -124,6 +125,21 @@ tap_is "1" "$(python3 $EXPO get "$T/live.prom" gpu_telemetry_collector_devices p
 tap_check "--listen PORT: said to serve every IPv4 address" \
   grep -q "^notice: gpu-telemetry: listen: serving http://0.0.0.0:$port/metrics on every IPv4 address" "$T/listen.err"
 tap_check "--listen: SIGTERM ends it" be_stop $pid
+# ---- a device that comes: said again, and counted ----
+mkdir -p "$T/hp"
+"$B/tests/ddv_tree" "$T/hp" xe_bmg >/dev/null
+"$B/gpu-telemetry" --plugin=drm_device "--drm_device.SysfsRoot=$T/hp/sys" --interval=0.3 \
+  --window=0 >/dev/null 2>"$T/hp.err" &
+pid=$!
+PIDS+=($pid)
+for ((i = 0; i < 100; i++)); do grep -q 'found: 1 device' "$T/hp.err" && break; sleep 0.1; done
+"$B/tests/ddv_tree" "$T/hp" amdgpu_apu >/dev/null # card0 appears beside card1
+for ((i = 0; i < 200; i++)); do grep -q 'found: 2 devices' "$T/hp.err" && break; sleep 0.1; done
+tap_check "a GPU that appears: drm_device says what it found again" \
+  grep -qE '^notice: drm_device: found: 2 devices: amdgpu [^,]+, xe 0000:03:00\.0$' "$T/hp.err"
+tap_is 1 "$(grep -c 'found: 1 device' "$T/hp.err")" "  ... the first line said once, not at every read"
+tap_check "  ... SIGTERM ends it" be_stop $pid
+
 tap_check "docs/exporter.md says what _success and _devices mean" \
   grep -q 'gpu_telemetry_collector_devices' docs/exporter.md
 tap_done
