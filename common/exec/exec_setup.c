@@ -119,6 +119,8 @@ static void exec_say_skipped(const struct exec_host *x, char **skipped,
     free(skipped[i]);
   }
   free(skipped);
+  if (len >= sizeof(list)) /* cut: say the list goes on */
+    memcpy(list + sizeof(list) - 4, "...", 3);
   if (n > 0)
     log_msg(LOG_LEVEL_NOTICE, x->program, "--config", NULL,
             "%zu collectd plugin%s not of %s, skipped: %s", n,
