@@ -88,7 +88,7 @@ LIBCOMMON    := $(BUILD)/libcommon.a
 core_srcs     = $(filter-out plugins/$(1)/module.c plugins/$(1)/main.c,$(wildcard plugins/$(1)/*.c))
 core_objs     = $(call core_srcs,$(1):%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test demo bench fuzz install uninstall check clean deps-build deps-test deps-demo unit
+.PHONY: all test demo demo-top bench fuzz install uninstall check clean deps-build deps-test deps-demo unit
 all: $(foreach p,$(PLUGINS),$(BUILD)/$(p).so $(BUILD)/$(p)) $(BUILD)/gpu-telemetry $(BUILD)/types.gpu.db man
 
 # The installed types db: types.db, then each plugin's types_db fragment.
@@ -196,6 +196,11 @@ demo: deps-demo
 	@echo "make demo: building the plugins and the simulated machine (about 30 s on 2 cores)"
 	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(BUILD)/tests/ddv_tree $(SHIM_SO)
 	@BUILD=$(BUILD) tools/demo.sh
+
+# gpu-telemetry's live view on the demo's simulated machine, until q.
+demo-top: deps-demo
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/demo_tree $(BUILD)/tests/ddv_tree $(SHIM_SO)
+	@BUILD=$(BUILD) tools/demo.sh --top
 
 bench: deps-build
 	@$(MAKE) --no-print-directory all bench-build tests-build

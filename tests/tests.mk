@@ -93,6 +93,9 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON_LIB) $(wildcard common/*/*.
 build/fuzz/fuzz_prom_http_web: common/http/prom_http_web.c
 build/fuzz/fuzz_prom_http_web: FUZZ_LIBS := -lcrypt
 
+# The executables' command line: pure, though in the exec host's folder.
+build/fuzz/fuzz_exec_args: common/exec/exec_args.c
+
 # The whole i915_oa Replay path: the plugin core too (not its hosts).
 build/fuzz/fuzz_oa_replay: $(call core_srcs,i915_oa) $(wildcard plugins/i915_oa/*.h)
 

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# make demo: a simulated machine watched by the real collectd daemon.
+# make demo: a simulated machine watched by the real collectd daemon, then
+# by gpu-telemetry (every plugin in one process). make demo-top
+# (tools/demo.sh --top): gpu-telemetry's live view on the same machine,
+# until q.
 #
 # 1. $BUILD/tests/demo_tree (tests/tools/demo_tree.c) builds a synthetic
 #    /proc, /sys and debugfs with DRM clients of i915, xe, amdgpu, panfrost
@@ -11,20 +14,31 @@
 #    and ReportBy Cgroup switched on. It loads $BUILD/drm_fdinfo.so.
 # 3. For DEMO_SECONDS (20) the latest values of the csv files collectd
 #    writes are shown, redrawn in place every second on a terminal (once,
-#    at the end, otherwise).
-# 4. The same machine through the Telegraf executable's table view.
-# 5. The other plugins' executables, table views: panthor_perf, i915_oa
-#    and tegra410_uncore through the kernel emulation (tests/shim: an
-#    emulated Mali-G720, Intel TGL GPU on i915, Intel Battlemage GPU on xe,
-#    Tegra410 PMUs), drm_device on synthetic sysfs trees (an xe card, an
-#    amdgpu APU).
-# Everything started here is stopped by PID and removed on exit.
-# Steps 1 to 4 need root (the simulated device nodes are made with mknod);
-# without it only step 5 runs, and the Makefile says so before building.
+#    at the end, otherwise), then the start of collectd's log.
+# 4. gpu-telemetry on the same machine plus the kernel emulation
+#    (tests/lib/emulated.sh, tests/shim: an Intel TGL GPU on i915, a
+#    Mali-G720 on panthor, the Tegra410 PMUs, an xe card's sysfs for
+#    drm_device): what each plugin found, one --format=top --once screen,
+#    a few lines of its Prometheus page, and the command that keeps the
+#    live view running (make demo-top).
+# Everything started here is stopped by PID and removed on exit. Every
+# line is at most 100 columns. Steps 1 to 3 need root (the simulated device
+# nodes are made with mknod); without it only step 4 runs, without the
+# simulated /proc, and the Makefile says so before building.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 DEMO_SECONDS=${DEMO_SECONDS:-20}
+MODE=demo
+case ${1:-} in
+--top) MODE=top ;;
+"") ;;
+*)
+  echo "demo: usage: tools/demo.sh [--top]" >&2
+  exit 2
+  ;;
+esac
+WIDTH=100
 SNIPPET=conf.d/drm_fdinfo.conf
 
 die() {
@@ -40,7 +54,7 @@ if [[ $(id -u) -ne 0 ]]; then
   echo "demo: through the executables only (sudo make demo shows collectd too)"
 fi
 [[ $DEMO_SECONDS =~ ^[0-9]+$ ]] || die "DEMO_SECONDS: expected whole seconds, got \"$DEMO_SECONDS\""
-for f in "$BUILD/tests/demo_tree" "$BUILD/tests/ddv_tree" "$BUILD/tests/shim.so" "$BUILD/drm_fdinfo.so" "$BUILD/drm_fdinfo"; do
+for f in "$BUILD/tests/demo_tree" "$BUILD/tests/ddv_tree" "$BUILD/tests/shim.so" "$BUILD/drm_fdinfo.so" "$BUILD/gpu-telemetry"; do
   [[ -x $f || -f $f ]] || die "$f: missing; build it first: make all tests-build"
 done
 [[ -f $SNIPPET ]] || die "$SNIPPET: missing"
@@ -58,8 +72,9 @@ if setpriv --pdeathsig TERM true 2>/dev/null; then
   COLLECTD=$wrapper
 fi
 
-tree_pid='' FP=''
+tree_pid='' FP='' EMU=''
 cleanup() {
+  [[ -n $EMU && -d $EMU ]] && rm -rf "$EMU"
   collectd_stop >/dev/null 2>&1 || true
   [[ -n $wrapper ]] && rm -f "$wrapper"
   if [[ -n $tree_pid ]]; then
@@ -73,12 +88,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-collectd_part() {
 # The simulated machine; its first stdout line is the tree root.
-coproc TREE { exec "$BUILD/tests/demo_tree"; }
-tree_pid=$TREE_PID
-read -r -t 20 FP <&"${TREE[0]}"
-[[ -n $FP && -d $FP/proc ]] || die "demo_tree did not start"
+start_tree() {
+  coproc TREE { exec "$BUILD/tests/demo_tree"; }
+  tree_pid=$TREE_PID
+  read -r -t 20 FP <&"${TREE[0]}"
+  [[ -n $FP && -d $FP/proc ]] || die "demo_tree did not start"
+}
+
+collectd_part() {
 
 # The shipped snippet, pointed at the simulated machine.
 conf=$(sed -E \
@@ -96,7 +114,8 @@ grep -q '^[[:space:]]*<\?LoadPlugin[[:space:]]\+"\?drm_fdinfo' <<<"$conf" ||
   die "$SNIPPET: no LoadPlugin drm_fdinfo"
 
 echo "demo: simulated machine under $FP"
-echo "demo: starting $daemon with $SNIPPET (ProcRoot, SysfsRoot, DebugfsRoot -> $FP)"
+echo "demo: starting $daemon with $SNIPPET"
+echo "demo: (its ProcRoot, SysfsRoot and DebugfsRoot point at the simulated machine)"
 collectd_start "$conf"
 collectd_wait_for "$CD_CSV/*/drm_fdinfo-*/percent-*" 20 || {
   echo "demo: collectd produced no drm_fdinfo values; its log:" >&2
@@ -140,7 +159,8 @@ latest() {
 
 show() {
   echo "collectd (the real daemon, pid $CD_PID) with $BUILD/drm_fdinfo.so from $SNIPPET"
-  echo "$1, $2 s left; latest values from its csv files (plugin instance: device[-pid-name | -client<id>-name | -cgroup])"
+  echo "$1, $2 s left; the latest values of its csv files"
+  echo "(plugin instance: device[-pid-name | -client<id>-name | -cgroup])"
   latest | awk '
     $1 != section {
       section = $1
@@ -169,100 +189,75 @@ done
 [[ -t 1 ]] || show "$(date +%T)" 0
 
 echo
-echo "collectd's log ($CD_LOG):"
-sed 's/^/  /' "$CD_LOG"
-echo
-echo "The same machine through the Telegraf executable:"
-echo "  $BUILD/drm_fdinfo --format=table --window=1 --ReportBy=Device --ReportBy=Process \\"
-echo "    --ProcRoot=$FP/proc --SysfsRoot=$FP/sys --DebugfsRoot=$FP/debug"
-echo
-"$BUILD/drm_fdinfo" --format=table --window=1 --ReportBy=Device \
-  --ReportBy=Process --ProcRoot="$FP/proc" --SysfsRoot="$FP/sys" \
-  --DebugfsRoot="$FP/debug" || die "$BUILD/drm_fdinfo failed"
+echo "collectd's log, its first lines (all at level info: what each plugin set up):"
+head -n 8 "$CD_LOG" | cut -c1-$((WIDTH - 2)) | sed 's/^/  /'
+collectd_stop >/dev/null 2>&1
 }
+
+# The kernel emulation for the other plugins, and gpu-telemetry over all
+# of it: GT, the command (as an array).
+gt_setup() {
+  source tests/lib/emulated.sh
+  EMU=$(mktemp -d "${TMPDIR:-/tmp}/demo-emu.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
+  emu_setup "$EMU" >/dev/null 2>&1 || die "the emulated devices could not be set up under $EMU"
+  emu_cmd_all
+  # per 1 ms sample (the shim's virtual time): the Mali at 800 MHz, busy
+  # in proportion, ~1 GB/s read and ~0.5 GB/s written
+  local rates=cshw:4=800000,cshw:32=600000,cshw:24=200000,tiler:4=300000
+  rates+=,shader:4=60000,shader:22=20000,shader:26=65000,shader:53=70000
+  rates+=,memsys:32=20000,memsys:47=10000
+  GT=(env "SHIM_PANTHOR_RATES=$rates" "${EMU_CMD[@]:1}")
+  if [[ -n $FP ]]; then
+    GT+=("--drm_fdinfo.ProcRoot=$FP/proc" "--drm_fdinfo.SysfsRoot=$FP/sys"
+      "--drm_fdinfo.DebugfsRoot=$FP/debug")
+  fi
+}
+
+gt_part() {
+  echo
+  echo "gpu-telemetry: every plugin in one process, on the same machine"
+  echo "(drm_fdinfo on the simulated /proc; i915_oa, panthor_perf and tegra410_uncore"
+  echo "on the kernel emulation, tests/shim; drm_device on an xe card's sysfs tree)"
+  [[ -n $FP ]] || echo "(not root: drm_fdinfo reads this machine's own /proc)"
+  echo
+  echo "What each plugin found, said at the start (stderr):"
+  COLUMNS=$WIDTH "${GT[@]}" --format=top --once --rows=8 --window=1 \
+    >"$EMU/top.out" 2>"$EMU/top.err" || echo "demo: gpu-telemetry --format=top --once failed" >&2
+  # paths under the temp dir are long: shown as <tmp>
+  sed -e "s|$EMU|<tmp>|g" ${FP:+-e "s|$FP|<tmp>|g"} "$EMU/top.err" | fold -s -w $((WIDTH - 2)) |
+    sed 's/^/  /'
+  if grep -q '^\(warning\|error\): ' "$EMU/top.err"; then
+    echo "  (a warning or error above is the emulated kernel's or the simulated tree's, not"
+    echo "  this machine's: the demo points every plugin at them)"
+  fi
+  echo
+  echo "One screen of the live view: gpu-telemetry --format=top --once --rows=8"
+  cat "$EMU/top.out"
+  echo
+  echo "A few lines of its Prometheus page: gpu-telemetry --format=prometheus --once"
+  # at most 3 samples of each of these names, and the device counts
+  "${GT[@]}" --format=prometheus --once --window=1 2>/dev/null |
+    awk -v w="$WIDTH" -F'{' '
+      length($0) > w || /^#/ || /scope="(process|client|cgroup)"/ { next }
+      $1 ~ /^(drm_engine_utilization_ratio|drm_memory_resident_bytes|drm_device_power_cap_watts|panthor_perf_ext_read_bandwidth_bytes_per_second|gpu_telemetry_collector_devices)$/ &&
+        (n[$1]++ < 3 || $1 == "gpu_telemetry_collector_devices")'
+  echo
+  echo "Keep the live view running on this simulated machine (q quits):"
+  echo "  ${SUDO_HINT}make demo-top"
+}
+
+if [[ $MODE == top ]]; then
+  [[ -t 0 && -t 1 ]] || die "--top: the live view needs a terminal"
+  [[ $root == 1 ]] && start_tree
+  gt_setup
+  "${GT[@]}" --format=top --interval=1
+  exit $?
+fi
+SUDO_HINT=''
+[[ $root == 1 ]] || SUDO_HINT='sudo '
 if [[ $root == 1 ]]; then
+  start_tree
   collectd_part
 fi
-
-# panthor_perf: a Mali-G720 through the shim's panthor node (the perf uAPI
-# is not in mainline, so no machine here has one).
-echo
-echo "panthor_perf against an emulated Mali-G720 (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=panthor):"
-echo "  $BUILD/panthor_perf --format=table --window=1 --Device=<tmp>/renderD128"
-echo "(The emulation follows the out-of-tree kernel that keeps a perf session at"
-echo "TEARDOWN: the TEARDOWN warning below is about that emulated kernel, not this machine.)"
-echo
-pp_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-panthor.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
-# per 1 ms sample (the shim's virtual time): GPU 800 MHz active, queues,
-# tiler and cores busy in proportion, ~1 GB/s read and ~0.5 GB/s written
-pp_rates=cshw:4=800000,cshw:32=600000,cshw:24=200000,tiler:4=300000
-pp_rates+=,shader:4=60000,shader:22=20000,shader:26=65000,shader:53=70000
-pp_rates+=,memsys:32=20000,memsys:47=10000
-SHIM_DRIVERS=panthor SHIM_PANTHOR_PATH="$pp_dir/renderD128" \
-  SHIM_PANTHOR_GPU=g720 SHIM_PANTHOR_RATES=$pp_rates LD_PRELOAD="$PWD/$BUILD/tests/shim.so" \
-  "$BUILD/panthor_perf" --format=table --window=1 \
-  --Device="$pp_dir/renderD128" || echo "demo: $BUILD/panthor_perf failed" >&2
-rm -rf "$pp_dir"
-
-# i915_oa: an Intel TGL GPU's OA stream through the shim's i915 device,
-# with the flex events of the shipped snippet (EU active, EU stall).
-echo
-echo "i915_oa against an emulated Intel TGL GPU (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=i915):"
-echo "  $BUILD/i915_oa --format=table --window=1 --FlexEvent='eu_active 4' --FlexEvent='eu_stall 5'"
-echo
-oa_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-i915.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
-(
-  source tests/lib/i915_tree.sh
-  i915_tree "$oa_dir" 0000:00:02.0
-  SHIM_I915_SCENARIO=$(i915_scenario "$oa_dir" reports=50,ctx_every=7) \
-    LD_PRELOAD="$PWD/$BUILD/tests/shim.so" "$BUILD/i915_oa" --format=table \
-    --window=1 --DevRoot="$oa_dir/dev/dri" --SysfsRoot="$oa_dir/sys" \
-    --FlexEvent="eu_active 4" --FlexEvent="eu_stall 5"
-) || echo "demo: $BUILD/i915_oa failed" >&2
-rm -rf "$oa_dir"
-
-# i915_oa on xe: an Intel Battlemage (Xe2) GPU's OA stream through the
-# shim's xe device: PEC64u64 reports, the same records as on i915.
-echo
-echo "i915_oa against an emulated Intel Battlemage GPU on xe (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=xe):"
-echo "  $BUILD/i915_oa --format=table --window=1 --MetricSet=1"
-echo
-xe_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-xe.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
-(
-  mkdir -p "$xe_dir/dev/dri" "$xe_dir/sys"
-  : >"$xe_dir/dev/dri/renderD128"
-  SHIM_DRIVERS=xe SHIM_XE_PATH="$xe_dir/dev/dri/renderD128" \
-    SHIM_XE_SCENARIO=platform=bmg,batch=50 \
-    LD_PRELOAD="$PWD/$BUILD/tests/shim.so" "$BUILD/i915_oa" --format=table \
-    --window=1 --DevRoot="$xe_dir/dev/dri" --SysfsRoot="$xe_dir/sys" \
-    --MetricSet=1
-) || echo "demo: $BUILD/i915_oa (xe) failed" >&2
-rm -rf "$xe_dir"
-
-# tegra410_uncore: the Tegra410 preset on emulated PMUs (the shim's perf
-# driver counts at fixed rates).
-echo
-echo "tegra410_uncore against emulated Tegra410 PMUs (LD_PRELOAD $BUILD/tests/shim.so, SHIM_DRIVERS=perf):"
-echo "  $BUILD/tegra410_uncore --format=table --window=1 --SysfsRoot=<tmp>/sys"
-echo
-t4_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-t410.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
-(
-  source tests/lib/tegra410_tree.sh
-  t410_tree "$t4_dir"
-  SHIM_DRIVERS=perf LD_PRELOAD="$PWD/$BUILD/tests/shim.so" "$BUILD/tegra410_uncore" \
-    --format=table --window=1 --SysfsRoot="$t4_dir/sys"
-) || echo "demo: $BUILD/tegra410_uncore failed" >&2
-rm -rf "$t4_dir"
-
-# drm_device: each GPU's own state from sysfs, on synthetic trees shaped
-# as the kernel's (an xe Battlemage card with two GTs and hwmon, an amdgpu
-# APU).
-echo
-echo "drm_device on synthetic sysfs trees (an xe card, an amdgpu APU):"
-echo "  $BUILD/drm_device --format=table --window=1 --SysfsRoot=<tmp>/sys"
-echo
-dd_dir=$(mktemp -d "${TMPDIR:-/tmp}/demo-ddv.XXXXXX") || die "cannot make a temp dir in ${TMPDIR:-/tmp}"
-"$BUILD/tests/ddv_tree" "$dd_dir" xe_bmg amdgpu_apu &&
-  "$BUILD/drm_device" --format=table --window=1 --SysfsRoot="$dd_dir/sys" ||
-  echo "demo: $BUILD/drm_device failed" >&2
-rm -rf "$dd_dir"
+gt_setup
+gt_part

@@ -31,6 +31,7 @@ int cfg_item_copy(struct cfg_item *out, const struct cfg_item *in) {
   struct cfg_item *children =
       in->n_children ? calloc(in->n_children, sizeof(*children)) : NULL;
   out->key = strdup(in->key);
+  out->line = in->line;
   out->values = values;
   out->children = children;
   bool ok = out->key != NULL && (values != NULL || in->n_values == 0) &&

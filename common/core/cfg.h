@@ -34,6 +34,7 @@ struct cfg_item {
   size_t n_values;
   const struct cfg_item *children;
   size_t n_children;
+  unsigned line; /* its line in a configuration file, 0: not from one */
 };
 
 /* One key a plugin's configure() accepts, for the executables' --help and

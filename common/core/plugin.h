@@ -17,6 +17,7 @@
 #include "common/core/plugin_host.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct plugin_ops {
@@ -77,6 +78,17 @@ struct plugin_ops {
    * --Filter.Terms=src_rp_mask=0x1", which the executable's --help shows
    * under --<Block>.<Key>=<value>. tests/e2e/help_example.sh runs it. */
   const char *help_example;
+
+  /* Optional (NULL: the host says nothing of it): what the instance has
+   * found, for people (gpu-telemetry's startup lines) and for the
+   * Prometheus page's device count. Writes one line to `text` (`size`
+   * bytes, NUL-terminated, found.h helps): the devices, as "DRIVER
+   * DEVICE" items joined by ", " ("i915 card0, xe card1"), or, when there
+   * are none, where the instance looked and what was missing ("no i915 or
+   * xe render node (renderD*) under /dev/dri"). Returns how many devices
+   * it found (>= 0). Called after init() and after each read, never at the
+   * same time as read(); no I/O: it tells what init and the reads saw. */
+  int (*found)(void *inst, char *text, size_t size);
 
   /* Undo init() (restore anything changed on the system) and free. NULL is
    * a no-op. */

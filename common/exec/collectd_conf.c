@@ -239,6 +239,7 @@ static int conf_line(struct conf_parser *c, const char *block, int depth,
   memset(item, 0, sizeof(*item));
   if ((item->key = strndup(c->p, w)) == NULL)
     return -ENOMEM;
+  item->line = c->line;
   (*n)++;
   c->p += w;
   int rc = conf_values(c, open ? '>' : '\n', item);

@@ -7,8 +7,10 @@
 #include "common/core/text.h"
 #include "common/exec/host_exec.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@ enum exec_flag_id {
   EXEC_FLAG_ROWS,
   EXEC_FLAG_WEB_CONFIG,
   EXEC_FLAG_PLUGIN,
+  EXEC_FLAG_NO_PLUGIN,
   EXEC_FLAG_CONFIG,
 };
 
@@ -52,6 +55,7 @@ static const struct exec_flag exec_flags[] = {
     {"rows", EXEC_FLAG_ROWS, true, false, false, false},
     {"web-config", EXEC_FLAG_WEB_CONFIG, true, false, false, false},
     {"plugin", EXEC_FLAG_PLUGIN, true, false, false, true},
+    {"no-plugin", EXEC_FLAG_NO_PLUGIN, true, false, false, true},
     {"config", EXEC_FLAG_CONFIG, true, false, false, true},
 };
 #define EXEC_N_FLAGS (sizeof(exec_flags) / sizeof(exec_flags[0]))
@@ -68,6 +72,7 @@ static const struct {
   enum log_level level;
 } exec_levels[] = {{"error", LOG_LEVEL_ERROR},
                    {"warning", LOG_LEVEL_WARNING},
+                   {"notice", LOG_LEVEL_NOTICE},
                    {"info", LOG_LEVEL_INFO},
                    {"debug", LOG_LEVEL_DEBUG}};
 #define EXEC_N_LEVELS (sizeof(exec_levels) / sizeof(exec_levels[0]))
@@ -182,6 +187,9 @@ void host_exec_args_fini(struct host_exec_args *a) {
   free(a->plugins);
   a->plugins = NULL;
   a->n_plugins = 0;
+  free(a->configs);
+  a->configs = NULL;
+  a->n_configs = 0;
 }
 
 /* The plugin of the table named name[0..len), any case; NULL if none. */
@@ -208,22 +216,63 @@ static const char *exec_plugin_names(const struct host_exec_args *a, char *out,
   return out;
 }
 
-/* One of our own flags; 1 when `name` is not ours. */
-static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
-                     const char *value, const char *arg, bool *mode_set) {
-  const struct exec_flag *f = NULL;
-  for (size_t k = 0; k < EXEC_N_FLAGS && f == NULL; k++) {
+/* The flag of ours named name[0..len), or NULL. */
+static const struct exec_flag *exec_flag_find(const struct host_exec_args *a,
+                                              const char *name, size_t len) {
+  for (size_t k = 0; k < EXEC_N_FLAGS; k++) {
     const struct exec_flag *c = &exec_flags[k];
     if (strlen(c->name) == len && (!c->multi_only || a->n_plugins > 0) &&
         (c->any_case ? !strncasecmp(c->name, name, len)
                      : !strncmp(c->name, name, len)))
-      f = c;
+      return c;
   }
+  return NULL;
+}
+
+/* --plugin=a,b and --no-plugin=a,b: mark each named plugin. */
+static int exec_plugin_list(struct host_exec_args *a, const char *flag,
+                            const char *value, bool exclude) {
+  char q[128], names[256];
+  const char *p = value;
+  do {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    struct host_exec_plugin_args *pl = exec_plugin(a, p, len);
+    if (pl == NULL)
+      return exec_fail(a, "%s: expected %s, got \"%s\"", flag,
+                       exec_plugin_names(a, names, sizeof(names)),
+                       exec_quote(q, len ? p : value));
+    if (exclude)
+      pl->excluded = true;
+    else
+      pl->chosen = a->plugins_chosen = true;
+    p = comma ? comma + 1 : NULL;
+  } while (p != NULL);
+  return 0;
+}
+
+/* --listen=PORT is --listen=:PORT, as node_exporter's
+ * --web.listen-address=:9100 (every address); anything else as given. */
+static void exec_listen(struct host_exec_args *a, const char *value) {
+  size_t digits = strspn(value, "0123456789");
+  a->listen = value;
+  if (digits > 0 && value[digits] == '\0' &&
+      digits + 2 <= sizeof(a->listen_port)) {
+    snprintf(a->listen_port, sizeof(a->listen_port), ":%s", value);
+    a->listen = a->listen_port;
+  }
+}
+
+/* One of our own flags; 1 when `name` is not ours. */
+static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
+                     const char *value, const char *arg, bool *mode_set) {
+  const struct exec_flag *f = exec_flag_find(a, name, len);
   if (f == NULL)
     return 1;
   char q[128];
   if (f->value && value == NULL)
-    return exec_fail(a, "%s needs a value: --flag=<value>", exec_quote(q, arg));
+    return exec_fail(a, "%s needs a value: --%s=<value> or --%s <value>",
+                     exec_quote(q, arg), f->name, f->name);
   if (!f->value && value != NULL)
     return exec_fail(a, "\"%s\": this flag takes no value", exec_quote(q, arg));
   if (f->mode && *mode_set)
@@ -269,11 +318,12 @@ static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
         return 0;
       }
     return exec_fail(a,
-                     "--log-level: expected error, warning, info or debug, "
+                     "--log-level: expected error, warning, notice, info or "
+                     "debug, "
                      "got \"%s\"",
                      exec_quote(q, value));
   case EXEC_FLAG_LISTEN:
-    a->listen = value;
+    exec_listen(a, value);
     return 0;
   case EXEC_FLAG_ROWS: {
     char *end;
@@ -287,20 +337,19 @@ static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
     a->rows = (int)n;
     return 0;
   }
-  case EXEC_FLAG_PLUGIN: {
-    struct host_exec_plugin_args *p = exec_plugin(a, value, strlen(value));
-    char names[256];
-    if (p == NULL)
-      return exec_fail(a, "--plugin: expected %s, got \"%s\"",
-                       exec_plugin_names(a, names, sizeof(names)),
-                       exec_quote(q, value));
-    p->chosen = true;
-    a->plugins_chosen = true;
+  case EXEC_FLAG_PLUGIN:
+    return exec_plugin_list(a, "--plugin", value, /*exclude=*/false);
+  case EXEC_FLAG_NO_PLUGIN:
+    return exec_plugin_list(a, "--no-plugin", value, /*exclude=*/true);
+  case EXEC_FLAG_CONFIG: {
+    const char **grown =
+        realloc(a->configs, (a->n_configs + 1) * sizeof(*a->configs));
+    if (grown == NULL)
+      return -ENOMEM;
+    a->configs = grown;
+    a->configs[a->n_configs++] = value;
     return 0;
   }
-  case EXEC_FLAG_CONFIG:
-    a->config = value;
-    return 0;
   case EXEC_FLAG_WEB_CONFIG:
     a->web_config = value;
     return 0;
@@ -308,33 +357,165 @@ static int exec_flag(struct host_exec_args *a, const char *name, size_t len,
   return 1;
 }
 
-/* A plugin key: --Key=v (one plugin) or --NAME.Key=v (the table). */
+/* Edit distance of a[0..la) and b, any case (Levenshtein; names are
+ * short: at most 64 bytes compared). */
+static size_t exec_distance(const char *a, size_t la, const char *b) {
+  size_t lb = strlen(b);
+  if (la > 64 || lb > 64)
+    return SIZE_MAX;
+  size_t row[65];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      bool same =
+          tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+      size_t best = diag + (same ? 0 : 1);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The known name closest to name[0..len) ("listen", "drm_fdinfo.ProcRoot"),
+ * or NULL when none is close: our flags, the plugin's keys (one plugin's
+ * executable), and for gpu-telemetry a plugin's key given without its
+ * plugin (written into `buf`). */
+static const char *exec_closest(const struct host_exec_args *a,
+                                const char *name, size_t len, char *buf,
+                                size_t size) {
+  const char *best = NULL;
+  size_t best_d = len / 3 > 2 ? len / 3 : 2; /* farther is no typo */
+  for (size_t k = 0; k < EXEC_N_FLAGS; k++) {
+    const struct exec_flag *f = &exec_flags[k];
+    size_t d = exec_distance(name, len, f->name);
+    if ((!f->multi_only || a->n_plugins > 0) && d <= best_d) {
+      best = f->name;
+      best_d = d;
+    }
+  }
+  if (a->options != NULL)
+    for (const struct cfg_option *o = a->options; o->key != NULL; o++) {
+      size_t d = exec_distance(name, len, o->key);
+      if (d < best_d || (best == NULL && d <= best_d)) {
+        best = o->key;
+        best_d = d;
+      }
+    }
+  for (size_t p = 0; p < a->n_plugins && best_d > 0; p++) {
+    const struct cfg_option *o = a->plugins[p].ops->options;
+    for (; o != NULL && o->key != NULL; o++)
+      if (strlen(o->key) == len && strncasecmp(o->key, name, len) == 0) {
+        snprintf(buf, size, "%s.%s", a->plugins[p].ops->name, o->key);
+        return buf;
+      }
+  }
+  return best;
+}
+
+/* An unknown --name: said with the closest known name, else `hint`. */
+static int exec_unknown(struct host_exec_args *a, const char *name, size_t len,
+                        const char *hint) {
+  char q[128], buf[160];
+  char *flag = strndup(name, len < 64 ? len : 64);
+  if (flag == NULL)
+    return -ENOMEM;
+  const char *near = exec_closest(a, name, len, buf, sizeof(buf));
+  /* a plugin's key without its plugin: say the spelling too */
+  bool keyed = near != NULL && strchr(near, '.') != NULL;
+  int rc = near != NULL
+               ? exec_fail(a, "unknown flag \"--%s\"; did you mean --%s?%s%s",
+                           exec_quote(q, flag), near, keyed ? " " : "",
+                           keyed ? hint : "")
+               : exec_fail(a, "unknown flag \"--%s\"; %s", exec_quote(q, flag),
+                           hint);
+  free(flag);
+  return rc;
+}
+
+/* One plugin's executable: name[0..len) (up to a '.') is one of its keys;
+ * all are when its key list is not known. */
+static bool exec_is_key(const struct host_exec_args *a, const char *name,
+                        size_t len) {
+  if (a->options == NULL)
+    return true;
+  const char *dot = memchr(name, '.', len);
+  size_t head = dot ? (size_t)(dot - name) : len;
+  for (const struct cfg_option *o = a->options; o->key != NULL; o++)
+    if (strlen(o->key) == head && strncasecmp(o->key, name, head) == 0)
+      return true;
+  return false;
+}
+
+/* gpu-telemetry: the plugin of --NAME.Key, or NULL. */
+static struct host_exec_plugin_args *
+exec_key_plugin(struct host_exec_args *a, const char *name, size_t len) {
+  const char *dot = memchr(name, '.', len);
+  return dot ? exec_plugin(a, name, (size_t)(dot - name)) : NULL;
+}
+
+/* A plugin key: --Key=v (one plugin) or --NAME.Key=v (the table); the
+ * value may be the next argument (exec_parse). */
 static int exec_key(struct host_exec_args *a, const char *name, size_t len,
                     const char *value, const char *arg) {
   char q[128];
-  /* --Key value (two arguments) is not supported: it would make a value
-   * that starts with "--" ambiguous. */
-  if (value == NULL)
-    return exec_fail(a, "\"%s\": plugin options need a value: --%sKey=<value>",
-                     exec_quote(q, arg), a->n_plugins ? "<plugin>." : "");
-  if (a->n_plugins == 0)
+  if (a->n_plugins == 0) {
+    char buf[160];
+    /* --Key=v of a key the plugin does not know goes to the plugin,
+     * which names it (unknown option), unless it is a flag mistyped */
+    if (!exec_is_key(a, name, len) &&
+        (value == NULL || exec_closest(a, name, len, buf, sizeof(buf))))
+      return exec_unknown(a, name, len, "see --help");
+    if (value == NULL)
+      return exec_fail(a,
+                       "\"%s\": plugin options need a value: --Key=<value> "
+                       "or --Key <value>",
+                       exec_quote(q, arg));
     return host_exec_add_item(&a->items, &a->n_items, name, len, value,
                               a->error, sizeof(a->error), arg);
-  const char *dot = memchr(name, '.', len);
-  struct host_exec_plugin_args *p =
-      dot ? exec_plugin(a, name, (size_t)(dot - name)) : NULL;
-  if (p == NULL) {
-    char names[256];
-    return exec_fail(a,
-                     "\"%s\": not a flag; a plugin's option is "
-                     "--<plugin>.<Key>=<value>, <plugin> one of %s",
-                     exec_quote(q, arg),
-                     exec_plugin_names(a, names, sizeof(names)));
   }
+  struct host_exec_plugin_args *p = exec_key_plugin(a, name, len);
+  if (p == NULL) {
+    char names[256], hint[400];
+    snprintf(hint, sizeof(hint),
+             "a plugin's option is --<plugin>.<Key>=<value>, <plugin> one of "
+             "%s",
+             exec_plugin_names(a, names, sizeof(names)));
+    return exec_unknown(a, name, len, hint);
+  }
+  if (value == NULL)
+    return exec_fail(a,
+                     "\"%s\": plugin options need a value: "
+                     "--<plugin>.<Key>=<value> or --<plugin>.<Key> <value>",
+                     exec_quote(q, arg));
   p->keyed = true;
+  const char *dot = memchr(name, '.', len);
   return host_exec_add_item(&p->items, &p->n_items, dot + 1,
                             len - (size_t)(dot + 1 - name), value, a->error,
                             sizeof(a->error), arg);
+}
+
+/* --name without '=': whether the next argument is its value (GNU's
+ * --flag value): a flag or key that takes one, and a next argument that
+ * is not itself a --flag. */
+static bool exec_takes_next(struct host_exec_args *a, const char *name,
+                            size_t len, const char *next) {
+  if (next == NULL || strncmp(next, "--", 2) == 0)
+    return false;
+  const struct exec_flag *f = exec_flag_find(a, name, len);
+  if (f != NULL)
+    return f->value;
+  if (a->n_plugins == 0)
+    return exec_is_key(a, name, len);
+  return exec_key_plugin(a, name, len) != NULL;
 }
 
 static int exec_parse(int argc, char **argv, struct host_exec_args *a) {
@@ -355,6 +536,9 @@ static int exec_parse(int argc, char **argv, struct host_exec_args *a) {
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
     const char *value = eq ? eq + 1 : NULL;
+    if (value == NULL &&
+        exec_takes_next(a, name, len, i + 1 < argc ? argv[i + 1] : NULL))
+      value = argv[++i];
     rc = exec_flag(a, name, len, value, arg, &mode_set);
     if (rc == 1)
       rc = exec_key(a, name, len, value, arg);
@@ -382,6 +566,14 @@ static int exec_parse(int argc, char **argv, struct host_exec_args *a) {
     a->mode = HOST_EXEC_INTERVAL; /* the live view */
     a->interval_s = 1.0;
   }
+  for (size_t c = 0; c < a->n_configs && rc == 0; c++)
+    if (a->mode == HOST_EXEC_EXECD && strcmp(a->configs[c], "-") == 0)
+      rc = exec_fail(a, "--config=-: standard input is --execd's (one line per "
+                        "batch): give the configuration as a file");
+  for (size_t p = 0; p < a->n_plugins && rc == 0; p++)
+    if (a->plugins[p].chosen && a->plugins[p].excluded)
+      rc = exec_fail(a, "%s: both in --plugin and --no-plugin",
+                     a->plugins[p].ops->name);
   return rc;
 }
 
@@ -402,7 +594,13 @@ static int exec_done(struct host_exec_args *a, int rc) {
 }
 
 int host_exec_parse_args(int argc, char **argv, struct host_exec_args *a) {
+  return host_exec_parse_args_for(NULL, argc, argv, a);
+}
+
+int host_exec_parse_args_for(const struct plugin_ops *ops, int argc,
+                             char **argv, struct host_exec_args *a) {
   exec_defaults(a);
+  a->options = ops != NULL ? ops->options : NULL;
   return exec_done(a, exec_parse(argc, argv, a));
 }
 
@@ -410,6 +608,9 @@ int host_exec_parse_args_multi(int argc, char **argv,
                                const struct plugin_ops *const *table,
                                size_t n_table, struct host_exec_args *a) {
   exec_defaults(a);
+  /* gpu-telemetry says what each plugin found (notice), as node_exporter
+   * lists its collectors at start */
+  a->log_level = LOG_LEVEL_NOTICE;
   a->plugins = calloc(n_table, sizeof(*a->plugins));
   if (a->plugins == NULL)
     return exec_done(a, -ENOMEM);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The flags every executable shares, after the usage lines. */
-static void exec_help_flags(const char *key_form) {
+static void exec_help_flags(const char *key_form, const char *level) {
   printf(
       "  --format=F       influx (default; line protocol), json (one array "
       "per batch;\n"
@@ -51,7 +51,8 @@ static void exec_help_flags(const char *key_form) {
       "sees every\n"
       "                   GPU process's name, pid and cgroup), P default "
       "9470;\n"
-      "                   SIGTERM or SIGINT stops it\n"
+      "                   --listen=P is --listen=:P; SIGTERM or SIGINT stops "
+      "it\n"
       "  --web-config=F   with --listen: TLS and basic auth from F, "
       "node_exporter's\n"
       "                   web config layout (tls_server_config, "
@@ -59,22 +60,24 @@ static void exec_help_flags(const char *key_form) {
       "  --window=S       seconds between the two reads of --once (default "
       "1; 0 reads\n"
       "                   twice back to back; rates need two reads)\n"
-      "  --log-level=L    error, warning (default), info or debug; messages "
-      "go to\n"
-      "                   stderr as \"error: ...\", or \"E! \", \"W! \", "
-      "\"I! \", \"D! \" with --execd\n"
+      "  --log-level=L    error, warning, notice, info or debug; messages go "
+      "to stderr\n"
+      "                   as \"error: ...\", or \"E! \", \"W! \", \"I! \", "
+      "\"D! \" with --execd;\n"
+      "                   default %s\n"
       "  --help, -h       this text; --version: the version\n"
+      "  --FLAG VALUE     is --FLAG=VALUE, for every flag and key that takes "
+      "a value\n"
+      "                   (when VALUE does not start with --)\n"
       "  %s\n"
       "                   a collectd option of the plugin (below): "
       "case-insensitive,\n"
-      "                   repeatable, applied in order; --Key value (no '=') "
-      "is not\n"
-      "                   accepted. A key inside a nested collectd block "
-      "is\n"
-      "                   <Block>.<Key>: added to the most recent "
-      "<Block>=<value> (or\n"
-      "                   to a new value-less Block)\n",
-      key_form);
+      "                   repeatable, applied in order. A key inside a "
+      "nested collectd\n"
+      "                   block is <Block>.<Key>: added to the most "
+      "recent\n"
+      "                   <Block>=<value> (or to a new value-less Block)\n",
+      level, key_form);
 }
 
 static void exec_help_exit(void) {
@@ -138,7 +141,7 @@ void exec_help(const struct plugin_ops *ops) {
          "stdout.\n"
          "\n",
          name, w, "", w, "", w, "", name, name);
-  exec_help_flags("--<Key>=<value>");
+  exec_help_flags("--<Key>=<value>", "warning");
   printf("\nOptions of %s, as --Key=<value> (the keys of its collectd "
          "block):\n",
          name);
@@ -150,7 +153,8 @@ void exec_help(const struct plugin_ops *ops) {
 void exec_help_multi(const char *program, const struct plugin_ops *const *table,
                      size_t n) {
   int w = (int)strlen(program);
-  printf("usage: %s [--plugin=NAME ...] [--config=FILE]\n"
+  printf("usage: %s [--plugin=NAME[,NAME...]] [--no-plugin=NAME[,NAME...]]\n"
+         "       %*s [--config=FILE|DIR|GLOB|- ...]\n"
          "       %*s [--format=json|influx|table|prometheus|top]\n"
          "       %*s [--once | --execd | --interval=SECONDS | "
          "--listen=ADDR:PORT]\n"
@@ -162,22 +166,32 @@ void exec_help_multi(const char *program, const struct plugin_ops *const *table,
          "one screen\nfor the whole machine. Each plugin reads on its own "
          "interval and thread.\n"
          "\n"
-         "  --plugin=NAME    run this plugin (repeatable); none: every plugin "
-         "(those\n"
-         "                   whose hardware is absent stay quiet), or those a "
-         "--config\n"
-         "                   file loads\n"
-         "  --config=FILE    a collectd configuration: its LoadPlugin lines "
-         "choose the\n"
-         "                   plugins, its <Plugin NAME> blocks (with "
+         "  --plugin=NAME    run this plugin (repeatable, or NAME,NAME); "
+         "none: every\n"
+         "                   plugin (each says what it found), or those a "
+         "--config loads\n"
+         "  --no-plugin=NAME leave this plugin out (repeatable, or "
+         "NAME,NAME)\n"
+         "  --config=PATH    a collectd configuration (repeatable, read in "
+         "order): a file,\n"
+         "                   a directory (its files in name order, as "
+         "collectd's Include),\n"
+         "                   a glob, or - and /dev/fd/N (a pipe); Include is "
+         "followed. Its\n"
+         "                   LoadPlugin lines choose the plugins (the others "
+         "are skipped,\n"
+         "                   said once), its <Plugin NAME> blocks (with "
          "<Instance> blocks)\n"
          "                   configure them, its Interval is the default "
-         "interval; the\n"
-         "                   shipped collectd snippets work as they are; "
-         "--<plugin>.<Key>\n"
-         "                   keys are added to every block of their plugin\n",
-         program, w, "", w, "", w, "", w, "", program);
-  exec_help_flags("--<plugin>.<Key>=<value>");
+         "interval; a\n"
+         "                   whole collectd.conf and the shipped snippets "
+         "work as they are;\n"
+         "                   --<plugin>.<Key> keys are added to every block "
+         "of their plugin\n",
+         program, w, "", w, "", w, "", w, "", w, "", program);
+  exec_help_flags("--<plugin>.<Key>=<value>",
+                  "notice (a line per plugin instance says what it "
+                  "found)");
   for (size_t k = 0; k < n; k++) {
     char prefix[64];
     snprintf(prefix, sizeof(prefix), "%s.", table[k]->name);

@@ -269,9 +269,10 @@ static int exec_run_top(struct exec_host *x) {
   o.user_name = top_view_user;
   o.user_ctx = &users;
   char looked[600];
-  snprintf(looked, sizeof(looked),
-           "%s: no device under %s (--log-level=info says what %s looked at)",
-           x->program, sysfs ? sysfs : "/sys", x->multi ? "each plugin" : "it");
+  snprintf(looked, sizeof(looked), "%s: no device under %s (%s)", x->program,
+           sysfs ? sysfs : "/sys",
+           x->multi ? "each plugin said at the start where it looked"
+                    : "--log-level=info says what it looked at");
   o.looked_at = looked;
   struct exec_top t = {x};
   if (a->mode == HOST_EXEC_ONCE) {

@@ -117,6 +117,30 @@ static const struct {
      "When the plugin instance's last read ended, as Unix time"},
 };
 
+/* The device count of every instance whose plugin says what it found
+ * (plugin.h: found), so that a collector that works and found nothing
+ * (success 1, devices 0) is told from one that found two GPUs. */
+static void exec_prom_devices(struct exec_page *p, const struct runner *r) {
+  static const char name[] = "gpu_telemetry_collector_devices";
+  bool any = false;
+  for (size_t k = 0; k < r->n && !any; k++)
+    any = r->inst[k]->devices >= 0;
+  if (!any)
+    return;
+  exec_page_put(p,
+                "# HELP %s How many devices the plugin instance found at its "
+                "last read (GPUs, accelerators, uncore PMUs)\n"
+                "# TYPE %s gauge\n",
+                name, name);
+  for (size_t k = 0; k < r->n; k++) {
+    const struct runner_instance *i = r->inst[k];
+    char label[256];
+    if (i->devices >= 0)
+      exec_page_put(p, "%s{plugin=\"%s\",plugin_instance=\"%s\"} %d\n", name,
+                    i->ops->name, exec_label(i->label, label), i->devices);
+  }
+}
+
 long exec_prom_page(struct exec_host *x, uint64_t now) {
   /* Every current read, each with its plugin's own field types; the sink
    * says what a pass refused or dropped (prom_http_sink.c). */
@@ -157,6 +181,7 @@ long exec_prom_page(struct exec_host *x, uint64_t now) {
                     exec_label(i->label, label), value);
     }
   }
+  exec_prom_devices(&p, r);
   char prefix[64];
   exec_prefix(x->program, prefix);
   exec_page_put(

@@ -10,26 +10,29 @@
  * file's (a later key overrides an earlier one where the plugin keeps one
  * value). Unlike collectd, any block that is wrong stops the start (exit
  * 2): a command-line tool says so rather than run half a configuration.
+ * The --config sources (files, directories, globs, pipes, Include) are
+ * read by exec_conf.c, in order, as one configuration; as in collectd, a
+ * plugin's blocks may be spread over several files, but one instance
+ * label given twice is an error naming both places (file:line).
  */
 #include "common/core/log.h"
-#include "common/exec/collectd_conf.h"
+#include "common/exec/exec_conf.h"
 #include "common/exec/exec_host.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/* A configuration file larger than this is refused. */
-#define EXEC_CONFIG_MAX_BYTES (4u << 20)
 
 /* One instance to create. */
 struct exec_block {
   size_t plugin;                 /* index in the table */
   const char *label;             /* borrowed */
+  size_t item;                   /* its <Plugin> in the --config, or
+                                  * SIZE_MAX: none (defaults, command line) */
+  unsigned line;                 /* of its <Instance> (0: of the <Plugin>) */
   const struct cfg_item **items; /* owned array of borrowed items */
   size_t n_items;
 };
@@ -38,12 +41,13 @@ struct exec_plan {
   struct exec_block *blocks;
   size_t n_blocks;
   /* per plugin of the table */
-  bool *run;                     /* started */
-  bool *explicit_;               /* asked for: its failure is an error */
-  double *interval_s;            /* <LoadPlugin> Interval, 0: none */
-  const struct cfg_item ***conf; /* its <Plugin> blocks, in file order */
+  bool *run;          /* started */
+  bool *explicit_;    /* asked for: its failure is an error */
+  double *interval_s; /* <LoadPlugin> Interval, 0: none */
+  size_t **conf;      /* its <Plugin> blocks (items of `ec`) */
   size_t *n_conf;
-  double global_interval_s; /* the file's Interval, 0: none */
+  double global_interval_s;   /* the file's Interval, 0: none */
+  const struct exec_conf *ec; /* the --config sources read */
 };
 
 static void exec_plan_fini(struct exec_plan *p, size_t n_table) {
@@ -58,50 +62,6 @@ static void exec_plan_fini(struct exec_plan *p, size_t n_table) {
       free(p->conf[k]);
   free(p->conf);
   free(p->n_conf);
-}
-
-/* Read a whole configuration file; 0, or 2 after saying why. */
-static int exec_read_file(const char *program, const char *path, char **out,
-                          size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) < 0) {
-    log_errno(LOG_LEVEL_ERROR, program, path, fd < 0 ? "open" : "fstat", errno,
-              NULL);
-    if (fd >= 0)
-      close(fd);
-    return 2;
-  }
-  if (!S_ISREG(st.st_mode) || st.st_size > EXEC_CONFIG_MAX_BYTES) {
-    log_msg(LOG_LEVEL_ERROR, program, path, "--config",
-            S_ISREG(st.st_mode) ? "larger than %u bytes" : "not a file",
-            EXEC_CONFIG_MAX_BYTES);
-    close(fd);
-    return 2;
-  }
-  char *buf = malloc((size_t)st.st_size + 1);
-  size_t got = 0;
-  while (buf != NULL && got < (size_t)st.st_size) {
-    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      log_errno(LOG_LEVEL_ERROR, program, path, "read", n < 0 ? errno : EIO,
-                NULL);
-      free(buf);
-      close(fd);
-      return 2;
-    }
-    got += (size_t)n;
-  }
-  close(fd);
-  if (buf == NULL) {
-    log_errno(LOG_LEVEL_ERROR, program, path, "read", ENOMEM, NULL);
-    return 2;
-  }
-  *out = buf;
-  *len = got;
-  return 0;
 }
 
 static long exec_find(const struct plugin_ops *const *table, size_t n,
@@ -130,79 +90,139 @@ static int exec_interval(const char *who, const struct cfg_item *it,
   return 0;
 }
 
-/* The top level of the file: LoadPlugin, <LoadPlugin>, <Plugin>,
+/* Add `name` to the list of collectd plugins skipped (once each). */
+static int exec_skip(char ***skipped, size_t *n, const char *name) {
+  for (size_t i = 0; i < *n; i++)
+    if (strcasecmp((*skipped)[i], name) == 0)
+      return 0;
+  char **grown = realloc(*skipped, (*n + 1) * sizeof(**skipped));
+  if (grown == NULL)
+    return 1;
+  *skipped = grown;
+  if ((grown[*n] = strdup(name)) == NULL)
+    return 1;
+  (*n)++;
+  return 0;
+}
+
+/* Say once which of the configuration's plugins are not ours (a whole
+ * collectd.conf loads cpu, df, rrdtool ...), and free the list. */
+static void exec_say_skipped(const struct exec_host *x, char **skipped,
+                             size_t n) {
+  char list[600];
+  size_t len = 0;
+  list[0] = '\0';
+  for (size_t i = 0; i < n; i++) {
+    if (len < sizeof(list))
+      len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+                              i ? ", " : "", skipped[i]);
+    free(skipped[i]);
+  }
+  free(skipped);
+  if (len >= sizeof(list)) /* cut: say the list goes on */
+    memcpy(list + sizeof(list) - 4, "...", 3);
+  if (n > 0)
+    log_msg(LOG_LEVEL_NOTICE, x->program, "--config", NULL,
+            "%zu collectd plugin%s not of %s, skipped: %s", n,
+            n == 1 ? "" : "s", x->program, list);
+}
+
+/* The top level of the configuration: LoadPlugin, <LoadPlugin>, <Plugin>,
  * Interval; collectd's other settings are the daemon's and ignored. */
 static int exec_conf_top(struct exec_host *x,
                          const struct plugin_ops *const *table, size_t n_table,
-                         struct exec_plan *p, const struct cfg_item *items,
-                         size_t n) {
-  const char *file = x->args->config;
-  for (size_t i = 0; i < n; i++) {
-    const struct cfg_item *it = &items[i];
+                         struct exec_plan *p) {
+  const struct exec_conf *ec = p->ec;
+  char **skipped = NULL;
+  size_t n_skipped = 0;
+  int rc = 0;
+  for (size_t i = 0; i < ec->n_items && rc == 0; i++) {
+    const struct cfg_item *it = &ec->items[i];
     const char *name = exec_one_string(it);
+    char where[1100];
+    exec_conf_where(ec, i, 0, where, sizeof(where));
     if (cfg_key_is(it, "Interval")) {
       if (exec_interval(x->program, it, &p->global_interval_s) != 0)
-        return 2;
+        rc = 2;
       continue;
     }
     bool load = cfg_key_is(it, "LoadPlugin"), block = cfg_key_is(it, "Plugin");
     if (!load && !block) {
-      log_msg(cfg_key_is(it, "Include") ? LOG_LEVEL_WARNING : LOG_LEVEL_INFO,
-              x->program, file, it->key, "a collectd daemon setting: ignored%s",
-              cfg_key_is(it, "Include")
-                  ? " (its files are not read: give each to --config)"
-                  : "");
+      log_msg(LOG_LEVEL_INFO, x->program, where, it->key,
+              "a collectd daemon setting: ignored");
       continue;
     }
     if (name == NULL) {
-      log_msg(LOG_LEVEL_ERROR, x->program, file, it->key,
+      log_msg(LOG_LEVEL_ERROR, x->program, where, it->key,
               "expected one plugin name");
-      return 2;
+      rc = 2;
+      continue;
     }
     long k = exec_find(table, n_table, name);
     if (k < 0) {
-      log_msg(LOG_LEVEL_WARNING, x->program, file, it->key,
-              "\"%s\": not a plugin of %s; ignored", name, x->program);
+      rc = exec_skip(&skipped, &n_skipped, name);
       continue;
     }
     if (load) {
       p->run[k] = p->explicit_[k] = true;
-      for (size_t c = 0; c < it->n_children; c++) /* <LoadPlugin NAME> */
+      for (size_t c = 0; c < it->n_children && rc == 0; c++) /* <LoadPlugin> */
         if (cfg_key_is(&it->children[c], "Interval")) {
           if (exec_interval(table[k]->name, &it->children[c],
                             &p->interval_s[k]) != 0)
-            return 2;
+            rc = 2;
         } else
-          log_msg(LOG_LEVEL_INFO, x->program, file, it->children[c].key,
+          log_msg(LOG_LEVEL_INFO, x->program, where, it->children[c].key,
                   "<LoadPlugin %s>: a collectd daemon setting: ignored",
                   table[k]->name);
       continue;
     }
-    const struct cfg_item **grown =
-        realloc(p->conf[k], (p->n_conf[k] + 1) * sizeof(*grown));
-    if (grown == NULL)
-      return 1;
-    grown[p->n_conf[k]++] = it;
+    size_t *grown = realloc(p->conf[k], (p->n_conf[k] + 1) * sizeof(*grown));
+    if (grown == NULL) {
+      rc = 1;
+      continue;
+    }
+    grown[p->n_conf[k]++] = i;
     p->conf[k] = grown;
   }
-  for (size_t k = 0; k < n_table; k++)
-    if (p->n_conf[k] > 0 && !p->run[k])
-      log_msg(LOG_LEVEL_WARNING, x->program, file, "Plugin",
+  exec_say_skipped(x, skipped, n_skipped);
+  for (size_t k = 0; k < n_table && rc == 0; k++)
+    if (p->n_conf[k] > 0 && !p->run[k]) {
+      char where[1100];
+      log_msg(LOG_LEVEL_WARNING, x->program,
+              exec_conf_where(ec, p->conf[k][0], 0, where, sizeof(where)),
+              "Plugin",
               "<Plugin %s> without LoadPlugin %s: ignored, as collectd does",
               table[k]->name, table[k]->name);
-  return 0;
+    }
+  return rc;
+}
+
+/* The label of block `b` given again at `item`/`line`: say where both
+ * are (file:line), or where the second is when one is not from a file. */
+static void exec_say_twice(const struct exec_plan *p, const char *plugin,
+                           const struct exec_block *b, size_t item,
+                           unsigned line) {
+  char first[1100] = "the command line", second[1100] = "the command line";
+  if (b->item != SIZE_MAX)
+    exec_conf_where(p->ec, b->item, b->line, first, sizeof(first));
+  if (item != SIZE_MAX)
+    exec_conf_where(p->ec, item, line, second, sizeof(second));
+  log_msg(LOG_LEVEL_ERROR, plugin, second, "Instance",
+          "\"%s\" is configured again (first at %s): one block per "
+          "instance label",
+          b->label, first);
 }
 
 /* Append a block of plugin `k` labelled `label` with `base` (n_base) and
  * the command line's items of the plugin. */
 static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
-                          const char *label, const struct cfg_item *base,
-                          size_t n_base, const struct cfg_item *const *more,
-                          size_t n_more) {
+                          const char *label, size_t item, unsigned line,
+                          const struct cfg_item *base, size_t n_base,
+                          const struct cfg_item *const *more, size_t n_more) {
   for (size_t b = 0; b < p->n_blocks; b++)
     if (p->blocks[b].plugin == k && strcmp(p->blocks[b].label, label) == 0) {
-      log_msg(LOG_LEVEL_ERROR, x->program, x->args->config, "Instance",
-              "\"%s\": label already used", label);
+      exec_say_twice(p, x->multi ? x->args->plugins[k].ops->name : x->program,
+                     &p->blocks[b], item, line);
       return 2;
     }
   const struct cfg_item *cli =
@@ -216,6 +236,8 @@ static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
   struct exec_block *b = &grown[p->n_blocks];
   b->plugin = k;
   b->label = label;
+  b->item = item;
+  b->line = line;
   b->n_items = 0;
   b->items = malloc((n_base + n_more + n_cli + 1) * sizeof(*b->items));
   if (b->items == NULL)
@@ -230,42 +252,44 @@ static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
   return 0;
 }
 
-/* The blocks of plugin `k`: its <Instance> blocks, and one named after
- * the plugin for the keys outside them (or alone). */
+/* The blocks of plugin `k`: the <Instance> blocks of each of its
+ * <Plugin> blocks, and for each <Plugin> block with keys outside them one
+ * instance named after the plugin (as the collectd host: a second such
+ * block is a label given twice); with none, one with the defaults. */
 static int exec_plugin_blocks(struct exec_host *x, const struct plugin_ops *ops,
                               size_t k, struct exec_plan *p) {
-  size_t n_top = 0, n_inst = 0;
-  for (size_t c = 0; c < p->n_conf[k]; c++)
-    for (size_t i = 0; i < p->conf[k][c]->n_children; i++) {
-      if (cfg_key_is(&p->conf[k][c]->children[i], "Instance"))
-        n_inst++;
-      else
-        n_top++;
-    }
-  const struct cfg_item **top = calloc(n_top + 1, sizeof(*top));
-  if (top == NULL)
-    return 1;
-  size_t t = 0;
   int rc = 0;
-  for (size_t c = 0; c < p->n_conf[k] && rc == 0; c++)
-    for (size_t i = 0; i < p->conf[k][c]->n_children && rc == 0; i++) {
-      const struct cfg_item *it = &p->conf[k][c]->children[i];
+  size_t before = p->n_blocks;
+  for (size_t c = 0; c < p->n_conf[k] && rc == 0; c++) {
+    size_t at = p->conf[k][c];
+    const struct cfg_item *blk = &p->ec->items[at];
+    const struct cfg_item **top = calloc(blk->n_children + 1, sizeof(*top));
+    if (top == NULL)
+      return 1;
+    size_t t = 0;
+    for (size_t i = 0; i < blk->n_children && rc == 0; i++) {
+      const struct cfg_item *it = &blk->children[i];
       if (!cfg_key_is(it, "Instance")) {
         top[t++] = it;
         continue;
       }
       const char *label = exec_one_string(it);
+      char where[1100];
       if (label == NULL || label[0] == '\0') {
-        log_msg(LOG_LEVEL_ERROR, ops->name, "config", "Instance",
-                "expected one non-empty string label");
+        log_msg(LOG_LEVEL_ERROR, ops->name,
+                exec_conf_where(p->ec, at, it->line, where, sizeof(where)),
+                "Instance", "expected one non-empty string label");
         rc = 2;
       } else
-        rc = exec_add_block(x, p, k, label, it->children, it->n_children, NULL,
-                            0);
+        rc = exec_add_block(x, p, k, label, at, it->line, it->children,
+                            it->n_children, NULL, 0);
     }
-  if (rc == 0 && (n_top > 0 || n_inst == 0))
-    rc = exec_add_block(x, p, k, ops->name, NULL, 0, top, t);
-  free(top);
+    if (rc == 0 && t > 0)
+      rc = exec_add_block(x, p, k, ops->name, at, 0, NULL, 0, top, t);
+    free(top);
+  }
+  if (rc == 0 && p->n_blocks == before)
+    rc = exec_add_block(x, p, k, ops->name, SIZE_MAX, 0, NULL, 0, NULL, 0);
   return rc;
 }
 
@@ -325,6 +349,8 @@ static int exec_start_block(struct exec_host *x,
   }
   if (status == 0) {
     runner_commit(slot, inst);
+    if (x->multi)
+      runner_say_found(slot);
     return 0;
   }
   if (inst != NULL)
@@ -348,28 +374,18 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
   p.interval_s = calloc(n_table, sizeof(*p.interval_s));
   p.conf = calloc(n_table, sizeof(*p.conf));
   p.n_conf = calloc(n_table, sizeof(*p.n_conf));
-  struct cfg_item *conf = NULL;
-  size_t n_conf = 0;
+  struct exec_conf ec;
+  memset(&ec, 0, sizeof(ec));
+  p.ec = &ec;
   int status = 0;
   if (!p.run || !p.explicit_ || !p.interval_s || !p.conf || !p.n_conf) {
     log_errno(LOG_LEVEL_ERROR, x->program, "setup", "malloc", ENOMEM, NULL);
     status = 1;
   }
-  if (status == 0 && a->config != NULL) {
-    char *text = NULL, err[256];
-    size_t len = 0;
-    status = exec_read_file(x->program, a->config, &text, &len);
-    if (status == 0) {
-      int rc = collectd_conf_parse(text, len, &conf, &n_conf, err, sizeof(err));
-      free(text);
-      if (rc < 0) {
-        log_msg(LOG_LEVEL_ERROR, x->program, a->config, "--config", "%s", err);
-        status = rc == -ENOMEM ? 1 : 2;
-      }
-    }
-    if (status == 0)
-      status = exec_conf_top(x, table, n_table, &p, conf, n_conf);
-  }
+  if (status == 0 && a->n_configs > 0)
+    status = exec_conf_read(&ec, x->program, a->configs, a->n_configs);
+  if (status == 0 && a->n_configs > 0)
+    status = exec_conf_top(x, table, n_table, &p);
   /* Which plugins run: the one of a single executable; else those named
    * by --plugin, else those the file loads, else all. */
   for (size_t k = 0; k < n_table && status == 0; k++) {
@@ -379,15 +395,18 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
     else if (a->plugins_chosen) {
       p.run[k] = pa->chosen;
       p.explicit_[k] = pa->chosen;
-    } else if (a->config == NULL)
+    } else if (a->n_configs == 0)
       p.run[k] = true;
+    if (pa != NULL && pa->excluded)
+      p.run[k] = false;
     if (pa != NULL && pa->keyed && !p.run[k]) {
       log_msg(LOG_LEVEL_ERROR, x->program, "usage", table[k]->name,
               "options were given for %s, which is not run (%s)",
               table[k]->name,
-              a->plugins_chosen ? "add --plugin="
-                                : "add LoadPlugin to the "
-                                  "--config file");
+              pa->excluded        ? "it is in --no-plugin"
+              : a->plugins_chosen ? "add --plugin="
+                                  : "add LoadPlugin to the "
+                                    "--config file");
       status = 2;
     }
     p.explicit_[k] |= pa != NULL && pa->keyed;
@@ -403,12 +422,18 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
     else if (rc == 0)
       started++;
   }
-  if (status == 0 && started == 0) {
+  if (status == 0 && p.n_blocks == 0 && a->n_configs > 0) {
+    log_msg(LOG_LEVEL_ERROR, x->program, "--config", NULL,
+            "loads none of %s's plugins (LoadPlugin drm_fdinfo, ...): "
+            "nothing to run",
+            x->program);
+    status = 2;
+  } else if (status == 0 && started == 0) {
     log_msg(LOG_LEVEL_ERROR, x->program, "setup", NULL,
             "no plugin instance started");
     status = 1;
   }
   exec_plan_fini(&p, n_table);
-  cfg_items_free(conf, n_conf);
+  exec_conf_fini(&ec);
   return status;
 }

@@ -17,6 +17,7 @@
 #include "common/sink/sink_json.h"
 #include "common/top/top_view.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -120,6 +121,54 @@ static int host_exec_all_failed(const struct runner *r) {
   return r->n > 0 ? 1 : 0;
 }
 
+/* Say where --listen serves, and when that is every address (an empty
+ * host, --listen=:PORT or --listen=PORT, as node_exporter's
+ * --web.listen-address=:9100), that anyone who reaches the port can read
+ * the page. */
+static void host_exec_say_listen(const char *program,
+                                 const struct prom_http *h) {
+  struct sockaddr_storage ss;
+  socklen_t len = sizeof(ss);
+  char addr[INET6_ADDRSTRLEN] = "?";
+  unsigned port = 0;
+  bool every = false;
+  if (getsockname(h->fd, (struct sockaddr *)&ss, &len) < 0)
+    return;
+  if (ss.ss_family == AF_INET) {
+    const struct sockaddr_in *v4 = (const struct sockaddr_in *)&ss;
+    inet_ntop(AF_INET, &v4->sin_addr, addr, sizeof(addr));
+    port = ntohs(v4->sin_port);
+    every = v4->sin_addr.s_addr == htonl(INADDR_ANY);
+  } else if (ss.ss_family == AF_INET6) {
+    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&ss;
+    inet_ntop(AF_INET6, &v6->sin6_addr, addr, sizeof(addr));
+    port = ntohs(v6->sin6_port);
+    every = IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr);
+  }
+  log_msg(LOG_LEVEL_NOTICE, program, "listen", NULL,
+          "serving http://%s%s%s:%u/metrics%s",
+          ss.ss_family == AF_INET6 ? "[" : "", addr,
+          ss.ss_family == AF_INET6 ? "]" : "", port,
+          every ? ss.ss_family == AF_INET6
+                      ? " on every IPv6 address"
+                      : " on every IPv4 address (anyone who reaches the "
+                        "port reads the page; give an address to narrow it)"
+                : "");
+}
+
+/* gpu-telemetry --once: when no plugin found a device, say so once (each
+ * said where it looked at the start); still exit 0: a machine without a
+ * GPU is not an error. */
+static void host_exec_say_nothing_found(const char *program,
+                                        const struct runner *r) {
+  for (size_t k = 0; k < r->n; k++)
+    if (r->inst[k]->devices != 0)
+      return;
+  if (r->n > 0)
+    log_msg(LOG_LEVEL_NOTICE, program, "once", NULL,
+            "no plugin found a device (each said above where it looked)");
+}
+
 /* Parse done: set up the outputs and the instances, run, tear down. */
 static int host_exec_run(const char *program,
                          const struct plugin_ops *const *table, size_t n,
@@ -143,6 +192,7 @@ static int host_exec_run(const char *program,
   x.multi = multi;
   x.stop = &host_exec_stop;
   int status = runner_init(&x.runner) < 0 ? 1 : 0;
+  x.runner.say_found = multi;
   x.shared = calloc(n, sizeof(*x.shared));
   x.n_shared = x.shared ? n : 0;
   for (size_t k = 0; k < x.n_shared; k++)
@@ -161,8 +211,10 @@ static int host_exec_run(const char *program,
     if (rc < 0) {
       log_msg(LOG_LEVEL_ERROR, program, "listen", NULL, "%s", err);
       status = rc == -EINVAL ? 2 : 1;
-    } else
+    } else {
       x.http = &http;
+      host_exec_say_listen(program, &http);
+    }
   }
   sink_line_init(&x.lines, stdout,
                  args->format == HOST_EXEC_JSON ? sink_json_format
@@ -189,6 +241,8 @@ static int host_exec_run(const char *program,
     status = exec_loop(&x);
     if (status == 0 && args->mode == HOST_EXEC_ONCE && !host_exec_stop)
       status = host_exec_all_failed(&x.runner);
+    if (status == 0 && multi && args->mode == HOST_EXEC_ONCE)
+      host_exec_say_nothing_found(program, &x.runner);
   }
   prom_http_stop(&http);
   /* A read left hung may still use its plugin's shared registry. */
@@ -210,9 +264,9 @@ int host_exec_main(const struct plugin_ops *ops, int argc, char **argv) {
   if (host_exec_stdio(ops->name) != 0)
     return 1;
   struct host_exec_args args;
-  if (host_exec_parse_args(argc, argv, &args) < 0) {
-    fprintf(stderr, "%s: usage: %s (see %s --help)\n", ops->name, args.error,
-            ops->name);
+  if (host_exec_parse_args_for(ops, argc, argv, &args) < 0) {
+    fprintf(stderr, "error: %s: usage: %s (see %s --help)\n", ops->name,
+            args.error, ops->name);
     return 2;
   }
   int status = 0;
@@ -235,8 +289,8 @@ int host_exec_main_multi(const char *program,
     return 1;
   struct host_exec_args args;
   if (host_exec_parse_args_multi(argc, argv, table, n, &args) < 0) {
-    fprintf(stderr, "%s: usage: %s (see %s --help)\n", program, args.error,
-            program);
+    fprintf(stderr, "error: %s: usage: %s (see %s --help)\n", program,
+            args.error, program);
     return 2;
   }
   int status = 0;

@@ -66,6 +66,7 @@ enum host_exec_mode { HOST_EXEC_ONCE, HOST_EXEC_EXECD, HOST_EXEC_INTERVAL };
 struct host_exec_plugin_args {
   const struct plugin_ops *ops; /* borrowed, from the table */
   bool chosen;                  /* named by --plugin */
+  bool excluded;                /* named by --no-plugin */
   bool keyed;                   /* a --NAME.Key was given */
   struct cfg_item *items;       /* owned: its --NAME.Key items, in order */
   size_t n_items;
@@ -83,12 +84,18 @@ struct host_exec_args {
   int rows;                     /* --rows=N of --format=top --once, > 0 */
   bool help;                    /* --help or -h */
   bool version;                 /* --version */
-  const char *listen;     /* --listen=ADDR:PORT (borrowed argv), or NULL */
+  const char *listen;           /* --listen=ADDR:PORT (borrowed argv, or
+                                 * listen_port), or NULL */
+  char listen_port[8];          /* --listen=PORT as ":PORT" */
+  /* one plugin's executable: its keys, for --Key value and the closest
+   * flag of a mistyped one (borrowed), or NULL: any name is a key */
+  const struct cfg_option *options;
   const char *web_config; /* --web-config=FILE (prom_http_web.h), or NULL */
   struct cfg_item *items; /* owned tree: keys, values, children */
   size_t n_items;
   /* gpu-telemetry (host_exec_parse_args_multi) only: */
-  const char *config; /* --config=FILE (borrowed argv), or NULL */
+  const char **configs; /* owned array of borrowed argv: each --config */
+  size_t n_configs;
   struct host_exec_plugin_args *plugins; /* owned, one per table entry */
   size_t n_plugins;
   bool plugins_chosen; /* a --plugin was given */
@@ -105,10 +112,17 @@ struct host_exec_args {
  */
 int host_exec_parse_args(int argc, char **argv, struct host_exec_args *out);
 
+/* The same for the executable of plugin `ops`, whose keys it then knows:
+ * --Key value takes the next argument only for one of them, and an
+ * unknown --name is named with the closest flag or key. */
+int host_exec_parse_args_for(const struct plugin_ops *ops, int argc,
+                             char **argv, struct host_exec_args *out);
+
 /*
  * The same for gpu-telemetry, which runs the plugins of `table`: a plugin's
  * key is --NAME.Key=<value> (NAME any case; --NAME.Block.Key nests as
- * above), and --plugin=NAME (repeatable) and --config=FILE are flags.
+ * above), and --plugin=NAME[,NAME...] and --no-plugin=NAME[,NAME...]
+ * (repeatable) and --config=FILE (repeatable, read in order) are flags.
  */
 int host_exec_parse_args_multi(int argc, char **argv,
                                const struct plugin_ops *const *table,

@@ -67,6 +67,22 @@ void runner_commit(struct runner_instance *i, void *inst) {
                        : 0;
   if (drain > 0 && (i->interval_ns == 0 || drain < i->interval_ns))
     i->drain_ns = drain;
+  i->devices =
+      ops->found != NULL ? ops->found(inst, i->found, sizeof(i->found)) : -1;
+  i->work_devices = i->devices;
+}
+
+void runner_say_found(const struct runner_instance *i) {
+  if (i->devices < 0)
+    return;
+  /* the instance named only when it has a name of its own */
+  const char *label = strcmp(i->label, i->ops->name) != 0 ? i->label : NULL;
+  if (i->devices == 0)
+    log_msg(LOG_LEVEL_NOTICE, i->ops->name, label, "found", "no device: %s",
+            i->found);
+  else
+    log_msg(LOG_LEVEL_NOTICE, i->ops->name, label, "found", "%d device%s: %s",
+            i->devices, i->devices == 1 ? "" : "s", i->found);
 }
 
 static void runner_instance_free(struct runner_instance *i);
@@ -163,14 +179,22 @@ static void *runner_worker(void *arg) {
     if (job == RUNNER_READ)
       runner_apply_reconfigure(i);
     uint64_t start = runner_now(), end;
+    int devices = -1;
+    char found[sizeof(i->work_found)];
     if (job == RUNNER_READ) {
       snapshot_clear(&i->work);
       rc = i->ops->read(i->inst, &sink.base);
+      if (i->ops->found != NULL)
+        devices = i->ops->found(i->inst, found, sizeof(found));
     } else {
       i->ops->drain(i->inst);
     }
     end = runner_now();
     pthread_mutex_lock(&i->lock);
+    if (devices >= 0) {
+      i->work_devices = devices;
+      memcpy(i->work_found, found, sizeof(found));
+    }
     i->busy = false;
     if (job == RUNNER_READ) {
       i->finished = true;
@@ -434,6 +458,12 @@ size_t runner_collect(struct runner *r, uint64_t now) {
               "finished again after %.3g s",
               (double)(i->work_end_ns - i->work_start_ns) / 1e9);
     log_complaint_release(&i->slow);
+    if (i->work_devices != i->devices) { /* a device came or went */
+      i->devices = i->work_devices;
+      memcpy(i->found, i->work_found, sizeof(i->found));
+      if (r->say_found)
+        runner_say_found(i);
+    }
     if (i->discard)
       continue;
     struct snapshot swap = i->last;

@@ -75,6 +75,8 @@ struct runner_instance {
   size_t n_reconfigure;
   int work_rc;
   uint64_t work_start_ns, work_end_ns, work_unix_ns;
+  int work_devices;     /* plugin.h: found, after the read; -1: no op */
+  char work_found[256]; /* its line */
 
   /* The host thread's. */
   struct snapshot last; /* the last collected read */
@@ -96,6 +98,9 @@ struct runner_instance {
   uint64_t skipped;           /* due reads skipped while busy */
   struct log_complaint slow;  /* said: a read is still running when due */
   struct log_complaint stuck; /* said: no read finished for long */
+  int devices;                /* found at the last read (or init); -1: the
+                               * plugin does not say (no found op) */
+  char found[256];            /* what it found, or why nothing */
 };
 
 struct runner {
@@ -105,6 +110,7 @@ struct runner {
   unsigned round;          /* the open round's number (0: none yet) */
   uint64_t round_deadline; /* when the open round's batch is written */
   bool round_open;
+  bool say_found; /* say what an instance found when it changes */
 };
 
 /* 0 or -errno (pipe). */
@@ -120,8 +126,15 @@ int runner_init(struct runner *r);
 struct runner_instance *runner_add(struct runner *r,
                                    const struct plugin_ops *ops,
                                    const char *label, uint64_t interval_ns);
-/* `inst` (ops->init returned 0) is read from runner_start on. */
+/* `inst` (ops->init returned 0) is read from runner_start on. Asks it
+ * what it found (plugin.h: found) into i->devices and i->found. */
 void runner_commit(struct runner_instance *i, void *inst);
+
+/* Say at NOTICE what instance `i` found ("found: 2 devices: i915 card0,
+ * ..." or "found: no device: <why>"); nothing when its plugin has no
+ * found op. runner_collect says it again when the count changes, if
+ * r->say_found (gpu-telemetry's). */
+void runner_say_found(const struct runner_instance *i);
 /* Forget the slot runner_add returned last (its instance is the
  * caller's). */
 void runner_drop(struct runner *r);

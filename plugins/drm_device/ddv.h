@@ -192,6 +192,7 @@ struct ddv {
   bool rescan;               /* a device or attribute vanished */
   unsigned scan_changes;     /* devices found or gone by the last scan */
   bool said_none;            /* "no device" said (until one is found) */
+  bool no_class;             /* the last scan found neither class dir */
   size_t fd_budget;          /* fds kept open at most (RLIMIT_NOFILE) */
   size_t fds_open;           /* fds kept open now: dirfds and attributes */
   struct log_complaint scan_complaint;

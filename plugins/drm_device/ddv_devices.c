@@ -961,6 +961,7 @@ static int ddv_dev_cmp(const void *a, const void *b) {
  * sysfs tree: a wrong SysfsRoot), else at INFO (the default /sys of a
  * machine whose kernel has no DRM driver loaded: nothing is wrong). */
 static void ddv_say_none(struct ddv *d, bool drm, bool accel) {
+  d->no_class = !drm && !accel;
   if (d->n_devices > 0) {
     d->said_none = false;
     return;

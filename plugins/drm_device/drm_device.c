@@ -16,6 +16,7 @@
 #include "plugins/drm_device/drm_device.h"
 
 #include "common/core/devsession.h"
+#include "common/core/found.h"
 #include "plugins/drm_device/ddv.h"
 
 #include <errno.h>
@@ -113,6 +114,28 @@ static int ddv_read(void *inst, struct metric_sink *sink) {
   return rc;
 }
 
+/* plugin.h: found. */
+static int ddv_found(void *inst, char *text, size_t size) {
+  const struct ddv *d = inst;
+  struct found_text f;
+  found_init(&f, text, size);
+  for (size_t i = 0; i < d->n_devices; i++)
+    if (!d->devices[i].gone)
+      found_add(&f, d->devices[i].driver, d->devices[i].name);
+  if (f.count > 0)
+    return f.count;
+  if (d->no_class)
+    return found_none(&f, "%s has neither class/drm nor class/accel",
+                      d->cfg.sysfs_root);
+  return found_none(&f,
+                    "no card<N> or accel<N>%s under %s/class/drm or "
+                    "class/accel",
+                    d->cfg.filter.n_devices || d->cfg.filter.n_drivers
+                        ? " matching Device/Driver"
+                        : "",
+                    d->cfg.sysfs_root);
+}
+
 static void ddv_free(void *inst) {
   struct ddv *d = inst;
   if (d == NULL)
@@ -183,5 +206,6 @@ const struct plugin_ops drm_device_ops = {
     .read = ddv_read,
     .collectd_rules = ddv_collectd_rules,
     .help_example = NULL, /* no nested block */
+    .found = ddv_found,
     .instance_free = ddv_free,
 };

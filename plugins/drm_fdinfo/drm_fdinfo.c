@@ -5,6 +5,7 @@
  * cgroup from DRM client usage stats (Documentation/gpu/drm-usage-stats.rst)
  * for every DRM and accel driver. See dfi.h for how the work is split.
  */
+#include "common/core/found.h"
 #include "plugins/drm_fdinfo/dfi.h"
 #include "plugins/drm_fdinfo/dfi_groups.h"
 #include "plugins/drm_fdinfo/dfi_names.h"
@@ -100,6 +101,31 @@ static int dfi_read(void *inst, struct metric_sink *sink) {
   return dfi_report(d, sink, plugin_host_realtime_ns(d->host));
 }
 
+/* plugin.h: found. A device with a card and a render node is one. */
+static int dfi_found(void *inst, char *text, size_t size) {
+  const struct dfi *d = inst;
+  struct found_text f;
+  found_init(&f, text, size);
+  for (size_t i = 0; i < d->n_devices; i++) {
+    const struct dfi_device *v = &d->devices[i];
+    bool twin = v->gone || v->excluded;
+    for (size_t j = 0; j < i && !twin; j++)
+      twin = !d->devices[j].gone && !d->devices[j].excluded &&
+             strcmp(d->devices[j].name, v->name) == 0;
+    if (!twin)
+      found_add(&f, v->driver, v->name);
+  }
+  if (f.count > 0)
+    return f.count;
+  return found_none(&f,
+                    "no DRM or accel device%s under %s/class/drm or "
+                    "class/accel (clients are looked for in %s)",
+                    d->cfg.filter.n_devices || d->cfg.filter.n_drivers
+                        ? " matching Device/Driver"
+                        : "",
+                    d->cfg.sysfs_root, d->cfg.proc_root);
+}
+
 static void dfi_free(void *inst) {
   struct dfi *d = inst;
   if (d == NULL)
@@ -176,5 +202,6 @@ const struct plugin_ops drm_fdinfo_ops = {
     .read = dfi_read,
     .collectd_rules = dfi_collectd_rules,
     .help_example = NULL, /* no nested block */
+    .found = dfi_found,
     .instance_free = dfi_free,
 };

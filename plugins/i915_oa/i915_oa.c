@@ -8,6 +8,7 @@
  */
 #include "plugins/i915_oa/i915_oa.h"
 #include "common/core/fileio.h"
+#include "common/core/found.h"
 #include "common/i915/i915_perf_open.h"
 #include "common/i915/oa_format.h"
 
@@ -697,6 +698,25 @@ static void oa_free(void *p) {
   free(inst);
 }
 
+/* plugin.h: found. */
+static int oa_found(void *p, char *text, size_t size) {
+  const struct oa_instance *inst = p;
+  struct found_text f;
+  found_init(&f, text, size);
+  if (inst->cfg.replay != NULL)
+    return found_none(&f, "it replays the recording %s", inst->cfg.replay);
+  for (size_t k = 0; k < inst->n_devs; k++)
+    if (inst->devs[k].used)
+      found_add(&f, inst->devs[k].dev.xe ? "xe" : "i915",
+                inst->devs[k].device_tag[0] ? inst->devs[k].device_tag
+                                            : inst->devs[k].dev.object);
+  if (f.count > 0)
+    return f.count;
+  return found_none(&f, "no i915 or xe render node (renderD*)%s under %s",
+                    inst->cfg.n_devices ? " of Device" : "",
+                    or_default(inst->cfg.dev_root, "/dev/dri"));
+}
+
 /* collectd identities (collectd_map.h), e.g. for <Instance "gpu">:
  *   i915_oa-gpu-0000:00:02.0-render0-<metric set uuid>/percent-gpu_busy_percent
  *   i915_oa-gpu-0000:00:02.0-<metric set uuid>/gpu_events-stream-reports
@@ -727,5 +747,6 @@ const struct plugin_ops i915_oa_ops = {
     .replays = oa_replays,
     .collectd_rules = oa_collectd_rules,
     .help_example = NULL, /* no nested block */
+    .found = oa_found,
     .instance_free = oa_free,
 };

@@ -8,6 +8,8 @@
  */
 #include "plugins/panthor_perf/panthor_perf.h"
 
+#include "common/core/found.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -253,6 +255,19 @@ static void ppf_free(void *inst) {
   free(p);
 }
 
+/* plugin.h: found. */
+static int ppf_found(void *inst, char *text, size_t size) {
+  const struct pp *p = inst;
+  struct found_text f;
+  found_init(&f, text, size);
+  for (size_t i = 0; i < p->n_devs; i++)
+    found_add(&f, "panthor", p->devs[i].name);
+  if (f.count > 0)
+    return f.count;
+  return found_none(&f, "no panthor render node (renderD*)%s under %s/dri",
+                    p->cfg.n_devices ? " of Device" : "", ppf_dev_root(p));
+}
+
 /* collectd identities (collectd_map.h), e.g. for <Instance "mali">:
  *   panthor_perf-mali-renderD128-Mali-G720/gpu_cycles-gpu_active_cycles
  *   panthor_perf-mali-renderD128/gpu_events-cshw-GPU_ACTIVE-value
@@ -286,5 +301,6 @@ const struct plugin_ops panthor_perf_ops = {
     .read = ppf_read,
     .collectd_rules = ppf_collectd_rules,
     .help_example = NULL, /* no nested block */
+    .found = ppf_found,
     .instance_free = ppf_free,
 };

@@ -12,6 +12,8 @@
  */
 #include "plugins/tegra410_uncore/t410.h"
 
+#include "common/core/found.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +321,21 @@ static void t410_free(void *inst) {
   free(d);
 }
 
+/* plugin.h: found. A device here is an uncore PMU being counted. */
+static int t410_found(void *inst, char *text, size_t size) {
+  const struct t410 *d = inst;
+  struct found_text f;
+  found_init(&f, text, size);
+  for (size_t i = 0; i < d->n_pmus; i++)
+    found_add(&f, "pmu", d->pmus[i].name);
+  if (f.count > 0)
+    return f.count;
+  return found_none(&f, "no %s under %s/bus/event_source/devices",
+                    d->preset_on ? "Tegra410 uncore PMU (nvidia_*_pmu_*)"
+                                 : "PMU that an Event or Filter names",
+                    d->cfg.sysfs_root ? d->cfg.sysfs_root : "/sys");
+}
+
 /* collectd identities (collectd_map.h), e.g. for <Instance "vera">:
  *   tegra410_uncore-vera-nvidia_pcie_pmu_0_rc_1/uncore_bytes_per_second-read_bandwidth
  *   tegra410_uncore-vera-nvidia_nvlink_c2c_pmu_0-in/gpu_events-cycles-count
@@ -355,5 +372,6 @@ const struct plugin_ops tegra410_uncore_ops = {
     .collectd_rules = t410_collectd_rules,
     .help_example = "--Filter=rp0 --Filter.PMU=pcie "
                     "--Filter.Terms=src_rp_mask=0x1",
+    .found = t410_found,
     .instance_free = t410_free,
 };

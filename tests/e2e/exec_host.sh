@@ -197,7 +197,7 @@ tap_is "  --Field.Value        the field's value; default: none" \
 tap_check "help: lists Interval, the collectd key the host takes" \
   grep -q -- '^  --Interval  *same as --interval=N' <<<"$out"
 tap_check "help: documents --log-level and its default" \
-  grep -qF -- 'error, warning (default), info or debug' <<<"$out"
+  grep -qF -- 'error, warning, notice, info or debug' <<<"$out"
 tap_is "" "$(cat "$T/err")" "help: nothing on stderr"
 out=$("$BIN" --version 2>"$T/err")
 tap_is "0|fake_plugin $(sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)|" \
@@ -205,7 +205,7 @@ tap_is "0|fake_plugin $(sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)|" \
 
 # ---- usage errors: exit 2, one line on stderr, nothing on stdout ----
 usage() { # expected message, args...
-  local want="fake_plugin: usage: $1 (see fake_plugin --help)"
+  local want="error: fake_plugin: usage: $1 (see fake_plugin --help)"
   shift
   local o
   o=$("$BIN" "$@" 2>"$T/err")
@@ -213,8 +213,12 @@ usage() { # expected message, args...
   tap_is "2|$want|" "$got|$(cat "$T/err")|$o" "usage error: $*"
 }
 usage 'unexpected argument "positional"' positional
-usage '"--Step": plugin options need a value: --Key=<value>' --Step 5
-usage '"--bogus": plugin options need a value: --Key=<value>' --bogus
+usage '"--Step": plugin options need a value: --Key=<value> or --Key <value>' --Step
+usage '"--Step": plugin options need a value: --Key=<value> or --Key <value>' --Step --once
+usage 'unknown flag "--bogus"; see --help' --bogus
+usage 'unknown flag "--lisen"; did you mean --listen?' --lisen :9470
+usage 'unknown flag "--Stepp"; did you mean --Step?' --Stepp 5
+usage '--interval needs a value: --interval=<value> or --interval <value>' --interval --once
 usage '--interval: expected a number of seconds from 0.001 to 1e+06, got "0,5"' \
   --interval=0,5
 usage '--interval: expected a number of seconds from 0.001 to 1e+06, got "0"' \
@@ -223,8 +227,13 @@ usage '--window: expected a number of seconds >= 0 and at most 1e+06, got "-1"' 
   --window=-1
 usage '--format: expected json, influx, table, prometheus or top, got "xml"' --format=xml
 usage '"--execd": choose one of --once, --execd and --interval' --once --execd
-usage '--log-level: expected error, warning, info or debug, got "loud"' \
+usage '--log-level: expected error, warning, notice, info or debug, got "loud"' \
   --log-level=loud
+# GNU's --flag value, as --flag=value
+out=$("$BIN" --format json --Step 5 --window 0 --once 2>"$T/err")
+tap_is "0|" "$?|$(cat "$T/err")" "--flag value: accepted, nothing on stderr"
+tap_check "--flag value: --format json and --Step 5 applied" \
+  python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert r and r[0]["name"]' "$out"
 
 # ---- configure, init and read failures ----
 out=$("$BIN" --FreeMarker="$T/m.cfg" --Step=abc 2>"$T/err")

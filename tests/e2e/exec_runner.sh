@@ -52,7 +52,7 @@ out=$("$M" --once --window=0 --plugin=fake_other --fake_other.Step=7 2>"$T/err")
 tap_is "0|fake,instance=fake_other counter=14i" "$?|$(sed 's/,reads.*//' <<<"$out")" \
   "--plugin chooses, --NAME.Key configures that plugin (the second read: 2 x 7)"
 "$M" --once --plugin=nosuch >/dev/null 2>"$T/err"
-tap_is "2|fake_multi: usage: --plugin: expected fake_plugin or fake_other, got \"nosuch\" (see fake_multi --help)" \
+tap_is "2|error: fake_multi: usage: --plugin: expected fake_plugin or fake_other, got \"nosuch\" (see fake_multi --help)" \
   "$?|$(cat "$T/err")" "--plugin of an unknown plugin: usage error naming the choices"
 "$M" --once --Step=1 >/dev/null 2>"$T/err"
 tap_is 2 $? "a key without its plugin's name: usage error"
@@ -85,11 +85,11 @@ tap_is "0" "$?" "--config: exit 0"
 tap_is "fake,instance=a counter=20i|fake,instance=b,tag=x\ y counter=20i" \
   "$(sed 's/,reads.*//' <<<"$out" | sort | paste -sd'|')" \
   "--config: the loaded plugin's instances only, command-line keys last"
-tap_check "--config: LoadPlugin of another plugin is named and ignored" \
-  grep -q '"cpu": not a plugin of fake_multi; ignored' "$T/err"
+tap_check "--config: LoadPlugin of another plugin is named and skipped, said once" \
+  grep -qx 'notice: fake_multi: --config: 1 collectd plugin not of fake_multi, skipped: cpu' "$T/err"
 printf 'LoadPlugin fake_other\n<Plugin fake_other>\n  Step "1"\n' >"$T/bad.conf"
 "$M" --once --config="$T/bad.conf" >/dev/null 2>"$T/err"
-tap_is "2|error: fake_multi: $T/bad.conf: --config: line 4: <Plugin> is not closed" \
+tap_is "2|error: fake_multi: $T/bad.conf: line 4: <Plugin> is not closed" \
   "$?|$(cat "$T/err")" "--config: a syntax error names the file and the line"
 "$M" --once --config="$T/none.conf" >/dev/null 2>"$T/err"
 tap_is "2|error: fake_multi: $T/none.conf: open: No such file or directory" \

@@ -54,13 +54,36 @@ tap_is "$pkgs" "$(grep -m1 'dpkg -i' <<<"$cmds" | grep -oE '\.\./[a-z0-9-]+_\*\.
   sed -E 's|\.\./(.*)_\*\.deb|\1|' | sort | paste -sd' ')" "sudo dpkg -i installs every package of debian/control"
 
 B=${BUILD:-build}
+T_ERR=$(mktemp "${TMPDIR:-/tmp}/readme-commands.XXXXXX")
+trap 'rm -f "$T_ERR"' EXIT
 if [[ -x $B/drm_fdinfo ]]; then
   out=$(COLUMNS=100 timeout 30 "$B/drm_fdinfo" --format=top --once --rows=3 2>&1)
   tap_is 0 $? "drm_fdinfo --format=top (as --once, no terminal here) runs"
 else
   tap_skip "drm_fdinfo --format=top runs" "$B/drm_fdinfo is not built"
 fi
-for t in demo test; do
+for t in demo demo-top test; do
   tap_check "make $t is a target" grep -q "^$t:" Makefile
+  tap_check "  ... and in README.md's Try it block" \
+    bash -c "sed -n '/^## Try it/,/^## /p' README.md | grep -q '^make $t '"
 done
+# "Which way to run": gpu-telemetry's lines, run where they can be here
+if [[ -x $B/gpu-telemetry ]]; then
+  out=$(COLUMNS=100 timeout 30 "$B/gpu-telemetry" --format=top --once --rows=3 2>"$T_ERR")
+  tap_is 0 $? "gpu-telemetry --format=top (as --once, no terminal here) runs"
+  tap_check "  ... and says what each plugin found" grep -q '^notice: [a-z0-9_]*: found: ' "$T_ERR"
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  timeout 30 "$B/gpu-telemetry" --listen=127.0.0.1:$port --interval=1 --window=0.1 >/dev/null 2>"$T_ERR" &
+  pid=$!
+  ok=1
+  for ((i = 0; i < 100; i++)); do
+    curl -sf "http://127.0.0.1:$port/metrics" 2>/dev/null | grep -q '^gpu_telemetry_collector_devices{' && { ok=0; break; }
+    sleep 0.1
+  done
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+  tap_is "0|0" "$ok|$?" "gpu-telemetry --listen=127.0.0.1:PORT serves /metrics (with the device counts); SIGTERM: exit 0"
+else
+  tap_skip "gpu-telemetry runs" "$B/gpu-telemetry is not built"
+fi
 tap_done

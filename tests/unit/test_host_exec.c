@@ -387,23 +387,35 @@ static const struct error_case error_cases[] = {
     {{"--Step=1", "-x"}, "unexpected argument \"-x\""},
     {{"--"}, "unexpected argument \"--\""},
     {{"--=x"}, "unexpected argument \"--=x\""},
-    {{"--Step"}, "\"--Step\": plugin options need a value: --Key=<value>"},
-    {{"--Step", "5"}, "\"--Step\": plugin options need a value: --Key=<value>"},
+    {{"--Step"},
+     "\"--Step\": plugin options need a value: --Key=<value> or --Key "
+     "<value>"},
+    {{"--Step", "--once"},
+     "\"--Step\": plugin options need a value: --Key=<value> or --Key "
+     "<value>"},
     {{"--verbose"},
-     "\"--verbose\": plugin options need a value: --Key=<value>"},
+     "\"--verbose\": plugin options need a value: --Key=<value> or --Key "
+     "<value>"},
     {{"--.x=1"}, "empty option name in \"--.x=1\""},
     {{"--Block.=1"}, "empty option name in \"--Block.=1\""},
     {{"--Block..Key=1"}, "empty option name in \"--Block..Key=1\""},
-    {{"--interval"}, "--interval needs a value: --flag=<value>"},
-    {{"--interval", "2"}, "--interval needs a value: --flag=<value>"},
-    {{"--window"}, "--window needs a value: --flag=<value>"},
-    {{"--format"}, "--format needs a value: --flag=<value>"},
-    {{"--log-level"}, "--log-level needs a value: --flag=<value>"},
+    {{"--interval"},
+     "--interval needs a value: --interval=<value> or --interval <value>"},
+    {{"--interval", "--once"},
+     "--interval needs a value: --interval=<value> or --interval <value>"},
+    {{"--window"},
+     "--window needs a value: --window=<value> or --window <value>"},
+    {{"--format"},
+     "--format needs a value: --format=<value> or --format <value>"},
+    {{"--log-level"},
+     "--log-level needs a value: --log-level=<value> or --log-level "
+     "<value>"},
     {{"--once=1"}, "\"--once=1\": this flag takes no value"},
     {{"--execd=yes"}, "\"--execd=yes\": this flag takes no value"},
     {{"--help=yes"}, "\"--help=yes\": this flag takes no value"},
     {{"--version=1"}, "\"--version=1\": this flag takes no value"},
-    {{"--Interval"}, "--Interval needs a value: --flag=<value>"},
+    {{"--Interval"},
+     "--Interval needs a value: --interval=<value> or --interval <value>"},
     {{"--once", "--Interval=5"},
      "\"--Interval=5\": choose one of --once, --execd and --interval"},
     {{"-x", "-h"}, "unexpected argument \"-x\""},
@@ -459,7 +471,8 @@ static const struct error_case error_cases[] = {
      "--format: expected json, influx, table, prometheus or top, got \"xml\""},
     {{"--format=JSON"},
      "--format: expected json, influx, table, prometheus or top, got \"JSON\""},
-    {{"--listen"}, "--listen needs a value: --flag=<value>"},
+    {{"--listen"},
+     "--listen needs a value: --listen=<value> or --listen <value>"},
     {{"--listen=:1", "--once"},
      "--listen reads every --interval: not with --once or --execd"},
     {{"--execd", "--listen=:1"},
@@ -476,9 +489,11 @@ static const struct error_case error_cases[] = {
      "--rows: expected a number of rows from 1 to 100000, got \"0\""},
     {{"--format=top", "--rows=2x"},
      "--rows: expected a number of rows from 1 to 100000, got \"2x\""},
-    {{"--format=top", "--rows"}, "--rows needs a value: --flag=<value>"},
+    {{"--format=top", "--rows"},
+     "--rows needs a value: --rows=<value> or --rows <value>"},
     {{"--log-level=loud"},
-     "--log-level: expected error, warning, info or debug, got \"loud\""},
+     "--log-level: expected error, warning, notice, info or debug, got "
+     "\"loud\""},
 };
 
 static void check_errors(void) {
@@ -581,7 +596,8 @@ static void host_exec_parse_args_multi__valid(void **state) {
   assert_false(a.plugins[0].chosen);
   assert_true(a.plugins[1].chosen);
   assert_true(a.plugins[0].keyed);
-  assert_string_equal(a.config, "c.conf");
+  assert_int_equal(a.n_configs, 1);
+  assert_string_equal(a.configs[0], "c.conf");
   char got[512] = "";
   dump(a.plugins[1].items, a.plugins[1].n_items, got, sizeof(got));
   assert_string_equal(got, "Step=1;Filter=f{PMU=p}");
@@ -595,18 +611,32 @@ static void host_exec_parse_args_multi__valid(void **state) {
 
 static const struct error_case multi_errors[] = {
     {{"--Step=1"},
-     "\"--Step=1\": not a flag; a plugin's option is "
+     "unknown flag \"--Step\"; a plugin's option is "
      "--<plugin>.<Key>=<value>, <plugin> one of alpha or beta_x"},
     {{"--gamma.Step=1"},
-     "\"--gamma.Step=1\": not a flag; a plugin's option is "
+     "unknown flag \"--gamma.Step\"; a plugin's option is "
      "--<plugin>.<Key>=<value>, <plugin> one of alpha or beta_x"},
     {{"--alpha.Step"},
      "\"--alpha.Step\": plugin options need a value: "
-     "--<plugin>.Key=<value>"},
+     "--<plugin>.<Key>=<value> or --<plugin>.<Key> <value>"},
+    {{"--lisen=:1"}, "unknown flag \"--lisen\"; did you mean --listen?"},
+    {{"--plugins=alpha"}, "unknown flag \"--plugins\"; did you mean --plugin?"},
+    {{"--plugin=alpha,gamma"},
+     "--plugin: expected alpha or beta_x, got \"gamma\""},
+    {{"--plugin=alpha,"}, "--plugin: expected alpha or beta_x, got \"alpha,\""},
+    {{"--plugin=alpha", "--no-plugin=alpha"},
+     "alpha: both in --plugin and --no-plugin"},
+    {{"--no-plugin=gamma"},
+     "--no-plugin: expected alpha or beta_x, got \"gamma\""},
+    {{"--execd", "--config", "-"},
+     "--config=-: standard input is --execd's (one line per batch): give the "
+     "configuration as a file"},
     {{"--alpha.=1"}, "empty option name in \"--alpha.=1\""},
     {{"--plugin=gamma"}, "--plugin: expected alpha or beta_x, got \"gamma\""},
-    {{"--plugin"}, "--plugin needs a value: --flag=<value>"},
-    {{"--config"}, "--config needs a value: --flag=<value>"},
+    {{"--plugin"},
+     "--plugin needs a value: --plugin=<value> or --plugin <value>"},
+    {{"--config"},
+     "--config needs a value: --config=<value> or --config <value>"},
     {{"--interval=0.0009"},
      "--interval: expected a number of seconds from 0.001 to 1e+06, got "
      "\"0.0009\""},

@@ -234,16 +234,16 @@ static int filter(void *inst, const char *name, const char *pmu_kind,
   struct cfg_value vname = {.type = CFG_STRING, .string = name};
   struct cfg_value vpmu = {.type = CFG_STRING, .string = pmu_kind};
   struct cfg_value vterms = {.type = CFG_STRING, .string = terms};
-  struct cfg_item children[] = {{"PMU", &vpmu, 1, NULL, 0},
-                                {"Terms", &vterms, 1, NULL, 0}};
-  struct cfg_item item = {"Filter", &vname, 1, children, 2};
+  struct cfg_item children[] = {{"PMU", &vpmu, 1, NULL, 0, 0},
+                                {"Terms", &vterms, 1, NULL, 0, 0}};
+  struct cfg_item item = {"Filter", &vname, 1, children, 2, 0};
   return tegra410_uncore_ops.configure(inst, &item);
 }
 
 static void *start_with(const char *filter_terms) {
   void *inst = tegra410_uncore_ops.instance_new("test");
   struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
-  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   if (filter_terms != NULL)
     assert_int_equal(filter(inst, "rp01", "pcie", filter_terms), 0);
@@ -440,11 +440,11 @@ static void t410_event__config3(void **state) {
   pmu_file("nvidia_ucf_pmu_0", "format/cfg3", "config3:0-7\n");
   void *inst = tegra410_uncore_ops.instance_new("test");
   struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
-  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   struct cfg_value e = {.type = CFG_STRING,
                         .string = "nvidia_ucf_pmu_0/cycles,cfg3=0x5/"};
-  struct cfg_item event = {"Event", &e, 1, NULL, 0};
+  struct cfg_item event = {"Event", &e, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
   assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);
   struct open_match m = {.type = 31, .config = 0x100000000ull, .config3 = 0x5};
@@ -457,11 +457,11 @@ static void t410_event__config3(void **state) {
 static void *start_events(const char *const *events, size_t n) {
   void *inst = tegra410_uncore_ops.instance_new("test");
   struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
-  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   for (size_t i = 0; i < n; i++) {
     struct cfg_value e = {.type = CFG_STRING, .string = events[i]};
-    struct cfg_item event = {"Event", &e, 1, NULL, 0};
+    struct cfg_item event = {"Event", &e, 1, NULL, 0, 0};
     assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
   }
   assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);
@@ -818,7 +818,7 @@ static void t410_init__default_without_tegra410_reports_nothing(void **state) {
   assert_non_null(mkdtemp(root));
   void *inst = tegra410_uncore_ops.instance_new("test");
   struct cfg_value v = {.type = CFG_STRING, .string = root};
-  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   n_logged = 0;
   log_set_sink(keep_errors, LOG_LEVEL_DEBUG);
@@ -854,11 +854,11 @@ static void t410_event__config4(void **state) {
   pmu_file("nvidia_ucf_pmu_0", "format/cfg5", "config5:0-7\n");
   void *inst = tegra410_uncore_ops.instance_new("test");
   struct cfg_value v = {.type = CFG_STRING, .string = fp.sys};
-  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   struct cfg_value e = {.type = CFG_STRING,
                         .string = "nvidia_ucf_pmu_0/cycles,cfg4=0x5/"};
-  struct cfg_item event = {"Event", &e, 1, NULL, 0};
+  struct cfg_item event = {"Event", &e, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &event), 0);
   n_logged = 0;
   log_set_sink(keep_errors, LOG_LEVEL_DEBUG);
@@ -910,7 +910,7 @@ static void t410_preset__absent_is_info_then_found_at_next_read(void **state) {
   log_set_sink(keep_info, LOG_LEVEL_DEBUG);
   void *inst = tegra410_uncore_ops.instance_new("test");
   struct cfg_value v = {.type = CFG_STRING, .string = root};
-  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0};
+  struct cfg_item item = {"SysfsRoot", &v, 1, NULL, 0, 0};
   assert_int_equal(tegra410_uncore_ops.configure(inst, &item), 0);
   uint64_t t0 = test_monotonic_ns;
   assert_int_equal(tegra410_uncore_ops.init(inst, &test_host), 0);

@@ -6,6 +6,7 @@
 #include "plugins/example/example.h"
 
 #include "common/core/cfg.h"
+#include "common/core/found.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -49,6 +50,17 @@ static int example_read(void *inst, struct metric_sink *sink) {
   return metric_sink_write(sink, &m);
 }
 
+/* What the instance found (plugin.h: found): its devices as "DRIVER
+ * DEVICE" items (found_add), or where it looked and what was missing
+ * (found_none); the count is gpu-telemetry's device gauge. The example
+ * reads no device. */
+static int example_found(void *inst, char *text, size_t size) {
+  (void)inst;
+  struct found_text f;
+  found_init(&f, text, size);
+  return found_none(&f, "no device: reports its configured Value");
+}
+
 static void example_free(void *inst) { free(inst); }
 
 /* The collectd identity of each kind of record (collectd_rule.h): here
@@ -74,5 +86,6 @@ const struct plugin_ops example_ops = {
     .read = example_read,
     .collectd_rules = example_collectd_rules,
     .units = example_units,
+    .found = example_found,
     .instance_free = example_free,
 };
