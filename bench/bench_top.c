@@ -19,6 +19,7 @@
 #include "bench/bench_util.h"
 #include "common/core/log.h"
 #include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 #include "common/top/top_view.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
 #include "tests/lib/fakeproc.h"

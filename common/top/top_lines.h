@@ -2,13 +2,15 @@
  * top_lines.h: building screen lines for top_render (internal to
  * common/top/): a line builder that places cells by display width, and
  * the parts of one screen, each in its own file: the device headers and
- * charts (top_header.c) and the process table (top_table.c).
+ * charts (top_header.c), the panels (top_panels.c) and the process table
+ * (top_table.c). Each reads the model's plain data (top_model.h).
  */
 #ifndef COMMON_TOP_TOP_LINES_H
 #define COMMON_TOP_TOP_LINES_H
 
 #include "common/top/top_device.h"
 #include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 
 #include <stdbool.h>
 
@@ -46,9 +48,21 @@ bool top_match(const char *filter, const char *const *values, size_t n);
 int top_header_render(const struct top_model *m, const struct top_options *o,
                       const struct top_device *d, struct top_screen *s);
 
-/* top_table.c: the process (client, cgroup) table: its column header,
- * then its rows; sets s->body to the first row's line. */
+/* top_table.c: the process (client, container, cgroup) table: its column
+ * header, then its rows; sets s->body to the first row's line. */
 int top_table_render(const struct top_model *m, const struct top_options *o,
-                     const struct top_devices *devs, struct top_screen *s);
+                     struct top_screen *s);
+
+/* Which records a panel pass draws. */
+enum top_panels {
+  TOP_PANELS_OF_DEVICE, /* those tagged with `device` */
+  TOP_PANELS_OTHER,     /* those tagged with no device the model joined */
+};
+
+/* top_panels.c: the panels of `which` records; adds their count to
+ * *shown. */
+int top_panels_render(const struct top_model *m, const struct top_options *o,
+                      enum top_panels which, const char *device,
+                      struct top_screen *s, size_t *shown);
 
 #endif

@@ -27,7 +27,7 @@ struct top_drm_row {
 };
 
 struct top_drm {
-  const struct top_model *m;
+  const struct top_batch *m;
   const char *engines[TOP_MAX_ENGINES];
   int n_engines;
   struct top_drm_row *rows;
@@ -65,14 +65,14 @@ static bool top_same(const char *a, const char *b) {
 static struct top_drm_row *top_drm_row(struct top_drm *d,
                                        const struct top_record *r,
                                        enum top_scope scope) {
-  const struct top_model *m = d->m;
+  const struct top_batch *m = d->m;
   struct top_drm_row key = {0};
-  key.driver = top_model_tag(m, r, "driver");
-  key.device = top_model_tag(m, r, "device");
-  key.pid = top_model_tag(m, r, "pid");
-  key.name = scope == TOP_SCOPE_CGROUP ? top_model_tag(m, r, "cgroup")
-                                       : top_model_tag(m, r, "comm");
-  key.client = top_model_tag(m, r, "client_id");
+  key.driver = top_batch_tag(m, r, "driver");
+  key.device = top_batch_tag(m, r, "device");
+  key.pid = top_batch_tag(m, r, "pid");
+  key.name = scope == TOP_SCOPE_CGROUP ? top_batch_tag(m, r, "cgroup")
+                                       : top_batch_tag(m, r, "comm");
+  key.client = top_batch_tag(m, r, "client_id");
   uint64_t h =
       top_hash(top_hash(top_hash(UINT64_C(0xcbf29ce484222325), key.device),
                         scope == TOP_SCOPE_CGROUP ? key.name : key.pid),
@@ -335,35 +335,35 @@ static void top_col_value(const struct top_options *o, const struct top_col *c,
 
 /* Fold the batch's drm_engine and drm_memory records of the scope into
  * rows. */
-static void top_table_rows(const struct top_model *m,
+static void top_table_rows(const struct top_batch *m,
                            const struct top_options *o, struct top_drm *d) {
   const char *want = top_scope_name(o->scope);
   for (size_t i = 0; i < m->n_recs; i++) {
     const struct top_record *r = &m->recs[i];
-    const char *name = top_model_str(m, r->measurement);
-    const char *scope = top_model_tag(m, r, "scope");
+    const char *name = top_batch_str(m, r->measurement);
+    const char *scope = top_batch_tag(m, r, "scope");
     bool engine = strcmp(name, "drm_engine") == 0;
     if ((!engine && strcmp(name, "drm_memory") != 0) || !scope ||
         strcmp(scope, want) != 0)
       continue;
     const char *vals[] = {
-        top_model_tag(m, r, "driver"), top_model_tag(m, r, "device"),
-        top_model_tag(m, r, "comm"),   top_model_tag(m, r, "cgroup"),
-        top_model_tag(m, r, "pid"),    top_model_tag(m, r, "client_name")};
+        top_batch_tag(m, r, "driver"), top_batch_tag(m, r, "device"),
+        top_batch_tag(m, r, "comm"),   top_batch_tag(m, r, "cgroup"),
+        top_batch_tag(m, r, "pid"),    top_batch_tag(m, r, "client_name")};
     if (!top_match(o->filter, vals, sizeof(vals) / sizeof(vals[0])))
       continue;
     struct top_drm_row *row = top_drm_row(d, r, o->scope);
     if (engine) {
-      const struct top_field *u = top_model_field(m, r, "utilization");
-      int e = top_drm_engine(d, top_str_or(top_model_tag(m, r, "engine"), "?"));
+      const struct top_field *u = top_batch_field(m, r, "utilization");
+      int e = top_drm_engine(d, top_str_or(top_batch_tag(m, r, "engine"), "?"));
       if (u != NULL && e >= 0) {
         row->busy[e] += u->f;
         row->has[e] = true;
         row->busy_total += u->f;
       }
     } else {
-      const struct top_field *f = top_model_field(m, r, "resident_bytes");
-      const struct top_field *t = top_model_field(m, r, "total_bytes");
+      const struct top_field *f = top_batch_field(m, r, "resident_bytes");
+      const struct top_field *t = top_batch_field(m, r, "total_bytes");
       row->resident += f ? f->f : 0;
       row->total += t ? t->f : 0;
       row->has_resident |= f != NULL;
@@ -372,8 +372,10 @@ static void top_table_rows(const struct top_model *m,
   }
 }
 
-int top_table_render(const struct top_model *m, const struct top_options *o,
-                     const struct top_devices *devs, struct top_screen *s) {
+int top_table_render(const struct top_model *model, const struct top_options *o,
+                     struct top_screen *s) {
+  const struct top_batch *m = &model->batch;
+  const struct top_devices *devs = &model->devs;
   int rc = 0;
   struct top_drm d;
   memset(&d, 0, sizeof(d));

@@ -1,5 +1,5 @@
 /*
- * top_view.c: drawing top_model's lines with ncurses, the keys, and the
+ * top_view.c: drawing top_screen's lines with ncurses, the keys, and the
  * one-shot text screen (top_view.h).
  */
 #include "common/top/top_view.h"

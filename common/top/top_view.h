@@ -1,6 +1,6 @@
 /*
  * top_view.h: the executables' --format=top on a terminal (ncurses) and as
- * one plain-text screen (--once). The layout is top_model's; this file
+ * one plain-text screen (--once). The layout is top_screen's; this file
  * only draws lines, reads keys and keeps the terminal sane.
  *
  * Keys (h, ? or F1 list them on a help screen): s / S next / previous sort
@@ -19,7 +19,7 @@
 #ifndef COMMON_TOP_TOP_VIEW_H
 #define COMMON_TOP_TOP_VIEW_H
 
-#include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 
 #include <signal.h>
 #include <stdbool.h>

@@ -92,10 +92,11 @@ tap_check "live: the utilisation chart in braille cells (⣿: a full cell at 60 
   wait_screen live '⣿'
 tap_is 1 "$(screen live | grep -cE '^xe 0000:03:00\.0 ')" "live: one header for the device"
 tm send-keys -t live q
-for ((i = 0; i < 100; i++)); do [[ -s $T/status ]] && break; sleep 0.1; done
+for ((i = 0; i < 100; i++)); do [[ -s $T/stty.after ]] && break; sleep 0.1; done
 tap_is 0 "$(cat "$T/status" 2>/dev/null)" "live: q exits 0"
 tap_is "$(cat "$T/stty.before")" "$(cat "$T/stty.after" 2>/dev/null)" "live: q restores the terminal"
 
+rm -f "$T/stty.after"
 # ---- the chart in ASCII where the locale is not UTF-8 ----
 rm -f "$T/status"
 tm new-session -d -s ascii -x 120 -y 40 "env LANG=C LC_ALL=C TERM=xterm-256color bash $T/run.sh; sleep 30"

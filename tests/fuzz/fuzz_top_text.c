@@ -1,6 +1,6 @@
 /*
  * fuzz_top_text.c: libFuzzer target for the top view's text fitting and
- * layout (common/top/top_text.h, top_model.h). The input's first byte is a
+ * layout (common/top/top_text.h, top_screen.h). The input's first byte is a
  * width (1..128); the rest is a name, fitted alone and as the comm of a
  * drm_engine record laid out on a screen of that width (at least 20).
  * Under the UTF-8 locale every output must be valid multibyte text
@@ -8,6 +8,7 @@
  * no screen line wider than the screen. A violation aborts.
  */
 #include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 #include "common/top/top_text.h"
 
 #include <locale.h>
@@ -74,6 +75,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   metric_add_tag(&r, "k", name);
   metric_add_float(&r, "v", "percent", 2);
   m.base.write(&m.base, &r);
+  m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
   o.cols = width < 20 ? 20 : width;

@@ -11,6 +11,7 @@
 #include "common/top/top_device.h"
 #include "common/top/top_history.h"
 #include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 #include "common/top/top_text.h"
 
 #include <locale.h>
@@ -321,7 +322,7 @@ static void top_render__joined_header_typed(void **state) {
 
   struct top_devices devs;
   memset(&devs, 0, sizeof(devs));
-  assert_int_equal(top_devices_collect(&m, &devs), 0);
+  assert_int_equal(top_devices_collect(&m.batch, &devs), 0);
   assert_int_equal(devs.n, 1);
   const struct top_device *d = &devs.dev[0];
   assert_string_equal(d->driver, "i915");
@@ -611,6 +612,7 @@ static void top_render__hostile_comm_stays_in_its_column(void **state) {
   add_engine(&m, "process", "d", "render", "1", "\x1b]0;pwn\x07\xe6\xb8\xb2",
              3);
   add_engine(&m, "process", "d", "render", "2", long_name, 2);
+  m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
   o.cols = 50;
@@ -642,6 +644,7 @@ static void top_render__panels_hide_raw_counters(void **state) {
   metric_add_tag(&r, "device", "renderD128");
   metric_add_int(&r, "samples", "gpu_events", 2);
   assert_int_equal(m.base.write(&m.base, &r), 0);
+  m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
   o.cols = 96;
