@@ -28,6 +28,11 @@ static int top_model_write(struct metric_sink *sink, const struct metric *r) {
 static int top_model_end(struct metric_sink *sink) {
   struct top_model *m = (struct top_model *)sink;
   int rc = top_devices_collect(&m->batch, &m->devs);
+  /* A batch with no record time (an empty one: no plugin has read yet)
+   * has no place on the charts' time axis: time 0 there would stretch
+   * their span to the whole epoch. */
+  if (m->batch.time_ns == 0)
+    return 0;
   if (m->history == NULL) {
     m->history = calloc(1, sizeof(*m->history));
     if (m->history == NULL)

@@ -840,6 +840,38 @@ static void top_render__charts_after_two_batches(void **state) {
   top_model_fini(&m);
 }
 
+/* An empty batch (the view's first read, before any plugin has read) has
+ * no time: it takes no place on the charts' time axis, whose label then
+ * spans the two real batches (-1s), not the epoch. */
+static void top_model__empty_batch_not_on_the_chart(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  m.base.end(&m.base);
+  assert_null(m.history); /* nothing recorded */
+  for (int b = 0; b < 2; b++) {
+    m.base.begin(&m.base);
+    struct metric r;
+    metric_init(&r, "drm_engine",
+                1000000000000ull + (uint64_t)b * 1000000000ull);
+    metric_add_tag(&r, "scope", "device");
+    metric_add_tag(&r, "driver", "xe");
+    metric_add_tag(&r, "device", "0000:03:00.0");
+    metric_add_tag(&r, "engine", "rcs");
+    metric_add_float(&r, "utilization", "percent", 50);
+    assert_int_equal(m.base.write(&m.base, &r), 0);
+    m.base.end(&m.base);
+    /* and an empty one between them */
+    m.base.begin(&m.base);
+    m.base.end(&m.base);
+  }
+  assert_non_null(m.history);
+  assert_int_equal(m.history->n, 2);
+  assert_true(top_history_span(m.history, 10) == 1.0);
+  top_model_fini(&m);
+}
+
 int main(void) {
   /* the view runs under the user's UTF-8 locale */
   if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {
@@ -863,6 +895,7 @@ int main(void) {
       cmocka_unit_test(top_render__user_column),
       cmocka_unit_test(top_chart_row__braille_and_ascii),
       cmocka_unit_test(top_render__charts_after_two_batches),
+      cmocka_unit_test(top_model__empty_batch_not_on_the_chart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
