@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,14 +90,112 @@ int top_view_print(const struct top_model *m, const struct top_options *in,
   return fflush(out) == 0 && !ferror(out) ? 0 : 1;
 }
 
-/* A crash must not leave the terminal in raw mode: restore it, then die
- * of the same signal. endwin() is not async-signal-safe; on this path the
- * process is ending anyway, and a sane terminal is worth the risk. */
+/* ---- the terminal after a signal ----
+ *
+ * ncurses restores the terminal in endwin(), which is not async-signal-
+ * safe (it writes through stdio and frees). A signal that ends the view
+ * restores it with what is: tcsetattr() with the settings saved before
+ * ncurses changed them, and write() of the sequences endwin() would send
+ * (leave the alternate screen, show the cursor, plain attributes, keypad
+ * off), taken from terminfo at the start. Both are on POSIX's list of
+ * async-signal-safe functions (signal-safety(7)). */
+
+static struct termios top_view_termios; /* the terminal before ncurses */
+static volatile sig_atomic_t top_view_have_termios;
+static char top_view_reset[256]; /* the sequences endwin() would send */
+static size_t top_view_reset_len;
+
+/* Signals that end the process (their default action), and those the host
+ * turns into its stop flag. */
+static const int top_view_fatal_signals[] = {SIGQUIT, SIGSEGV, SIGBUS,
+                                             SIGFPE,  SIGILL,  SIGABRT};
+static const int top_view_stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define TOP_VIEW_N_FATAL                                                       \
+  (sizeof(top_view_fatal_signals) / sizeof(top_view_fatal_signals[0]))
+#define TOP_VIEW_N_STOP                                                        \
+  (sizeof(top_view_stop_signals) / sizeof(top_view_stop_signals[0]))
+/* What was installed before the view, restored when it ends. */
+static struct sigaction top_view_old_fatal[TOP_VIEW_N_FATAL];
+static struct sigaction top_view_old_stop[TOP_VIEW_N_STOP];
+
+/* Append terminfo capability `cap` to the reset sequences. */
+static void top_view_reset_add(const char *cap) {
+  const char *seq = tigetstr(cap);
+  if (seq == NULL || seq == (const char *)-1)
+    return;
+  size_t len = strlen(seq);
+  if (top_view_reset_len + len < sizeof(top_view_reset)) {
+    memcpy(top_view_reset + top_view_reset_len, seq, len);
+    top_view_reset_len += len;
+  }
+}
+
+/* Async-signal-safe: the terminal as it was before the view. */
+static void top_view_restore_tty(void) {
+  if (!top_view_active)
+    return;
+  int saved = errno;
+  if (top_view_have_termios)
+    (void)tcsetattr(STDIN_FILENO, TCSANOW, &top_view_termios);
+  if (top_view_reset_len > 0)
+    (void)!write(STDOUT_FILENO, top_view_reset, top_view_reset_len);
+  errno = saved;
+}
+
+/* SIGQUIT (Ctrl-\) and a crash: restore the terminal, then die of the
+ * same signal (its default action: exit status 128 + sig, a core where
+ * the limits allow one). */
 static void top_view_fatal(int sig) {
-  if (top_view_active)
-    endwin();
+  top_view_restore_tty();
+  top_view_active = 0;
   signal(sig, SIG_DFL);
-  raise(sig);
+  raise(sig); /* blocked in this handler: acted on when it returns */
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the terminal is restored at once, then the
+ * host's own handler runs (its stop flag: the view ends with status 0 and
+ * endwin() on its thread; no screen is drawn after the flag). */
+static void top_view_stop(int sig) {
+  for (size_t i = 0; i < TOP_VIEW_N_STOP; i++) {
+    if (top_view_stop_signals[i] != sig)
+      continue;
+    const struct sigaction *old = &top_view_old_stop[i];
+    if (old->sa_handler == SIG_DFL) { /* no host handler: it ends us */
+      top_view_fatal(sig);
+      return;
+    }
+    top_view_restore_tty();
+    if (old->sa_flags & SA_SIGINFO)
+      old->sa_sigaction(sig, NULL, NULL);
+    else
+      old->sa_handler(sig);
+  }
+}
+
+/* Install the view's handlers; a signal the host ignores stays ignored
+ * (nohup: a hangup must not restore the terminal under a running view). */
+static void top_view_signals_on(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = top_view_fatal;
+  for (size_t i = 0; i < TOP_VIEW_N_FATAL; i++)
+    sigaction(top_view_fatal_signals[i], &sa, &top_view_old_fatal[i]);
+  /* No SA_RESTART, as the host's: getch() returns and the loop sees the
+   * host's flag. */
+  sa.sa_handler = top_view_stop;
+  for (size_t i = 0; i < TOP_VIEW_N_STOP; i++) {
+    sigaction(top_view_stop_signals[i], NULL, &top_view_old_stop[i]);
+    if (top_view_old_stop[i].sa_handler != SIG_IGN)
+      sigaction(top_view_stop_signals[i], &sa, NULL);
+  }
+}
+
+static void top_view_signals_off(void) {
+  for (size_t i = 0; i < TOP_VIEW_N_FATAL; i++)
+    sigaction(top_view_fatal_signals[i], &top_view_old_fatal[i], NULL);
+  for (size_t i = 0; i < TOP_VIEW_N_STOP; i++)
+    sigaction(top_view_stop_signals[i], &top_view_old_stop[i], NULL);
 }
 
 static double top_view_now(void) {
@@ -357,6 +456,7 @@ int top_view_run(struct top_model *m, const struct top_options *start,
   if (!(interval_s >= TOP_VIEW_MIN_INTERVAL_S))
     interval_s = TOP_VIEW_MIN_INTERVAL_S;
   setlocale(LC_CTYPE, "");
+  top_view_have_termios = tcgetattr(STDIN_FILENO, &top_view_termios) == 0;
   SCREEN *scr = newterm(NULL, stdout, stdin);
   if (scr == NULL) {
     const char *term = getenv("TERM");
@@ -366,10 +466,13 @@ int top_view_run(struct top_model *m, const struct top_options *start,
             term ? term : "(unset)");
     return 1;
   }
+  top_view_reset_len = 0;
+  top_view_reset_add("rmcup"); /* exit_ca_mode: leave the alternate screen */
+  top_view_reset_add("cnorm"); /* cursor_normal */
+  top_view_reset_add("sgr0");  /* exit_attribute_mode */
+  top_view_reset_add("rmkx");  /* keypad_local */
   top_view_active = 1;
-  static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-  for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-    signal(fatal[i], top_view_fatal);
+  top_view_signals_on();
   cbreak();
   noecho();
   keypad(stdscr, TRUE);
@@ -429,10 +532,9 @@ int top_view_run(struct top_model *m, const struct top_options *start,
   }
   endwin();
   top_view_active = 0;
+  top_view_signals_off();
   delscreen(scr);
   if (top_view_message[0] != '\0') /* the latest message, not lost */
     fprintf(stderr, "%s\n", top_view_message);
-  for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-    signal(fatal[i], SIG_DFL);
   return status;
 }

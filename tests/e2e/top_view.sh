@@ -106,6 +106,7 @@ before() { # PATTERN1 PATTERN2: the first is on a line above the second
 # The view runs under a shell that records its exit status and the
 # terminal settings before and after.
 cat >"$T/run.sh" <<EOF
+ulimit -c 0 # the crash cases below leave no core file
 stty -g >"$T/stty.before"
 "$BIN" --format=top --interval=0.3 $ROOTS
 echo \$? >"$T/exit"
@@ -242,7 +243,8 @@ tap_is 0 "$(tm display-message -p -t top '#{alternate_on}')" \
   "q: the alternate screen is left"
 
 # Stop signals (Telegraf's SIGTERM, Ctrl-C, a hangup): exit 0; a crash
-# (SIGSEGV): killed by it. The terminal is restored either way.
+# (SIGSEGV, SIGABRT) or a quit (Ctrl-\, SIGQUIT): killed by it. The
+# terminal is restored either way: the same `stty -g` before and after.
 n=1
 stop_case() { # NAME SIGNAL|KEY EXPECTED_EXIT
   local name=$1 how=$2 want=$3 shell view
@@ -251,8 +253,8 @@ stop_case() { # NAME SIGNAL|KEY EXPECTED_EXIT
   tm new-session -d -s "s$n" -x 80 -y 24 \
     "env LANG=C.UTF-8 TERM=xterm-256color bash $T/run$n.sh"
   tap_check "$name: the view is up" wait_screen "s$n" grep -q 'q quit'
-  if [[ $how == C-c ]]; then
-    tm send-keys -t "s$n" C-c
+  if [[ $how == C-* ]]; then
+    tm send-keys -t "s$n" "$how"
   else
     shell=$(tm display-message -p -t "s$n" '#{pane_pid}')
     view=$(pgrep -P "$shell" -x drm_fdinfo)
@@ -269,6 +271,11 @@ stop_case SIGTERM TERM 0
 stop_case "Ctrl-C" C-c 0
 stop_case SIGHUP HUP 0
 stop_case "SIGSEGV (a crash)" SEGV 139
+# Ctrl-\ and SIGQUIT: the default action (exit 128 + 3), the terminal
+# restored by the handler (tcsetattr and write: async-signal-safe)
+stop_case "Ctrl-\\ (SIGQUIT)" 'C-\' 131
+stop_case SIGQUIT QUIT 131
+stop_case "SIGABRT (a crash)" ABRT 134
 
 # --once: one sorted screen of plain text, the top N rows.
 # (a 1 s window: the writer, slowed by a loaded machine, runs in it)
