@@ -35,6 +35,7 @@ const struct metric_unit metric_units[] = {
     {"gpu_rpm", METRIC_DS_GAUGE, "rpm", "rpm", 1.0,
      "fan speed in revolutions per minute"},
     {"gpu_volts", METRIC_DS_GAUGE, "V", "volts", 1.0, "voltage in volts"},
+    {"gpu_seconds", METRIC_DS_GAUGE, "s", "seconds", 1.0, "an age in seconds"},
     {"gpu_bytes_per_second", METRIC_DS_GAUGE, "B/s", "bytes_per_second", 1.0,
      "bandwidth in bytes per second"},
     {"uncore_bytes_per_second", METRIC_DS_GAUGE, "B/s", "bytes_per_second", 1.0,
