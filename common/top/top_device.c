@@ -53,6 +53,9 @@ static const struct top_role {
     {"drm_device_power", "power_cap_watts", "W", TOP_DV_POWER_CAP, TOP_FOLD_MAX,
      false},
     {"drm_device_fan", "rpm", "rpm", TOP_DV_FAN, TOP_FOLD_FIRST, false},
+    /* drm_device's runtime record: the age of the readings it holds
+     * between the reads its runtime-PM rule allows */
+    {"drm_device", "values_age_seconds", "s", TOP_DV_AGE, TOP_FOLD_MAX, false},
 };
 #define TOP_N_ROLES (sizeof(top_roles) / sizeof(top_roles[0]))
 

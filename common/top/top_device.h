@@ -49,6 +49,8 @@ enum top_device_value {
   TOP_DV_FAN,        /* rpm the first fan */
   TOP_DV_CLIENTS,    /* open DRM clients (drm_fdinfo) */
   TOP_DV_PROCESSES,  /* processes holding them */
+  TOP_DV_AGE,        /* s  how old drm_device's held values are
+                        (values_age_seconds: 0 when read this time) */
   TOP_DV_COUNT
 };
 

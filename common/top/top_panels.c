@@ -23,11 +23,15 @@ static bool top_raw_measurement(const char *name) {
 }
 
 static int top_panel(const struct top_batch *b, const struct top_options *o,
-                     const struct top_record *r, struct top_screen *s) {
+                     enum top_fold fold, const struct top_record *r,
+                     struct top_screen *s) {
   const char *name = top_record_name(b, r);
-  size_t hidden = 0;
-  for (size_t k = 0; k < r->n_fields; k++)
-    hidden += !o->raw && b->fields[r->field0 + k].is_int;
+  size_t hidden = 0, values = 0;
+  for (size_t k = 0; k < r->n_fields; k++) {
+    bool is_int = b->fields[r->field0 + k].is_int;
+    hidden += !o->raw && is_int;
+    values += o->raw || !is_int;
+  }
   struct top_lb lb;
   char cell[160], val[48];
   int rc;
@@ -38,11 +42,15 @@ static int top_panel(const struct top_batch *b, const struct top_options *o,
              top_record_tag_value(b, r, k));
     top_lb_cell(&lb, cell, -1, false);
   }
-  if (hidden > 0) {
+  if (fold != TOP_FOLD_FULL && values > 0) { /* folded: its title only */
+    snprintf(cell, sizeof(cell), "  (%zu values folded)", values);
+    top_lb_cell(&lb, cell, -1, false);
+  } else if (hidden > 0) {
     snprintf(cell, sizeof(cell), "  (+%zu raw counters: r)", hidden);
     top_lb_cell(&lb, cell, -1, false);
   }
-  if ((rc = top_screen_lb(s, o, &lb, TOP_LINE_TITLE)) < 0)
+  if ((rc = top_screen_lb(s, o, &lb, TOP_LINE_TITLE)) < 0 ||
+      fold != TOP_FOLD_FULL)
     return rc;
   const int cell_w = 48;
   top_lb_start(&lb, o->cols);
@@ -68,31 +76,45 @@ static int top_panel(const struct top_batch *b, const struct top_options *o,
   return rc;
 }
 
+/* Whether record `r` is a panel of `which`, shown under the options. */
+static bool top_is_panel(const struct top_model *m, const struct top_options *o,
+                         enum top_panels which, const char *device,
+                         const struct top_record *r) {
+  const struct top_batch *b = &m->batch;
+  const char *name = top_record_name(b, r);
+  if (strcmp(name, "drm_engine") == 0 || strcmp(name, "drm_memory") == 0)
+    return false; /* the table's */
+  if (!o->raw && (top_raw_measurement(name) || top_device_consumes(b, r)))
+    return false;
+  const char *dev = top_batch_tag(b, r, "device");
+  if (which == TOP_PANELS_OF_DEVICE ? dev == NULL || strcmp(dev, device) != 0
+                                    : top_devices_find(&m->devs, dev) != NULL)
+    return false;
+  bool match = top_match(o->filter, &name, 1);
+  for (size_t k = 0; k < r->n_tags && !match; k++) {
+    const char *v = top_record_tag_value(b, r, k);
+    match = top_match(o->filter, &v, 1);
+  }
+  return match;
+}
+
 int top_panels_render(const struct top_model *m, const struct top_options *o,
-                      enum top_panels which, const char *device,
-                      struct top_screen *s, size_t *shown) {
+                      enum top_fold fold, enum top_panels which,
+                      const char *device, struct top_screen *s, size_t *shown) {
   const struct top_batch *b = &m->batch;
   int rc = 0;
-  for (size_t i = 0; i < b->n_recs && rc == 0; i++) {
-    const struct top_record *r = &b->recs[i];
-    const char *name = top_record_name(b, r);
-    if (strcmp(name, "drm_engine") == 0 || strcmp(name, "drm_memory") == 0)
-      continue; /* the table's */
-    if (!o->raw && (top_raw_measurement(name) || top_device_consumes(b, r)))
-      continue;
-    const char *dev = top_batch_tag(b, r, "device");
-    if (which == TOP_PANELS_OF_DEVICE ? dev == NULL || strcmp(dev, device) != 0
-                                      : top_devices_find(&m->devs, dev) != NULL)
-      continue;
-    bool match = top_match(o->filter, &name, 1);
-    for (size_t k = 0; k < r->n_tags && !match; k++) {
-      const char *v = top_record_tag_value(b, r, k);
-      match = top_match(o->filter, &v, 1);
+  for (size_t i = 0; i < b->n_recs && rc == 0; i++)
+    if (top_is_panel(m, o, which, device, &b->recs[i])) {
+      (*shown)++;
+      rc = top_panel(b, o, fold, &b->recs[i], s);
     }
-    if (!match)
-      continue;
-    (*shown)++;
-    rc = top_panel(b, o, r, s);
-  }
   return rc;
+}
+
+int top_panels_count(const struct top_model *m, const struct top_options *o,
+                     enum top_panels which, const char *device, size_t *n) {
+  const struct top_batch *b = &m->batch;
+  for (size_t i = 0; i < b->n_recs; i++)
+    *n += top_is_panel(m, o, which, device, &b->recs[i]);
+  return 0;
 }

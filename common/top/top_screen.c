@@ -35,6 +35,61 @@ static int top_text_line(struct top_screen *s, const struct top_options *o,
   return top_screen_lb(s, o, &lb, kind);
 }
 
+/* The parts above the table at fold `fold`: each device's header (and
+ * charts) and its panels, the other panels, the notice. At
+ * TOP_FOLD_COUNT at most `budget` lines of devices (one line past it
+ * counts the rest), panels only counted. Returns 0 or -ENOMEM. */
+static int top_render_top(const struct top_model *m,
+                          const struct top_options *o, enum top_fold fold,
+                          size_t budget, struct top_screen *out,
+                          size_t *panels) {
+  const struct top_devices *devs = &m->devs;
+  char line[512];
+  int rc = 0;
+  *panels = 0;
+  size_t hidden_panels = 0;
+  for (size_t i = 0; i < devs->n && rc == 0; i++) {
+    if (fold == TOP_FOLD_COUNT && devs->n > budget && i + 1 >= budget) {
+      snprintf(line, sizeof(line),
+               "  (+%zu devices: a taller terminal, or / to filter)",
+               devs->n - i);
+      rc = top_text_line(out, o, line, TOP_LINE_DIM);
+      break;
+    }
+    rc = top_header_render(m, o, &devs->dev[i], fold, out);
+    if (rc == 0 && fold < TOP_FOLD_COUNT)
+      rc = top_panels_render(m, o, fold, TOP_PANELS_OF_DEVICE,
+                             devs->dev[i].device, out, panels);
+    else if (rc == 0)
+      rc = top_panels_count(m, o, TOP_PANELS_OF_DEVICE, devs->dev[i].device,
+                            &hidden_panels);
+  }
+  /* the panels of devices no header names (panthor_perf's render node,
+   * tegra410_uncore's PMUs), above the table: it may be long */
+  if (rc == 0 && fold < TOP_FOLD_COUNT)
+    rc = top_panels_render(m, o, fold, TOP_PANELS_OTHER, NULL, out, panels);
+  else if (rc == 0)
+    rc = top_panels_count(m, o, TOP_PANELS_OTHER, NULL, &hidden_panels);
+  if (rc == 0 && hidden_panels > 0) {
+    *panels += hidden_panels;
+    snprintf(line, sizeof(line),
+             "  (+%zu panel%s of other plugins: a taller terminal shows "
+             "them)",
+             hidden_panels, hidden_panels == 1 ? "" : "s");
+    rc = top_text_line(out, o, line, TOP_LINE_DIM);
+  }
+  /* said once, and only when something is hidden */
+  if (rc == 0 && o->notice != NULL && devs->unreadable > 0) {
+    snprintf(line, sizeof(line), "%s; %.0f process%s could not be read",
+             o->notice, devs->unreadable, devs->unreadable == 1 ? "" : "es");
+    if (fold == TOP_FOLD_FULL)
+      rc = top_screen_add(out, o, "", TOP_LINE_TEXT);
+    if (rc == 0)
+      rc = top_text_line(out, o, line, TOP_LINE_TEXT);
+  }
+  return rc;
+}
+
 int top_render(const struct top_model *m, const struct top_options *in,
                struct top_screen *out) {
   struct top_options o = *in;
@@ -43,29 +98,41 @@ int top_render(const struct top_model *m, const struct top_options *in,
   if (o.cols > TOP_MAX_COLS)
     o.cols = TOP_MAX_COLS;
   const struct top_devices *devs = &m->devs;
+  bool table = devs->fdinfo && devs->n > 0;
+  struct top_table t;
+  memset(&t, 0, sizeof(t));
+  int rc = table ? top_table_prepare(m, &o, &t) : 0;
+  if (rc < 0)
+    return rc;
+  /* On a screen of known height, the least folding that leaves the table
+   * its blank line, column header, TOP_MIN_ROWS rows (fewer when it has
+   * fewer; one line for none) and the line counting those off it. */
+  enum top_fold fold = TOP_FOLD_FULL;
   size_t panels = 0;
-  int rc = 0;
-  for (size_t i = 0; i < devs->n && rc == 0; i++) {
-    rc = top_header_render(m, &o, &devs->dev[i], out);
+  if (o.height > 0 && table) {
+    size_t want = t.n_rows < TOP_MIN_ROWS ? t.n_rows : TOP_MIN_ROWS;
+    size_t need = 2 + (want > 0 ? want : 1) + (t.n_rows > want);
+    size_t room = (size_t)o.height > need ? (size_t)o.height - need : 0;
+    for (; fold < TOP_FOLD_COUNT && rc == 0; fold++) {
+      struct top_screen probe;
+      memset(&probe, 0, sizeof(probe));
+      rc = top_render_top(m, &o, fold, 0, &probe, &panels);
+      size_t lines = probe.n;
+      top_screen_fini(&probe);
+      if (lines <= room)
+        break;
+    }
+    /* past every fold: the lines of devices that fit, less the two that
+     * may count the panels and say the notice */
     if (rc == 0)
-      rc = top_panels_render(m, &o, TOP_PANELS_OF_DEVICE, devs->dev[i].device,
-                             out, &panels);
+      rc = top_render_top(m, &o, fold, room > 3 ? room - 2 : 1, out, &panels);
+  } else {
+    rc = top_render_top(m, &o, fold, 0, out, &panels);
   }
-  /* the panels of devices no header names (panthor_perf's render node,
-   * tegra410_uncore's PMUs), above the table: it may be long */
-  if (rc == 0)
-    rc = top_panels_render(m, &o, TOP_PANELS_OTHER, NULL, out, &panels);
-  /* said once, and only when something is hidden */
-  if (rc == 0 && o.notice != NULL && devs->unreadable > 0) {
-    char line[512];
-    snprintf(line, sizeof(line), "%s; %.0f process%s could not be read",
-             o.notice, devs->unreadable, devs->unreadable == 1 ? "" : "es");
-    rc = top_screen_add(out, &o, "", TOP_LINE_TEXT);
-    if (rc == 0)
-      rc = top_text_line(out, &o, line, TOP_LINE_TEXT);
-  }
-  if (rc == 0 && devs->fdinfo && devs->n > 0)
-    rc = top_table_render(m, &o, out);
+  out->fold = (int)fold;
+  if (rc == 0 && table)
+    rc = top_table_render(m, &t, &o, out);
+  top_table_fini(&t);
   if (rc == 0 && devs->n == 0 && panels == 0) {
     rc = top_text_line(out, &o, "no GPU found", TOP_LINE_TITLE);
     if (rc == 0 && o.looked_at != NULL)

@@ -62,6 +62,16 @@ struct top_options {
   int cols;             /* screen width in display columns, >= 20 */
   int rows;             /* at most this many lines in all; 0: no limit */
   int max_rows;         /* at most this many table rows; 0: no limit */
+  /* The screen's height in lines (the live view), 0: unknown (--once).
+   * Known, the device sections fold until TOP_MIN_ROWS rows of the table
+   * fit under them (top_screen.c), and the rows are a window at
+   * `first_row` (the scroll position) with a line for those off it. */
+  int height;
+  size_t first_row;
+  /* The read interval: a device's values held longer than this by its
+   * plugin (drm_device's values_age_seconds) are marked with their age;
+   * 0: any held value is. */
+  double interval_s;
   /* Why some processes may be missing (not root), or NULL: shown once,
    * with the count, only when drm_fdinfo counted unreadable processes. */
   const char *notice;
@@ -81,8 +91,17 @@ struct top_options {
  * utf8 from the locale's codeset. */
 void top_options_init(struct top_options *o);
 
+/* At least this many rows of the table stay on a screen of known height
+ * (fewer when the table has fewer). */
+#define TOP_MIN_ROWS 5
+
 /* What a screen line is, for the terminal's attributes. */
-enum top_line_kind { TOP_LINE_TEXT, TOP_LINE_HEADER, TOP_LINE_TITLE };
+enum top_line_kind {
+  TOP_LINE_TEXT,
+  TOP_LINE_HEADER,
+  TOP_LINE_TITLE,
+  TOP_LINE_DIM
+};
 
 struct top_line {
   char *text; /* owned, printable UTF-8, display width <= cols */
@@ -97,6 +116,22 @@ struct top_screen {
    * on a scrolled screen; those from it scroll. 0: nothing stays. */
   size_t body;
   size_t n_rows; /* rows of the table (all, not only those placed) */
+  /* With o->height: the first row shown (o->first_row, clamped) and how
+   * many are (a page); 0 both when the table is not windowed. */
+  size_t first_row, page;
+  int fold; /* how far the device sections folded (enum top_fold) */
+};
+
+/* How far the device sections are folded to leave room for rows: their
+ * whole headers, wrapped, with charts and panels; one line each (the
+ * values that fit, in order: busy, clock, temperature, power, their age,
+ * memory, fan; panels one line each); then without charts; then the
+ * panels and devices past the room counted on one line each. */
+enum top_fold {
+  TOP_FOLD_FULL,
+  TOP_FOLD_LINE,
+  TOP_FOLD_NO_CHARTS,
+  TOP_FOLD_COUNT
 };
 
 /*

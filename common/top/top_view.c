@@ -225,14 +225,19 @@ static const char *const top_view_help_text[] = {
     "               NAME, each engine (the sort column is marked *)",
     "  /            filter rows and panels, any case, as you type; Enter",
     "               keeps it, Esc clears it, / again edits it",
-    "  p c g        rows per process, DRM client, cgroup",
+    "  p c C g      rows per process, container (namespace/pod/container),",
+    "               DRM client, cgroup",
     "  up down      scroll one line; PgUp PgDn a page; Home End",
     "  t            charts on / off",
     "  r            raw counters and diagnostic records",
     "  space        pause / resume",
     "",
     "Per GPU: a header joined from every plugin that names the device,",
-    "its engines, then its utilisation and power over the last minutes.",
+    "its engines, then its utilisation and power over the last minutes;",
+    "on a short screen one line each, then no charts, to leave rows.",
+    "BUSY: a row's busiest engine, in % of that engine (each engine 0-100 %",
+    "of its capacity), so never above its device's bar of that engine.",
+    "(Ns old): values the plugin held longer than the interval.",
 };
 
 /* Draw lines [from, from + count) of `s` at screen row `y`. */
@@ -241,12 +246,43 @@ static int top_view_lines(const struct top_screen *s, size_t from, size_t count,
   for (size_t i = from; i < s->n && i < from + count; i++, y++) {
     int attr = s->lines[i].kind == TOP_LINE_HEADER  ? A_REVERSE
                : s->lines[i].kind == TOP_LINE_TITLE ? A_BOLD
+               : s->lines[i].kind == TOP_LINE_DIM   ? A_DIM
                                                     : A_NORMAL;
     attron(attr);
     mvaddstr(y, 0, s->lines[i].text);
     attroff(attr);
   }
   return y;
+}
+
+/* A screen with no table (panels only): the lines before s->body stay
+ * when they leave room for a few more, the rest scrolls. */
+static void top_view_scroll(const struct top_screen *s,
+                            struct top_view_state *v, size_t avail, int cols) {
+  char line[TOP_VIEW_LINE];
+  size_t pinned = s->body;
+  if (pinned + 3 > avail)
+    pinned = 0;
+  size_t room = avail - pinned, body = s->n - pinned;
+  bool more = body > room;
+  size_t shown = more ? room - 1 : room; /* one line says what is off */
+  if (shown == 0)
+    shown = 1;
+  size_t max_scroll = body > shown ? body - shown : 0;
+  if (v->scroll > max_scroll)
+    v->scroll = max_scroll;
+  v->page = shown;
+  int y = top_view_lines(s, 0, pinned, 0);
+  y = top_view_lines(s, pinned + v->scroll, shown, y);
+  if (more && (size_t)y < avail) {
+    size_t below = body - v->scroll - shown;
+    snprintf(line, sizeof(line),
+             "  (%zu more below, %zu above: up/down, PgUp/PgDn)", below,
+             v->scroll);
+    attron(A_DIM);
+    mvaddnstr(y, 0, line, cols);
+    attroff(A_DIM);
+  }
 }
 
 static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
@@ -277,33 +313,20 @@ static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
              v->first_s);
     mvaddnstr(0, 0, line, cols);
   } else {
+    lo.height = avail;
+    lo.first_row = v->scroll;
+    lo.interval_s = v->interval_s;
     if (top_render(m, &lo, &s) < 0)
       mvaddnstr(0, 0, "(out of memory)", cols);
     v->n_engines = s.n_engines;
-    /* the device headers and the table's column header stay when they
-     * leave room for a few rows; the rest scrolls */
-    size_t pinned = s.body;
-    if (pinned + 3 > (size_t)avail)
-      pinned = 0;
-    size_t room = (size_t)avail - pinned, body = s.n - pinned;
-    bool more = body > room;
-    size_t shown = more ? room - 1 : room; /* one line says what is off */
-    if (shown == 0)
-      shown = 1;
-    size_t max_scroll = body > shown ? body - shown : 0;
-    if (v->scroll > max_scroll)
-      v->scroll = max_scroll;
-    v->page = shown;
-    int y = top_view_lines(&s, 0, pinned, 0);
-    y = top_view_lines(&s, pinned + v->scroll, shown, y);
-    if (more && y < avail) {
-      size_t below = body - v->scroll - shown;
-      snprintf(line, sizeof(line),
-               "  (%zu more below, %zu above: up/down, PgUp/PgDn)", below,
-               v->scroll);
-      attron(A_DIM);
-      mvaddnstr(y, 0, line, cols);
-      attroff(A_DIM);
+    if (s.page > 0) {
+      /* the table's rows are a window the layout chose (the device
+       * sections folded to leave it room): the screen as laid out */
+      v->scroll = s.first_row;
+      v->page = s.page;
+      top_view_lines(&s, 0, (size_t)avail, 0);
+    } else {
+      top_view_scroll(&s, v, (size_t)avail, cols);
     }
   }
   char help[256], filt[80] = "";
@@ -314,7 +337,7 @@ static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
              v->o.filter);
   else
     snprintf(help, sizeof(help),
-             "q quit  h help  s/S sort  / filter%s  p/c/g rows  space %s  "
+             "q quit  h help  s/S sort  / filter%s  p/c/C/g rows  space %s  "
              "every %gs",
              filt, v->paused ? "resume [paused]" : "pause", v->interval_s);
   if (top_view_message[0] != '\0' && rows > 2) {
@@ -401,6 +424,9 @@ static bool top_view_key(int ch, struct top_view_state *v,
     top_view_scope(v, TOP_SCOPE_PROCESS, host);
     break;
   case 'c':
+    top_view_scope(v, TOP_SCOPE_CONTAINER, host);
+    break;
+  case 'C':
     top_view_scope(v, TOP_SCOPE_CLIENT, host);
     break;
   case 'g':

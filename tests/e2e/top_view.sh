@@ -4,8 +4,8 @@
 # /sys tree while a writer advances the clients' busy counters; the screen
 # is read with capture-pane after each refresh (a bounded poll on its
 # content): sort order and keys, units, the chart, the help screen, a
-# live case-insensitive filter, c and g turning on per-client and
-# per-cgroup rows the view was not started with, scrolling, the first
+# live case-insensitive filter, C, c and g turning on per-client,
+# per-container and per-cgroup rows the view was not started with, scrolling, the first
 # screen after the window, a process that starts and one that exits, a
 # resize, hostile names, q (exit 0, terminal restored) and SIGTERM,
 # Ctrl-C, SIGHUP and a crash. Then --format=top --once: plain text, no
@@ -158,9 +158,12 @@ tap_check "/ again: the filter is edited, not wiped" \
 tm send-keys -t top Escape
 tap_check "Esc: the filter is cleared" \
   wait_screen top has ' 100 root +glxgears' ' 200 root +blender' '^q quit'
-tm send-keys -t top c
-tap_check "c (not started with --ReportBy=Client): one row per DRM client" \
+tm send-keys -t top C
+tap_check "C (not started with --ReportBy=Client): one row per DRM client" \
   wait_screen top grep -qE '^ +200 root +8 blender'
+tm send-keys -t top c
+tap_check "c: rows per container, asked of drm_fdinfo (--ReportBy=Container)" \
+  wait_screen top grep -qE '^ CONTAINER +'
 tm send-keys -t top g
 tap_check "g: one row per cgroup, the path cut in the middle" \
   wait_screen top grep -qE '^ /user\.slice/.*…/app-org\.blender\.scope 0000:00:02\.0 +[0-9.]+%'
