@@ -85,8 +85,8 @@ void top_table_fini(struct top_table *t);
 /* Its blank line, column header, then its rows: a window of o->height
  * lines' room at o->first_row (then s->first_row and s->page), else
  * o->max_rows of them; sets s->body to the first row's line. */
-int top_table_render(const struct top_model *m, const struct top_table *t,
-                     const struct top_options *o, struct top_screen *s);
+int top_table_render(const struct top_table *t, const struct top_options *o,
+                     struct top_screen *s);
 
 /* Which records a panel pass draws. */
 enum top_panels {

@@ -131,7 +131,7 @@ int top_render(const struct top_model *m, const struct top_options *in,
   }
   out->fold = (int)fold;
   if (rc == 0 && table)
-    rc = top_table_render(m, &t, &o, out);
+    rc = top_table_render(&t, &o, out);
   top_table_fini(&t);
   if (rc == 0 && devs->n == 0 && panels == 0) {
     rc = top_text_line(out, &o, "no GPU found", TOP_LINE_TITLE);

@@ -453,8 +453,8 @@ void top_table_fini(struct top_table *d) {
   memset(d, 0, sizeof(*d));
 }
 
-int top_table_render(const struct top_model *model, const struct top_table *d,
-                     const struct top_options *o, struct top_screen *s) {
+int top_table_render(const struct top_table *d, const struct top_options *o,
+                     struct top_screen *s) {
   int rc = 0;
   s->n_engines = d->n_engines;
   s->n_rows = d->n_rows;
@@ -487,8 +487,13 @@ int top_table_render(const struct top_model *model, const struct top_table *d,
     for (int e = 0; e < d->n_engines; e++)
       if (d->rows[i].has[e] && shown[e] < 0)
         shown[e] = rank++;
+  /* DEVICE earns its room when the rows shown are of several devices */
+  size_t n_devices = 0;
+  for (size_t i = first; i < first + count && n_devices < 2; i++)
+    if (i == first || !top_same(d->rows[i].device, d->rows[first].device))
+      n_devices++;
   struct top_col cols[TOP_MAX_COLUMNS];
-  int n_cols = top_columns(d, o, model->devs.n, shown, cols);
+  int n_cols = top_columns(d, o, n_devices, shown, cols);
   struct top_lb lb;
   char cell[160];
   if ((rc = top_screen_add(s, o, "", TOP_LINE_TEXT)) < 0)
