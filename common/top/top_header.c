@@ -148,8 +148,15 @@ static int top_header_line(const struct top_device *d,
   char part[160], a[48], b[48];
   const char *x, *y;
   double pct;
+  char age[48];
+  top_age(d, o, age, sizeof(age));
   top_lb_start(&lb, o->cols);
   top_lb_cell(&lb, name, -1, false);
+  /* a held value is never shown without its age: room kept for it */
+  int full = lb.cols;
+  lb.cols -= top_text_width(age);
+  if (lb.cols < lb.used)
+    lb.cols = lb.used;
   if (top_device_util(d, &pct)) {
     snprintf(part, sizeof(part), "  busy %.1f%%", pct);
     top_lb_whole(&lb, part);
@@ -174,7 +181,8 @@ static int top_header_line(const struct top_device *d,
       snprintf(part, sizeof(part), "  %s", x); /* the cap first to go */
     top_lb_whole(&lb, part);
   }
-  top_lb_whole(&lb, top_age(d, o, part, sizeof(part)));
+  lb.cols = full;
+  top_lb_whole(&lb, age);
   x = top_v(d, TOP_DV_VRAM_USED, "bytes", a, sizeof(a));
   if (x == NULL)
     x = top_v(d, TOP_DV_RESIDENT, "bytes", a, sizeof(a));

@@ -1099,6 +1099,61 @@ static void top_render__held_values_say_their_age(void **state) {
   top_model_fini(&m);
 }
 
+/* Folded to one line on a short screen, the device keeps its clock,
+ * temperature, power and the age of held values (the power cap goes
+ * first). */
+static void top_render__one_line_keeps_the_age(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  const char *dev = "0000:0b:00.0";
+  struct metric r;
+  metric_init(&r, "drm_clients", 1);
+  metric_add_tag(&r, "driver", "amdgpu");
+  metric_add_tag(&r, "device", dev);
+  metric_add_int(&r, "clients", "objects", 6);
+  assert_int_equal(m.base.write(&m.base, &r), 0);
+  for (int p = 0; p < 6; p++) {
+    char pid[16];
+    snprintf(pid, sizeof(pid), "%d", 100 + p);
+    metric_init(&r, "drm_engine", 1);
+    metric_add_tag(&r, "scope", p == 0 ? "device" : "process");
+    metric_add_tag(&r, "driver", "amdgpu");
+    metric_add_tag(&r, "device", dev);
+    metric_add_tag(&r, "engine", "gfx");
+    metric_add_tag(&r, "pid", pid);
+    metric_add_tag(&r, "comm", "game");
+    metric_add_float(&r, "utilization", "percent", p == 0 ? 60 : 10);
+    assert_int_equal(m.base.write(&m.base, &r), 0);
+  }
+  add_ddv(&m, "drm_device_freq", "amdgpu", dev, "domain", "sclk", "actual_hz",
+          "gpu_hertz", 1.85e9);
+  add_ddv(&m, "drm_device_temperature", "amdgpu", dev, "sensor", "edge",
+          "celsius", "gpu_celsius", 70);
+  add_ddv(&m, "drm_device_power", "amdgpu", dev, "sensor", "PPT", "power_watts",
+          "gpu_watts", 110);
+  add_ddv(&m, "drm_device_power", "amdgpu", dev, "sensor", "PPT",
+          "power_cap_watts", "gpu_watts", 272);
+  add_ddv(&m, "drm_device", "amdgpu", dev, "pm", "auto", "values_age_seconds",
+          "gpu_seconds", 4);
+  m.base.end(&m.base);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 80;
+  o.height = 8; /* five rows, their header and blank: one line left */
+  o.interval_s = 1;
+  struct top_screen s;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_int_equal(s.fold, TOP_FOLD_LINE);
+  assert_string_equal(s.lines[0].text, "amdgpu 0000:0b:00.0  busy 60.0%  sclk "
+                                       "1.85 GHz  70.0 C  110 W  (4.0s old)");
+  assert_int_equal(s.page, 5);
+  top_screen_fini(&s);
+  top_model_fini(&m);
+}
+
 /* One container record as drm_fdinfo's ReportBy Container writes it. */
 static void add_container(struct top_model *m, const char *runtime,
                           const char *ns, const char *pod, const char *ctr,
@@ -1214,6 +1269,7 @@ int main(void) {
       cmocka_unit_test(top_render__scrolled_keeps_headers_engines_follow),
       cmocka_unit_test(top_render__busy_is_the_busiest_engine),
       cmocka_unit_test(top_render__held_values_say_their_age),
+      cmocka_unit_test(top_render__one_line_keeps_the_age),
       cmocka_unit_test(top_render__containers_by_name),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
