@@ -212,7 +212,8 @@ struct top_col {
 /* The columns in screen order, those that fit switched on. Returns the
  * count. */
 static int top_columns(const struct top_table *d, const struct top_options *o,
-                       size_t n_devices, const int *shown, struct top_col *c) {
+                       size_t n_devices, bool resident, const int *shown,
+                       struct top_col *c) {
   bool cgroup = top_scope_named(o->scope);
   int n = 0;
   if (!cgroup)
@@ -235,7 +236,10 @@ static int top_columns(const struct top_table *d, const struct top_options *o,
           TOP_COL_ENGINE,      e, 9, true, 8 + (shown[e] >= 0 ? shown[e] : 0),
           TOP_SORT_ENGINE + e, 0};
   c[n++] = (struct top_col){TOP_COL_BUSY, 0, 8, true, 3, TOP_SORT_BUSY, 0};
-  c[n++] = (struct top_col){TOP_COL_RESIDENT, 0, 11, true, 7, -1, 0};
+  /* RESIDENT when a row shown has it (drivers without drm-resident-*
+   * would fill it with '-'); else after the engines */
+  c[n++] =
+      (struct top_col){TOP_COL_RESIDENT, 0, 11, true, resident ? 7 : 29, -1, 0};
   c[n++] = (struct top_col){TOP_COL_MEMORY, 0, 11, true, 4, TOP_SORT_MEMORY, 0};
   for (int i = 0; i < n; i++)
     if (c[i].sort_key == d->sort)
@@ -493,7 +497,10 @@ int top_table_render(const struct top_table *d, const struct top_options *o,
     if (i == first || !top_same(d->rows[i].device, d->rows[first].device))
       n_devices++;
   struct top_col cols[TOP_MAX_COLUMNS];
-  int n_cols = top_columns(d, o, n_devices, shown, cols);
+  bool resident = false;
+  for (size_t i = first; i < first + count && !resident; i++)
+    resident = d->rows[i].has_resident;
+  int n_cols = top_columns(d, o, n_devices, resident, shown, cols);
   struct top_lb lb;
   char cell[160];
   if ((rc = top_screen_add(s, o, "", TOP_LINE_TEXT)) < 0)
