@@ -59,8 +59,9 @@ static bool top_hex(const char *s, size_t n) {
  * pod/container when the names are known (kube-state-metrics' tags; a
  * pod "named" by its uid or a container by its short id is not a name),
  * else runtime:id (the id's first 12 hex digits, as docker ps shows it),
- * else the cgroup path. Kept in the table's name store (NULL when full:
- * the cgroup path then). */
+ * else the cgroup path, else pod:uid, else the runtime (drm_fdinfo's
+ * "host": the processes in no container, one row). Kept in the table's
+ * name store (when it is full: the cgroup path). */
 static const char *top_container_name(struct top_table *d,
                                       const struct top_batch *m,
                                       const struct top_record *r) {
@@ -84,8 +85,12 @@ static const char *top_container_name(struct top_table *d,
     snprintf(buf, sizeof(buf), "%s:%.*s",
              runtime != NULL && runtime[0] ? runtime : "container",
              TOP_SHORT_ID, id);
-  else
+  else if (cgroup != NULL)
     return cgroup;
+  else if (uid != NULL && uid[0])
+    snprintf(buf, sizeof(buf), "pod:%s", uid);
+  else /* the processes in no container: "host" */
+    return runtime;
   size_t len = strlen(buf) + 1;
   if (d->names_len + len > d->names_cap)
     return cgroup;

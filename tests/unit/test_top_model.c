@@ -1165,7 +1165,8 @@ static void add_container(struct top_model *m, const char *runtime,
   metric_add_tag(&r, "driver", "i915");
   metric_add_tag(&r, "device", "0000:00:02.0");
   metric_add_tag(&r, "engine", "render");
-  metric_add_tag(&r, "cgroup", cgroup);
+  if (cgroup)
+    metric_add_tag(&r, "cgroup", cgroup);
   metric_add_tag(&r, "container_runtime", runtime);
   if (ns)
     metric_add_tag(&r, "namespace", ns);
@@ -1203,6 +1204,8 @@ static void top_render__containers_by_name(void **state) {
                 "/system.slice/docker-0123456789ab.scope", 30);
   add_container(&m, "host", NULL, NULL, NULL, NULL, NULL,
                 "/user.slice/user-1000.slice/session-2.scope", 20);
+  /* the processes in no container, as drm_fdinfo groups them: one row */
+  add_container(&m, "host", NULL, NULL, NULL, NULL, NULL, NULL, 5);
   m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
@@ -1220,6 +1223,8 @@ static void top_render__containers_by_name(void **state) {
        "        -"),
       (" /user.slice/user-1000.s\xe2\x80\xa6/session-2.scope    20.0%   20.0%  "
        "        -          -"),
+      (" host                                         5.0%    5.0%          -  "
+       "        -"),
   };
   expect_lines(&m, &o, want, ARRAY_SIZE(want));
   /* the filter finds a pod by its name */
