@@ -152,19 +152,22 @@ static void top_view_fatal(int sig) {
   raise(sig); /* blocked in this handler: acted on when it returns */
 }
 
-/* SIGINT, SIGTERM, SIGHUP: the terminal is restored at once, then the
- * host's own handler runs (its stop flag: the view ends with status 0 and
- * endwin() on its thread; no screen is drawn after the flag). */
+/* SIGINT, SIGTERM, SIGHUP: the host's own handler (its stop flag: the
+ * view ends with status 0 and endwin() on its thread, between two screens,
+ * so nothing is drawn after the terminal is restored). A second one
+ * before the view has ended (a loop that does not come back) restores the
+ * terminal here and ends the process by the signal, as a fatal one. */
+static volatile sig_atomic_t top_view_stops;
+
 static void top_view_stop(int sig) {
   for (size_t i = 0; i < TOP_VIEW_N_STOP; i++) {
     if (top_view_stop_signals[i] != sig)
       continue;
     const struct sigaction *old = &top_view_old_stop[i];
-    if (old->sa_handler == SIG_DFL) { /* no host handler: it ends us */
+    if (old->sa_handler == SIG_DFL || top_view_stops++ > 0) {
       top_view_fatal(sig);
       return;
     }
-    top_view_restore_tty();
     if (old->sa_flags & SA_SIGINFO)
       old->sa_sigaction(sig, NULL, NULL);
     else
@@ -175,6 +178,7 @@ static void top_view_stop(int sig) {
 /* Install the view's handlers; a signal the host ignores stays ignored
  * (nohup: a hangup must not restore the terminal under a running view). */
 static void top_view_signals_on(void) {
+  top_view_stops = 0;
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
   sigemptyset(&sa.sa_mask);

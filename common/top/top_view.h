@@ -12,8 +12,9 @@
  * charts, space pause, r raw counters, q quit (exit 0), also while reads
  * are slow (keys are read between any two reads). The terminal is
  * restored on q, on SIGINT, SIGTERM and SIGHUP (the host's stop flag),
- * and on SIGQUIT and a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
- * SIGABRT: with tcsetattr and write only, then the default action).
+ * and on SIGQUIT, a second stop signal and a fatal signal (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGABRT: with tcsetattr and write only, then
+ * the default action).
  * Resizes arrive as KEY_RESIZE (ncurses' SIGWINCH handler).
  */
 #ifndef COMMON_TOP_TOP_VIEW_H
