@@ -74,10 +74,9 @@ static const char *top_container_name(struct top_table *d,
   const char *cgroup = top_batch_tag(m, r, "cgroup");
   size_t id_len = id != NULL ? strlen(id) : 0;
   bool pod_named = pod != NULL && pod[0] && !top_same(pod, uid);
+  /* drm_fdinfo names an unnamed container by its id's first digits */
   bool ctr_named = ctr != NULL && ctr[0] &&
-                   !(id_len > 0 && strncmp(ctr, id, id_len) == 0) &&
-                   !(id_len > 0 && strlen(ctr) <= id_len &&
-                     strncmp(id, ctr, strlen(ctr)) == 0);
+                   !(id_len > 0 && strncmp(id, ctr, strlen(ctr)) == 0);
   char buf[TOP_NAME_BYTES];
   if (ns != NULL && ns[0] && pod_named && ctr_named)
     snprintf(buf, sizeof(buf), "%s/%s/%s", ns, pod, ctr);
