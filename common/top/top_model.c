@@ -15,6 +15,7 @@ static int top_model_begin(struct metric_sink *sink) {
   struct top_model *m = (struct top_model *)sink;
   top_batch_clear(&m->batch);
   m->devs.n = 0;
+  m->joined = 0;
   return 0;
 }
 
@@ -28,6 +29,7 @@ static int top_model_write(struct metric_sink *sink, const struct metric *r) {
 static int top_model_end(struct metric_sink *sink) {
   struct top_model *m = (struct top_model *)sink;
   int rc = top_devices_collect(&m->batch, &m->devs);
+  m->joined = m->batch.n_recs;
   /* A batch with no record time (an empty one: no plugin has read yet)
    * has no place on the charts' time axis: time 0 there would stretch
    * their span to the whole epoch. */

@@ -25,10 +25,12 @@
 struct top_history; /* top_history.h */
 
 struct top_model {
-  struct metric_sink base;     /* begin() clears, write() copies, end() joins */
-  struct top_batch batch;      /* the last batch's records */
-  struct top_devices devs;     /* its devices, joined at end(); strings are
-                                  the batch's */
+  struct metric_sink base; /* begin() clears, write() copies, end() joins */
+  struct top_batch batch;  /* the last batch's records */
+  struct top_devices devs; /* its devices, joined at end(); strings are
+                              the batch's */
+  size_t joined; /* the batch's records when devs was joined (top_render
+                    joins a batch written to since, for its screen) */
   struct top_history *history; /* owned, kept across batches; NULL until
                                   the first end() with a time (or out of
                                   memory) */

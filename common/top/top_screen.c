@@ -7,6 +7,7 @@
 #include "common/top/top_lines.h"
 #include "common/top/top_text.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,8 +91,9 @@ static int top_render_top(const struct top_model *m,
   return rc;
 }
 
-int top_render(const struct top_model *m, const struct top_options *in,
-               struct top_screen *out) {
+static int top_render_model(const struct top_model *m,
+                            const struct top_options *in,
+                            struct top_screen *out) {
   struct top_options o = *in;
   if (o.cols < 20)
     o.cols = 20;
@@ -141,5 +143,26 @@ int top_render(const struct top_model *m, const struct top_options *in,
   if (rc == 0 && m->batch.failed)
     rc =
         top_screen_add(out, &o, "(out of memory: records lost)", TOP_LINE_TEXT);
+  return rc;
+}
+
+int top_render(const struct top_model *model, const struct top_options *in,
+               struct top_screen *out) {
+  /* A batch written to after its end() (or never ended) is joined here,
+   * for this screen only: the model stays as its sink left it. */
+  struct top_model stale;
+  const struct top_model *m = model;
+  if (model->joined != model->batch.n_recs) {
+    stale = *model;
+    memset(&stale.devs, 0, sizeof(stale.devs));
+    if (top_devices_collect(&model->batch, &stale.devs) < 0) {
+      top_devices_fini(&stale.devs);
+      return -ENOMEM;
+    }
+    m = &stale;
+  }
+  int rc = top_render_model(m, in, out);
+  if (m == &stale)
+    top_devices_fini(&stale.devs);
   return rc;
 }

@@ -872,6 +872,37 @@ static void top_model__empty_batch_not_on_the_chart(void **state) {
   top_model_fini(&m);
 }
 
+/* The screen of a batch not ended (or written to after its end()) joins
+ * its devices itself: a record is never drawn as if its device were
+ * unknown. */
+static void top_render__batch_not_ended_still_joined(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  add_summary(&m, "drm_clients", "0000:00:02.0", 0);
+  add_engine(&m, "process", "0000:00:02.0", "render", "1", "glxgears", 3);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 50;
+  static const char *const want[] = {
+      "i915 0000:00:02.0",
+      "",
+      "     PID NAME                     BUSY*     MEMORY",
+      "       1 glxgears                  3.0%          -",
+  };
+  expect_lines(&m, &o, want, ARRAY_SIZE(want));
+  assert_int_equal(m.devs.n, 0); /* the model as its sink left it */
+  m.base.end(&m.base);
+  add_summary(&m, "drm_clients", "0000:03:00.0", 0);
+  struct top_screen s;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_string_equal(s.lines[1].text, "i915 0000:03:00.0");
+  top_screen_fini(&s);
+  top_model_fini(&m);
+}
+
 /* ---- a short screen ---- */
 
 static const char *const six_drivers[] = {"i915",     "amdgpu", "xe",
@@ -1270,6 +1301,7 @@ int main(void) {
       cmocka_unit_test(top_chart_row__braille_and_ascii),
       cmocka_unit_test(top_render__charts_after_two_batches),
       cmocka_unit_test(top_model__empty_batch_not_on_the_chart),
+      cmocka_unit_test(top_render__batch_not_ended_still_joined),
       cmocka_unit_test(top_render__short_screen_folds_for_rows),
       cmocka_unit_test(top_render__scrolled_keeps_headers_engines_follow),
       cmocka_unit_test(top_render__busy_is_the_busiest_engine),
