@@ -39,11 +39,12 @@ static int top_text_line(struct top_screen *s, const struct top_options *o,
 /* The parts above the table at fold `fold`: each device's header (and
  * charts) and its panels, the other panels, the notice. At
  * TOP_FOLD_COUNT at most `budget` lines of devices (one line past it
- * counts the rest), panels only counted. Returns 0 or -ENOMEM. */
+ * counts the rest), panels only counted. `dev_fold` (or NULL: `fold` for
+ * all) folds each device on its own. Returns 0 or -ENOMEM. */
 static int top_render_top(const struct top_model *m,
                           const struct top_options *o, enum top_fold fold,
-                          size_t budget, struct top_screen *out,
-                          size_t *panels) {
+                          const enum top_fold *dev_fold, size_t budget,
+                          struct top_screen *out, size_t *panels) {
   const struct top_devices *devs = &m->devs;
   char line[512];
   int rc = 0;
@@ -57,10 +58,11 @@ static int top_render_top(const struct top_model *m,
       rc = top_text_line(out, o, line, TOP_LINE_DIM);
       break;
     }
-    rc = top_header_render(m, o, &devs->dev[i], fold, out);
+    enum top_fold f = dev_fold != NULL ? dev_fold[i] : fold;
+    rc = top_header_render(m, o, &devs->dev[i], f, out);
     if (rc == 0 && fold < TOP_FOLD_COUNT)
-      rc = top_panels_render(m, o, fold, TOP_PANELS_OF_DEVICE,
-                             devs->dev[i].device, out, panels);
+      rc = top_panels_render(m, o, f, TOP_PANELS_OF_DEVICE, devs->dev[i].device,
+                             out, panels);
     else if (rc == 0)
       rc = top_panels_count(m, o, TOP_PANELS_OF_DEVICE, devs->dev[i].device,
                             &hidden_panels);
@@ -91,6 +93,20 @@ static int top_render_top(const struct top_model *m,
   return rc;
 }
 
+/* The lines of the parts above the table at `fold` (and `dev_fold`);
+ * *rc set on ENOMEM. */
+static size_t top_top_lines(const struct top_model *m,
+                            const struct top_options *o, enum top_fold fold,
+                            const enum top_fold *dev_fold, int *rc) {
+  struct top_screen probe;
+  size_t panels = 0;
+  memset(&probe, 0, sizeof(probe));
+  *rc = top_render_top(m, o, fold, dev_fold, 0, &probe, &panels);
+  size_t lines = probe.n;
+  top_screen_fini(&probe);
+  return lines;
+}
+
 static int top_render_model(const struct top_model *m,
                             const struct top_options *in,
                             struct top_screen *out) {
@@ -115,21 +131,39 @@ static int top_render_model(const struct top_model *m,
     size_t want = t.n_rows < TOP_MIN_ROWS ? t.n_rows : TOP_MIN_ROWS;
     size_t need = 2 + (want > 0 ? want : 1) + (t.n_rows > want);
     size_t room = (size_t)o.height > need ? (size_t)o.height - need : 0;
-    for (; fold < TOP_FOLD_COUNT && rc == 0; fold++) {
-      struct top_screen probe;
-      memset(&probe, 0, sizeof(probe));
-      rc = top_render_top(m, &o, fold, 0, &probe, &panels);
-      size_t lines = probe.n;
-      top_screen_fini(&probe);
-      if (lines <= room)
+    for (; fold < TOP_FOLD_COUNT && rc == 0; fold++)
+      if (top_top_lines(m, &o, fold, NULL, &rc) <= room)
         break;
+    /* Lines no row would take (every row fits) unfold the devices again,
+     * the first ones first, as far as they go: folding is for rows. */
+    enum top_fold *dev_fold = NULL;
+    size_t all = 2 + (t.n_rows > 0 ? t.n_rows : 1);
+    size_t spare = (size_t)o.height > all ? (size_t)o.height - all : 0;
+    if (rc == 0 && fold > TOP_FOLD_FULL && fold < TOP_FOLD_COUNT &&
+        top_top_lines(m, &o, fold, NULL, &rc) < spare &&
+        (dev_fold = malloc(devs->n * sizeof(*dev_fold))) != NULL) {
+      for (size_t i = 0; i < devs->n; i++)
+        dev_fold[i] = fold;
+      for (size_t i = 0; i < devs->n && rc == 0; i++) {
+        while (dev_fold[i] > TOP_FOLD_FULL) {
+          dev_fold[i]--;
+          if (top_top_lines(m, &o, fold, dev_fold, &rc) > spare) {
+            dev_fold[i]++;
+            break;
+          }
+        }
+        if (dev_fold[i] == fold)
+          break; /* the first that cannot unfold: the rest stay */
+      }
     }
     /* past every fold: the lines of devices that fit, less the two that
      * may count the panels and say the notice */
     if (rc == 0)
-      rc = top_render_top(m, &o, fold, room > 3 ? room - 2 : 1, out, &panels);
+      rc = top_render_top(m, &o, fold, dev_fold, room > 3 ? room - 2 : 1, out,
+                          &panels);
+    free(dev_fold);
   } else {
-    rc = top_render_top(m, &o, fold, 0, out, &panels);
+    rc = top_render_top(m, &o, fold, NULL, 0, out, &panels);
   }
   out->fold = (int)fold;
   if (rc == 0 && table)

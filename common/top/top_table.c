@@ -487,14 +487,21 @@ int top_table_render(const struct top_table *d, const struct top_options *o,
   if (count > d->n_rows - first)
     count = d->n_rows - first;
   /* each engine of the rows shown: its rank by the first row that has
-   * it (-1: no row shown has it) */
+   * it, and in that row by its busy (-1: no row shown has it) */
   int shown[TOP_MAX_ENGINES], rank = 0;
   for (int e = 0; e < TOP_MAX_ENGINES; e++)
     shown[e] = -1;
   for (size_t i = first; i < first + count; i++)
-    for (int e = 0; e < d->n_engines; e++)
-      if (d->rows[i].has[e] && shown[e] < 0)
-        shown[e] = rank++;
+    for (;;) { /* this row's engines not ranked yet, its busiest first */
+      int best = -1;
+      for (int e = 0; e < d->n_engines; e++)
+        if (d->rows[i].has[e] && shown[e] < 0 &&
+            (best < 0 || d->rows[i].busy[e] > d->rows[i].busy[best]))
+          best = e;
+      if (best < 0)
+        break;
+      shown[best] = rank++;
+    }
   /* DEVICE earns its room when the rows shown are of several devices */
   size_t n_devices = 0;
   for (size_t i = first; i < first + count && n_devices < 2; i++)

@@ -411,9 +411,10 @@ static void top_render__columns_fit_80_and_100(void **state) {
   o.cols = 80;
   table_lines(
       &m, &o,
-      ("     PID USER     NAME                      render   BUSY*   "
+      /* one engine column: the row's busiest, the one BUSY is */
+      ("     PID USER     NAME                     video-e   BUSY*   "
        "RESIDENT     MEMORY"),
-      ("     100 alice?[\xe2\x80\xa6 glxgears                    1.0%   "
+      ("     100 alice?[\xe2\x80\xa6 glxgears                    4.0%   "
        " 4.0%   1.00 MiB   2.00 MiB"));
   o.cols = 100;
   table_lines(&m, &o,
@@ -1010,6 +1011,24 @@ static void top_render__short_screen_folds_for_rows(void **state) {
     /* the row count line: twelve rows, five or more shown */
     if (rows < 12)
       assert_int_equal(count_matching(&s, "more below, 0 above"), 1);
+    top_screen_fini(&s);
+  }
+  /* at 100x28 every row fits: the lines left unfold the first device
+   * (its whole header and charts), not the others */
+  {
+    struct top_options o;
+    top_options_init(&o);
+    o.cols = 100;
+    o.height = 28;
+    struct top_screen s;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(top_render(&m, &o, &s), 0);
+    assert_int_equal(s.n_rows, 12);
+    assert_int_equal(s.page, 12);
+    assert_int_equal(count_matching(&s, "  util "), 1);
+    assert_int_equal(count_matching(&s, "  render ["), 1);
+    assert_string_equal(s.lines[7].text, "amdgpu 0000:02:00.0  busy 20.0%  gt0 "
+                                         "1.50 GHz  61.0 C  101 W");
     top_screen_fini(&s);
   }
   /* one line per device: busy, clock, temperature and power at 80 */
