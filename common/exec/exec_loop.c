@@ -224,13 +224,14 @@ static int exec_top_idle(void *ctx) {
                            runner_reading(&x->runner) ? 50 : -1);
 }
 
-/* The view's c and g keys: every drm_fdinfo instance adds the scope to its
- * ReportBy (it reads the option at each read), on its own worker. */
+/* The view's c, C and g keys: every drm_fdinfo instance adds the scope to
+ * its ReportBy (it reads the option at each read), on its own worker. */
 static int exec_top_scope(void *ctx, enum top_scope scope) {
   struct exec_host *x = ((struct exec_top *)ctx)->x;
   struct cfg_value v = {.type = CFG_STRING,
-                        .string =
-                            scope == TOP_SCOPE_CLIENT ? "Client" : "Cgroup"};
+                        .string = scope == TOP_SCOPE_CLIENT      ? "Client"
+                                  : scope == TOP_SCOPE_CONTAINER ? "Container"
+                                                                 : "Cgroup"};
   struct cfg_item item = {.key = "ReportBy", .values = &v, .n_values = 1};
   int rc = -ENOTSUP;
   for (size_t k = 0; k < x->runner.n; k++)

@@ -53,6 +53,9 @@ static const struct top_role {
     {"drm_device_power", "power_cap_watts", "W", TOP_DV_POWER_CAP, TOP_FOLD_MAX,
      false},
     {"drm_device_fan", "rpm", "rpm", TOP_DV_FAN, TOP_FOLD_FIRST, false},
+    /* drm_device's runtime record: the age of the readings it holds
+     * between the reads its runtime-PM rule allows */
+    {"drm_device", "values_age_seconds", "s", TOP_DV_AGE, TOP_FOLD_MAX, false},
 };
 #define TOP_N_ROLES (sizeof(top_roles) / sizeof(top_roles[0]))
 
@@ -64,16 +67,16 @@ static bool top_device_measurement(const char *name) {
          strncmp(name, "drm_device", 10) == 0;
 }
 
-static bool top_is_device_scope(const struct top_model *m,
+static bool top_is_device_scope(const struct top_batch *m,
                                 const struct top_record *r) {
-  const char *scope = top_model_tag(m, r, "scope");
+  const char *scope = top_batch_tag(m, r, "scope");
   return scope != NULL && strcmp(scope, "device") == 0;
 }
 
-bool top_device_consumes(const struct top_model *m,
+bool top_device_consumes(const struct top_batch *m,
                          const struct top_record *r) {
-  const char *name = top_model_str(m, r->measurement);
-  return top_model_tag(m, r, "device") != NULL && top_device_measurement(name);
+  const char *name = top_batch_str(m, r->measurement);
+  return top_batch_tag(m, r, "device") != NULL && top_device_measurement(name);
 }
 
 /* The device of record `r`, created when new; NULL on ENOMEM. */
@@ -108,22 +111,22 @@ static void top_fold(struct top_value *v, enum top_fold fold, double x) {
 }
 
 /* The unit symbol of a stored field; NULL for a type the table lacks. */
-static const char *top_field_symbol(const struct top_model *m,
+static const char *top_field_symbol(const struct top_batch *m,
                                     const struct top_field *f) {
-  const struct metric_unit *u = metric_unit_find(top_model_str(m, f->ctype));
+  const struct metric_unit *u = metric_unit_find(top_batch_str(m, f->ctype));
   return u != NULL ? u->symbol : NULL;
 }
 
-static void top_device_record(const struct top_model *m,
+static void top_device_record(const struct top_batch *m,
                               const struct top_record *r,
                               struct top_device *dev) {
-  const char *name = top_model_str(m, r->measurement);
-  const char *driver = top_model_tag(m, r, "driver");
+  const char *name = top_batch_str(m, r->measurement);
+  const char *driver = top_batch_tag(m, r, "driver");
   bool fdinfo = strcmp(name, "drm_engine") == 0 ||
                 strcmp(name, "drm_memory") == 0 ||
                 strcmp(name, "drm_clients") == 0 ||
                 (strcmp(name, "drm_device") == 0 &&
-                 top_model_field(m, r, "clients") != NULL);
+                 top_batch_field(m, r, "clients") != NULL);
   if (driver != NULL) {
     if (dev->driver == NULL)
       dev->driver = driver;
@@ -138,8 +141,8 @@ static void top_device_record(const struct top_model *m,
     }
   }
   if (strcmp(name, "drm_engine") == 0) {
-    const struct top_field *u = top_model_field(m, r, "utilization");
-    const char *engine = top_model_tag(m, r, "engine");
+    const struct top_field *u = top_batch_field(m, r, "utilization");
+    const char *engine = top_batch_tag(m, r, "engine");
     if (!top_is_device_scope(m, r) || u == NULL || engine == NULL)
       return;
     const char *sym = top_field_symbol(m, u);
@@ -165,10 +168,10 @@ static void top_device_record(const struct top_model *m,
   const char *tag = NULL;
   if (strcmp(name, "drm_device_freq") == 0) {
     pick = &dev->freq_domain;
-    tag = top_model_tag(m, r, "domain");
+    tag = top_batch_tag(m, r, "domain");
   } else if (strcmp(name, "drm_device_memory") == 0) {
     pick = &dev->vram_region;
-    tag = top_model_tag(m, r, "region");
+    tag = top_batch_tag(m, r, "region");
   }
   if (pick != NULL && *pick != NULL && (tag == NULL || strcmp(*pick, tag) != 0))
     return;
@@ -177,7 +180,7 @@ static void top_device_record(const struct top_model *m,
     if (strcmp(role->measurement, name) != 0 ||
         (role->device_scope && !top_is_device_scope(m, r)))
       continue;
-    const struct top_field *f = top_model_field(m, r, role->field);
+    const struct top_field *f = top_batch_field(m, r, role->field);
     if (f == NULL)
       continue;
     const char *sym = top_field_symbol(m, f);
@@ -191,15 +194,15 @@ static void top_device_record(const struct top_model *m,
   }
 }
 
-int top_devices_collect(const struct top_model *m, struct top_devices *out) {
+int top_devices_collect(const struct top_batch *m, struct top_devices *out) {
   out->n = 0;
   out->fdinfo = false;
   out->unreadable = -1;
   for (size_t i = 0; i < m->n_recs; i++) {
     const struct top_record *r = &m->recs[i];
-    const char *name = top_model_str(m, r->measurement);
+    const char *name = top_batch_str(m, r->measurement);
     if (strcmp(name, "drm_scan") == 0) {
-      const struct top_field *f = top_model_field(m, r, "unreadable");
+      const struct top_field *f = top_batch_field(m, r, "unreadable");
       out->fdinfo = true;
       if (f != NULL)
         out->unreadable = f->f;
@@ -207,12 +210,12 @@ int top_devices_collect(const struct top_model *m, struct top_devices *out) {
     }
     if (!top_device_measurement(name))
       continue;
-    const char *device = top_model_tag(m, r, "device");
+    const char *device = top_batch_tag(m, r, "device");
     if (device == NULL)
       continue;
     if (strcmp(name, "drm_engine") == 0 || strcmp(name, "drm_memory") == 0 ||
         strcmp(name, "drm_clients") == 0 ||
-        top_model_field(m, r, "clients") != NULL)
+        top_batch_field(m, r, "clients") != NULL)
       out->fdinfo = true;
     struct top_device *dev = top_devices_get(out, device);
     if (dev == NULL)

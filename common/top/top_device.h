@@ -20,7 +20,7 @@
 #ifndef COMMON_TOP_TOP_DEVICE_H
 #define COMMON_TOP_TOP_DEVICE_H
 
-#include "common/top/top_model.h"
+#include "common/top/top_batch.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +49,8 @@ enum top_device_value {
   TOP_DV_FAN,        /* rpm the first fan */
   TOP_DV_CLIENTS,    /* open DRM clients (drm_fdinfo) */
   TOP_DV_PROCESSES,  /* processes holding them */
+  TOP_DV_AGE,        /* s  how old drm_device's held values are
+                        (values_age_seconds: 0 when read this time) */
   TOP_DV_COUNT
 };
 
@@ -74,7 +76,7 @@ struct top_devices {
 
 /* Collect the devices of the model's batch, first-seen order. `out` must be
  * zeroed or finished; 0 or -ENOMEM (then the devices found so far). */
-int top_devices_collect(const struct top_model *m, struct top_devices *out);
+int top_devices_collect(const struct top_batch *m, struct top_devices *out);
 
 void top_devices_fini(struct top_devices *d);
 
@@ -84,7 +86,7 @@ const struct top_device *top_devices_find(const struct top_devices *d,
 
 /* True when record `r` went into a device's typed values (it is then not
  * shown as a panel of its own, except with `raw`). */
-bool top_device_consumes(const struct top_model *m, const struct top_record *r);
+bool top_device_consumes(const struct top_batch *m, const struct top_record *r);
 
 /* The device's utilisation for its chart: the busiest engine, else the
  * device's own busy counter; false when it has neither. */

@@ -1,12 +1,12 @@
 /*
- * top_format.c: values for people (top_format_value in top_model.h), by the
+ * top_format.c: values for people (top_format_value in top_screen.h), by the
  * unit of the field's collectd type as the one unit table has it
  * (common/core/metric_unit.h): percent, bytes, bytes per second, hertz,
  * watts, joules, volts, degrees, revolutions, time, or a plain number with
  * its symbol. Never by the field's name.
  */
 #include "common/core/metric_unit.h"
-#include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 
 #include <math.h>
 #include <stdbool.h>

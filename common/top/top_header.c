@@ -73,6 +73,24 @@ static void top_bar(char *buf, size_t size, double pct, int width) {
   buf[n] = '\0';
 }
 
+/* "(5s old)" when drm_device holds the device's values longer than the
+ * interval (its values_age_seconds), else "". */
+static const char *top_age(const struct top_device *d,
+                           const struct top_options *o, char *buf,
+                           size_t size) {
+  buf[0] = '\0';
+  if (!d->v[TOP_DV_AGE].has || !(d->v[TOP_DV_AGE].v > o->interval_s))
+    return buf;
+  double age = d->v[TOP_DV_AGE].v;
+  if (age < 10)
+    snprintf(buf, size, "  (%.1fs old)", age);
+  else if (age < 600)
+    snprintf(buf, size, "  (%.0fs old)", age);
+  else
+    snprintf(buf, size, "  (%.0fm old)", age / 60);
+  return buf;
+}
+
 static void top_header_values(const struct top_device *d, struct top_flow *f) {
   char part[160], a[48], b[48];
   const char *x, *y;
@@ -116,6 +134,69 @@ static void top_header_values(const struct top_device *d, struct top_flow *f) {
     snprintf(part, sizeof(part), "  fan %s", x);
     top_flow_part(f, part);
   }
+  if (top_age(d, f->o, part, sizeof(part))[0] != '\0')
+    top_flow_part(f, part);
+}
+
+/* The device on one line: its name, then what fits of busy (the busiest
+ * engine, as the table's BUSY), clock, temperature, power, the age of
+ * held values, memory, fan, in that order (each whole or not at all). */
+static int top_header_line(const struct top_device *d,
+                           const struct top_options *o, const char *name,
+                           struct top_screen *s) {
+  struct top_lb lb;
+  char part[160], a[48], b[48];
+  const char *x, *y;
+  double pct;
+  char age[48];
+  top_age(d, o, age, sizeof(age));
+  top_lb_start(&lb, o->cols);
+  top_lb_cell(&lb, name, -1, false);
+  /* a held value is never shown without its age: room kept for it */
+  int full = lb.cols;
+  lb.cols -= top_text_width(age);
+  if (lb.cols < lb.used)
+    lb.cols = lb.used;
+  if (top_device_util(d, &pct)) {
+    snprintf(part, sizeof(part), "  busy %.1f%%", pct);
+    top_lb_whole(&lb, part);
+  }
+  x = top_v(d, TOP_DV_FREQ, "gpu_hertz", a, sizeof(a));
+  if (x == NULL)
+    x = top_v(d, TOP_DV_FREQ_REQ, "gpu_hertz", a, sizeof(a));
+  if (x != NULL) {
+    snprintf(part, sizeof(part), "  %s %s",
+             d->freq_domain && d->freq_domain[0] ? d->freq_domain : "clock", x);
+    top_lb_whole(&lb, part);
+  }
+  if ((x = top_v(d, TOP_DV_TEMP, "gpu_celsius", a, sizeof(a))) != NULL) {
+    snprintf(part, sizeof(part), "  %s", x);
+    top_lb_whole(&lb, part);
+  }
+  x = top_v(d, TOP_DV_POWER, "gpu_watts", a, sizeof(a));
+  y = top_v(d, TOP_DV_POWER_CAP, "gpu_watts", b, sizeof(b));
+  if (x != NULL) {
+    snprintf(part, sizeof(part), "  %s%s%s", x, y ? " / " : "", y ? y : "");
+    if (y != NULL && top_text_width(part) > lb.cols - lb.used)
+      snprintf(part, sizeof(part), "  %s", x); /* the cap first to go */
+    top_lb_whole(&lb, part);
+  }
+  lb.cols = full;
+  top_lb_whole(&lb, age);
+  x = top_v(d, TOP_DV_VRAM_USED, "bytes", a, sizeof(a));
+  if (x == NULL)
+    x = top_v(d, TOP_DV_RESIDENT, "bytes", a, sizeof(a));
+  if (x == NULL)
+    x = top_v(d, TOP_DV_MEM_TOTAL, "bytes", a, sizeof(a));
+  if (x != NULL) {
+    snprintf(part, sizeof(part), "  mem %s", x);
+    top_lb_whole(&lb, part);
+  }
+  if ((x = top_v(d, TOP_DV_FAN, "gpu_rpm", a, sizeof(a))) != NULL) {
+    snprintf(part, sizeof(part), "  fan %s", x);
+    top_lb_whole(&lb, part);
+  }
+  return top_screen_lb(s, o, &lb, TOP_LINE_TITLE);
 }
 
 /* One chart of `height` rows: a label, the cells, the scale. */
@@ -187,13 +268,20 @@ static int top_header_charts(const struct top_model *m,
 }
 
 int top_header_render(const struct top_model *m, const struct top_options *o,
-                      const struct top_device *d, struct top_screen *s) {
+                      const struct top_device *d, enum top_fold fold,
+                      struct top_screen *s) {
   struct top_flow f;
   char cell[160];
-  top_flow_start(&f, o, s);
   snprintf(cell, sizeof(cell), "%s%s%s %s", d->driver ? d->driver : "?",
            d->driver_other ? "/" : "", d->driver_other ? d->driver_other : "",
            d->device);
+  if (fold != TOP_FOLD_FULL) {
+    int rc = top_header_line(d, o, cell, s);
+    if (rc == 0 && fold == TOP_FOLD_LINE)
+      rc = top_header_charts(m, o, d, s);
+    return rc;
+  }
+  top_flow_start(&f, o, s);
   top_lb_cell(&f.lb, cell, -1, false);
   top_header_values(d, &f);
   top_flow_end_line(&f);

@@ -1,69 +1,39 @@
 /*
- * top_model.h: the model behind the executables' --format=top: a sink that
- * keeps one batch of records (the same struct metric every other format
- * gets, so every plugin works unchanged; one batch may hold the records of
- * several plugins, begin() and end() around them all) and pure functions
- * that turn it into the lines of one screen:
+ * top_model.h: the model behind the executables' --format=top, as plain
+ * data (nvtop's gpu_info, htop's meters): a sink that keeps
  *
- *  - per GPU, a header joined from every plugin that names the device
- *    (top_device.h: drm_fdinfo's engines and memory, drm_device's clock,
- *    temperature, power, fan and VRAM, typed by unit), its utilisation and
- *    power charts over the last minutes (top_history.h), and the panels of
- *    other plugins' records tagged with that device (i915_oa);
- *  - the panels of every other record (panthor_perf, tegra410_uncore):
- *    float fields (the derived metrics) with units; integer fields (raw
- *    counters) and diagnostic measurements only with `raw`;
- *  - one line saying what cannot be seen, when something cannot;
- *  - drm_fdinfo's table: one row per process (or client, or cgroup) with
- *    per-engine busy % and memory, sorted, the most useful columns first
- *    when not all fit (last: it may be long, and the view scrolls it);
- *  - "no GPU found" and what the host looked at, when nothing was found.
+ *  - the last batch of records (top_batch.h; one batch may hold the
+ *    records of several plugins, begin() and end() around them all);
+ *  - per GPU, its typed values joined from every plugin that names the
+ *    device (top_device.h: drm_fdinfo's engines and memory, drm_device's
+ *    clock, temperature, power, fan and VRAM), made at end();
+ *  - each device's utilisation and power over the last minutes
+ *    (top_history.h), kept across batches.
  *
- * Values are formatted by the unit of their collectd type (metric_unit.h),
- * never by their name. Every string from a record is made printable and
- * cut to its column by display width (top_text.h) before it is placed: a
- * line never holds a control character and is never wider than the screen.
+ * The model draws nothing and calls no screen code: the screen
+ * (top_screen.h) and the terminal (top_view.h) read it.
  */
 #ifndef COMMON_TOP_TOP_MODEL_H
 #define COMMON_TOP_TOP_MODEL_H
 
 #include "common/core/metric.h"
+#include "common/top/top_batch.h"
+#include "common/top/top_device.h"
 
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
 struct top_history; /* top_history.h */
 
-/* One stored field; strings are offsets into the model's arena. */
-struct top_field {
-  size_t key, ctype; /* arena offsets */
-  bool is_int;
-  int64_t i;
-  double f;
-};
-
-/* One stored record: tags and fields are ranges of the model's arrays. */
-struct top_record {
-  size_t measurement;      /* arena offset */
-  size_t tag0, n_tags;     /* range of top_model.tags (key, value) */
-  size_t field0, n_fields; /* range of top_model.fields */
-};
-
 struct top_model {
-  struct metric_sink base; /* begin() clears, write() copies, end() no-op */
-  char *arena;             /* owned: every string, NUL-terminated */
-  size_t arena_len, arena_cap;
-  size_t *tags; /* owned: pairs of arena offsets (key, value) */
-  size_t n_tags, cap_tags;
-  struct top_field *fields; /* owned */
-  size_t n_fields, cap_fields;
-  struct top_record *recs; /* owned */
-  size_t n_recs, cap_recs;
-  bool failed;      /* an allocation failed in this batch: the rest is lost */
-  uint64_t time_ns; /* the batch's time: the latest record's */
+  struct metric_sink base; /* begin() clears, write() copies, end() joins */
+  struct top_batch batch;  /* the last batch's records */
+  struct top_devices devs; /* its devices, joined at end(); strings are
+                              the batch's */
+  size_t joined; /* the batch's records when devs was joined (top_render
+                    joins a batch written to since, for its screen) */
   struct top_history *history; /* owned, kept across batches; NULL until
-                                  the first end() (or out of memory) */
+                                  the first end() with a time (or out of
+                                  memory) */
 };
 
 /* Set up `m` (caller-owned storage), empty. */
@@ -71,106 +41,5 @@ void top_model_init(struct top_model *m);
 
 /* Free everything `m` holds; it can be initialised again. */
 void top_model_fini(struct top_model *m);
-
-/* The string at arena offset `off` (borrowed until the next batch). */
-static inline const char *top_model_str(const struct top_model *m, size_t off) {
-  return m->arena + off;
-}
-
-/* The value of tag `key` of record `r`, or NULL. */
-const char *top_model_tag(const struct top_model *m, const struct top_record *r,
-                          const char *key);
-
-/* The field `key` of record `r`, or NULL. */
-const struct top_field *top_model_field(const struct top_model *m,
-                                        const struct top_record *r,
-                                        const char *key);
-
-/* Which drm_fdinfo scope the rows show. */
-enum top_scope { TOP_SCOPE_PROCESS, TOP_SCOPE_CLIENT, TOP_SCOPE_CGROUP };
-
-/* Sort keys of the drm rows; TOP_SORT_ENGINE + k is the k-th engine column
- * (first-seen order). Numbers sort descending, names ascending. */
-enum top_sort {
-  TOP_SORT_BUSY,
-  TOP_SORT_MEMORY,
-  TOP_SORT_PID,
-  TOP_SORT_NAME,
-  TOP_SORT_ENGINE
-};
-
-struct top_options {
-  enum top_scope scope; /* default process */
-  int sort;             /* enum top_sort, or TOP_SORT_ENGINE + k */
-  char filter[64];      /* substring, any case, of the rows' driver, device,
-                           name, cgroup, pid and of the panels' tags; the
-                           device headers stay; "" all */
-  bool raw;             /* show raw counters and diagnostic measurements */
-  bool charts;          /* the devices' history charts (default on) */
-  bool utf8;            /* braille charts, else ASCII (the locale's
-                           codeset; top_options_init asks nl_langinfo) */
-  bool scope_requested; /* the host was asked for the scope's records: an
-                           empty table says "none yet", not the option */
-  int cols;             /* screen width in display columns, >= 20 */
-  int rows;             /* at most this many lines in all; 0: no limit */
-  int max_rows;         /* at most this many table rows; 0: no limit */
-  /* Why some processes may be missing (not root), or NULL: shown once,
-   * with the count, only when drm_fdinfo counted unreadable processes. */
-  const char *notice;
-  /* What the host looked at, shown under "no GPU found" when the batch
-   * names no device and holds no panel (e.g. "drm_fdinfo: /sys/class/drm,
-   * /sys/class/accel, /proc"), or NULL. Borrowed. */
-  const char *looked_at;
-  /* The user owning process `pid` (a name or a number), for the USER
-   * column of process and client rows; NULL: no such column. Called only
-   * for the rows placed on the screen; the result is borrowed until the
-   * next call. */
-  const char *(*user_name)(void *ctx, const char *pid);
-  void *user_ctx;
-};
-
-/* Defaults: process scope, sort by busy, no filter, charts, 80 columns,
- * utf8 from the locale's codeset. */
-void top_options_init(struct top_options *o);
-
-/* What a screen line is, for the terminal's attributes. */
-enum top_line_kind { TOP_LINE_TEXT, TOP_LINE_HEADER, TOP_LINE_TITLE };
-
-struct top_line {
-  char *text; /* owned, printable UTF-8, display width <= cols */
-  enum top_line_kind kind;
-};
-
-struct top_screen {
-  struct top_line *lines; /* owned */
-  size_t n, cap;
-  int n_engines; /* engine columns of the drm rows (sort keys) */
-  /* Lines before `body` (device headers, the table's column header) stay
-   * on a scrolled screen; those from it scroll. 0: nothing stays. */
-  size_t body;
-  size_t n_rows; /* rows of the table (all, not only those placed) */
-};
-
-/*
- * Lay out the model as lines under `o`. Returns 0 or -ENOMEM (`out` then
- * holds the lines made so far). `out` must be zeroed or finished before.
- */
-int top_render(const struct top_model *m, const struct top_options *o,
-               struct top_screen *out);
-
-/* Free the lines of `s` and zero it. */
-void top_screen_fini(struct top_screen *s);
-
-/*
- * Format `v` for a person by the unit of its collectd type `ctype`
- * (metric_unit.h): percent ("45.0%"), bytes ("16.0 MiB"), bytes per
- * second ("1.50 GiB/s"), hertz ("1.20 GHz"), watts, joules, volts,
- * degrees ("54.0 C"), rpm, seconds and nanoseconds ("833.3 ns"), else a
- * plain number with the unit's symbol ("1234", "0.25 req/cycle",
- * "12.3 M"). A type the table lacks is a plain number. Writes at most
- * `size` bytes, NUL-terminated; returns the length.
- */
-size_t top_format_value(char *buf, size_t size, const char *ctype, bool is_int,
-                        double v);
 
 #endif

@@ -1,10 +1,15 @@
 /*
  * top_table.c: drm_fdinfo's table in the live view (top_lines.h): one row
- * per process, client or cgroup (the scope the options select) with
- * per-engine busy %, their sum, and memory, sorted; and its columns fitted
- * to the screen, the most useful first: the sort column, PID and NAME,
- * CLIENT, BUSY, MEMORY, USER, DEVICE (when there are several), RESIDENT,
- * then as many engine columns as fit. A width left over widens NAME.
+ * per process, client, container or cgroup (the scope the options select)
+ * with per-engine busy %, BUSY (the busiest engine's %: each engine is
+ * 0-100 %, drm_fdinfo divides by its capacity, so a row's BUSY never
+ * passes its device's bar of that engine), and memory, sorted; and its
+ * columns fitted to the screen, the most useful first: the sort column,
+ * PID and NAME, CLIENT, BUSY, MEMORY, USER, DEVICE (when there are
+ * several), RESIDENT, then the engines of the rows on the screen (their
+ * union, not every engine of every driver) as many as fit. A width left
+ * over widens NAME. On a screen of known height the rows are a window
+ * (the scroll position) with a line saying how many are off it.
  */
 #include "common/top/top_lines.h"
 #include "common/top/top_text.h"
@@ -14,30 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_MAX_ENGINES 16
-
-/* ---- the drm_fdinfo view ---- */
-
-struct top_drm_row {
-  const char *driver, *device, *pid, *name, *client;
-  double busy[TOP_MAX_ENGINES];
-  bool has[TOP_MAX_ENGINES];
-  double busy_total, resident, total;
-  bool has_resident, has_total;
-};
-
-struct top_drm {
-  const struct top_model *m;
-  const char *engines[TOP_MAX_ENGINES];
-  int n_engines;
-  struct top_drm_row *rows;
-  size_t n_rows;
-  size_t *slots; /* open addressing: row index + 1, 0 empty */
-  size_t n_slots;
-  int sort;
-};
-
-static int top_drm_engine(struct top_drm *d, const char *engine) {
+static int top_drm_engine(struct top_table *d, const char *engine) {
   for (int i = 0; i < d->n_engines; i++)
     if (strcmp(d->engines[i], engine) == 0)
       return i;
@@ -61,21 +43,78 @@ static bool top_same(const char *a, const char *b) {
   return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
 }
 
+/* Rows named by a path or a container rather than a pid. */
+static bool top_scope_named(enum top_scope scope) {
+  return scope == TOP_SCOPE_CGROUP || scope == TOP_SCOPE_CONTAINER;
+}
+
+static bool top_hex(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+      return false;
+  return true;
+}
+
+/* A container row's name (drm_fdinfo's ReportBy Container): namespace/
+ * pod/container when the names are known (kube-state-metrics' tags; a
+ * pod "named" by its uid or a container by its short id is not a name),
+ * else runtime:id (the id's first 12 hex digits, as docker ps shows it),
+ * else the cgroup path, else pod:uid, else the runtime (drm_fdinfo's
+ * "host": the processes in no container, one row). Kept in the table's
+ * name store (when it is full: the cgroup path). */
+static const char *top_container_name(struct top_table *d,
+                                      const struct top_batch *m,
+                                      const struct top_record *r) {
+  const char *ns = top_batch_tag(m, r, "namespace");
+  const char *pod = top_batch_tag(m, r, "pod");
+  const char *ctr = top_batch_tag(m, r, "container");
+  const char *uid = top_batch_tag(m, r, "pod_uid");
+  const char *id = top_batch_tag(m, r, "container_id");
+  const char *runtime = top_batch_tag(m, r, "container_runtime");
+  const char *cgroup = top_batch_tag(m, r, "cgroup");
+  size_t id_len = id != NULL ? strlen(id) : 0;
+  bool pod_named = pod != NULL && pod[0] && !top_same(pod, uid);
+  /* drm_fdinfo names an unnamed container by its id's first digits */
+  bool ctr_named = ctr != NULL && ctr[0] &&
+                   !(id_len > 0 && strncmp(id, ctr, strlen(ctr)) == 0);
+  char buf[TOP_NAME_BYTES];
+  if (ns != NULL && ns[0] && pod_named && ctr_named)
+    snprintf(buf, sizeof(buf), "%s/%s/%s", ns, pod, ctr);
+  else if (id_len >= TOP_SHORT_ID && top_hex(id, TOP_SHORT_ID))
+    snprintf(buf, sizeof(buf), "%s:%.*s",
+             runtime != NULL && runtime[0] ? runtime : "container",
+             TOP_SHORT_ID, id);
+  else if (cgroup != NULL)
+    return cgroup;
+  else if (uid != NULL && uid[0])
+    snprintf(buf, sizeof(buf), "pod:%s", uid);
+  else /* the processes in no container: "host" */
+    return runtime;
+  size_t len = strlen(buf) + 1;
+  if (d->names_len + len > d->names_cap)
+    return cgroup;
+  char *out = d->names + d->names_len;
+  memcpy(out, buf, len);
+  d->names_len += len;
+  return out;
+}
+
 /* The row of record `r` (created when new); NULL when out of room. */
-static struct top_drm_row *top_drm_row(struct top_drm *d,
-                                       const struct top_record *r,
-                                       enum top_scope scope) {
-  const struct top_model *m = d->m;
-  struct top_drm_row key = {0};
-  key.driver = top_model_tag(m, r, "driver");
-  key.device = top_model_tag(m, r, "device");
-  key.pid = top_model_tag(m, r, "pid");
-  key.name = scope == TOP_SCOPE_CGROUP ? top_model_tag(m, r, "cgroup")
-                                       : top_model_tag(m, r, "comm");
-  key.client = top_model_tag(m, r, "client_id");
+static struct top_table_row *top_drm_row(struct top_table *d,
+                                         const struct top_record *r,
+                                         enum top_scope scope) {
+  const struct top_batch *m = d->m;
+  struct top_table_row key = {0};
+  key.driver = top_batch_tag(m, r, "driver");
+  key.device = top_batch_tag(m, r, "device");
+  key.pid = top_batch_tag(m, r, "pid");
+  key.name = scope == TOP_SCOPE_CGROUP      ? top_batch_tag(m, r, "cgroup")
+             : scope == TOP_SCOPE_CONTAINER ? top_container_name(d, m, r)
+                                            : top_batch_tag(m, r, "comm");
+  key.client = top_batch_tag(m, r, "client_id");
   uint64_t h =
       top_hash(top_hash(top_hash(UINT64_C(0xcbf29ce484222325), key.device),
-                        scope == TOP_SCOPE_CGROUP ? key.name : key.pid),
+                        top_scope_named(scope) ? key.name : key.pid),
                key.client);
   for (size_t i = h & (d->n_slots - 1);; i = (i + 1) & (d->n_slots - 1)) {
     if (d->slots[i] == 0) {
@@ -83,11 +122,11 @@ static struct top_drm_row *top_drm_row(struct top_drm *d,
       d->slots[i] = ++d->n_rows;
       return &d->rows[d->n_rows - 1];
     }
-    struct top_drm_row *row = &d->rows[d->slots[i] - 1];
+    struct top_table_row *row = &d->rows[d->slots[i] - 1];
     if (top_same(row->device, key.device) &&
         top_same(row->client, key.client) &&
-        (scope == TOP_SCOPE_CGROUP ? top_same(row->name, key.name)
-                                   : top_same(row->pid, key.pid)))
+        (top_scope_named(scope) ? top_same(row->name, key.name)
+                                : top_same(row->pid, key.pid)))
       return row;
   }
 }
@@ -95,8 +134,8 @@ static struct top_drm_row *top_drm_row(struct top_drm *d,
 static double top_num(const char *s) { return s ? strtod(s, NULL) : 0; }
 
 static int top_drm_cmp(const void *pa, const void *pb, void *ctx) {
-  const struct top_drm *d = ctx;
-  const struct top_drm_row *a = pa, *b = pb;
+  const struct top_table *d = ctx;
+  const struct top_table_row *a = pa, *b = pb;
   double x = 0, y = 0;
   int c = 0;
   switch (d->sort) {
@@ -137,9 +176,10 @@ static int top_drm_cmp(const void *pa, const void *pb, void *ctx) {
 }
 
 static const char *top_scope_name(enum top_scope s) {
-  return s == TOP_SCOPE_CLIENT   ? "client"
-         : s == TOP_SCOPE_CGROUP ? "cgroup"
-                                 : "process";
+  return s == TOP_SCOPE_CLIENT      ? "client"
+         : s == TOP_SCOPE_CGROUP    ? "cgroup"
+         : s == TOP_SCOPE_CONTAINER ? "container"
+                                    : "process";
 }
 
 /* ---- columns ---- */
@@ -175,9 +215,10 @@ struct top_col {
 
 /* The columns in screen order, those that fit switched on. Returns the
  * count. */
-static int top_columns(const struct top_drm *d, const struct top_options *o,
-                       size_t n_devices, struct top_col *c) {
-  bool cgroup = o->scope == TOP_SCOPE_CGROUP;
+static int top_columns(const struct top_table *d, const struct top_options *o,
+                       size_t n_devices, bool resident, const int *shown,
+                       struct top_col *c) {
+  bool cgroup = top_scope_named(o->scope);
   int n = 0;
   if (!cgroup)
     c[n++] = (struct top_col){TOP_COL_PID, 0, 8, true, 1, TOP_SORT_PID, 0};
@@ -190,18 +231,26 @@ static int top_columns(const struct top_drm *d, const struct top_options *o,
       TOP_SORT_NAME, 0};
   c[n++] = (struct top_col){TOP_COL_DEVICE,         0,  13, false,
                             n_devices > 1 ? 6 : 30, -1, 0};
+  /* the engines of the rows on the screen, in their first-seen order;
+   * when not all fit, those of the upper rows first; the sort engine
+   * always */
   for (int e = 0; e < d->n_engines; e++)
-    c[n++] = (struct top_col){TOP_COL_ENGINE,      e, 9, true, 8 + e,
-                              TOP_SORT_ENGINE + e, 0};
+    if (shown[e] >= 0 || d->sort == TOP_SORT_ENGINE + e)
+      c[n++] = (struct top_col){
+          TOP_COL_ENGINE,      e, 9, true, 8 + (shown[e] >= 0 ? shown[e] : 0),
+          TOP_SORT_ENGINE + e, 0};
   c[n++] = (struct top_col){TOP_COL_BUSY, 0, 8, true, 3, TOP_SORT_BUSY, 0};
-  c[n++] = (struct top_col){TOP_COL_RESIDENT, 0, 11, true, 7, -1, 0};
+  /* RESIDENT when a row shown has it (drivers without drm-resident-*
+   * would fill it with '-'); else after the engines */
+  c[n++] =
+      (struct top_col){TOP_COL_RESIDENT, 0, 11, true, resident ? 7 : 29, -1, 0};
   c[n++] = (struct top_col){TOP_COL_MEMORY, 0, 11, true, 4, TOP_SORT_MEMORY, 0};
   for (int i = 0; i < n; i++)
     if (c[i].sort_key == d->sort)
       c[i].prio = 0; /* the rows are ordered by it: always on screen */
   /* switch columns on, the most useful first, while they fit */
   int used = 0, name = -1;
-  for (int prio = 0; prio <= 30; prio++)
+  for (int prio = 0; prio <= 30; prio++) /* engines: 8 + 0..15 */
     for (int i = 0; i < n; i++) {
       if (c[i].prio != prio)
         continue;
@@ -229,8 +278,9 @@ static int top_columns(const struct top_drm *d, const struct top_options *o,
   return n;
 }
 
-static void top_col_title(const struct top_drm *d, const struct top_options *o,
-                          const struct top_col *c, struct top_lb *lb) {
+static void top_col_title(const struct top_table *d,
+                          const struct top_options *o, const struct top_col *c,
+                          struct top_lb *lb) {
   char text[32];
   const char *t = "";
   switch (c->id) {
@@ -244,7 +294,9 @@ static void top_col_title(const struct top_drm *d, const struct top_options *o,
     t = "CLIENT";
     break;
   case TOP_COL_NAME:
-    t = o->scope == TOP_SCOPE_CGROUP ? "CGROUP" : "NAME";
+    t = o->scope == TOP_SCOPE_CGROUP      ? "CGROUP"
+        : o->scope == TOP_SCOPE_CONTAINER ? "CONTAINER"
+                                          : "NAME";
     break;
   case TOP_COL_DEVICE:
     t = "DEVICE";
@@ -274,7 +326,7 @@ static void top_col_title(const struct top_drm *d, const struct top_options *o,
 }
 
 static void top_col_value(const struct top_options *o, const struct top_col *c,
-                          const struct top_drm_row *row, struct top_lb *lb) {
+                          const struct top_table_row *row, struct top_lb *lb) {
   char text[TOP_LINE_BYTES];
   text[0] = '\0';
   switch (c->id) {
@@ -290,7 +342,7 @@ static void top_col_value(const struct top_options *o, const struct top_col *c,
     snprintf(text, sizeof(text), "%s", top_str_or(row->client, "-"));
     break;
   case TOP_COL_NAME:
-    if (o->scope == TOP_SCOPE_CGROUP)
+    if (top_scope_named(o->scope)) /* a path: its last part kept */
       top_text_fit_middle(text, sizeof(text), top_str_or(row->name, "-"),
                           c->width - 1, 0);
     else
@@ -335,35 +387,38 @@ static void top_col_value(const struct top_options *o, const struct top_col *c,
 
 /* Fold the batch's drm_engine and drm_memory records of the scope into
  * rows. */
-static void top_table_rows(const struct top_model *m,
-                           const struct top_options *o, struct top_drm *d) {
+static void top_table_rows(const struct top_batch *m,
+                           const struct top_options *o, struct top_table *d) {
   const char *want = top_scope_name(o->scope);
   for (size_t i = 0; i < m->n_recs; i++) {
     const struct top_record *r = &m->recs[i];
-    const char *name = top_model_str(m, r->measurement);
-    const char *scope = top_model_tag(m, r, "scope");
+    const char *name = top_batch_str(m, r->measurement);
+    const char *scope = top_batch_tag(m, r, "scope");
     bool engine = strcmp(name, "drm_engine") == 0;
     if ((!engine && strcmp(name, "drm_memory") != 0) || !scope ||
         strcmp(scope, want) != 0)
       continue;
     const char *vals[] = {
-        top_model_tag(m, r, "driver"), top_model_tag(m, r, "device"),
-        top_model_tag(m, r, "comm"),   top_model_tag(m, r, "cgroup"),
-        top_model_tag(m, r, "pid"),    top_model_tag(m, r, "client_name")};
+        top_batch_tag(m, r, "driver"),    top_batch_tag(m, r, "device"),
+        top_batch_tag(m, r, "comm"),      top_batch_tag(m, r, "cgroup"),
+        top_batch_tag(m, r, "pid"),       top_batch_tag(m, r, "client_name"),
+        top_batch_tag(m, r, "namespace"), top_batch_tag(m, r, "pod"),
+        top_batch_tag(m, r, "container"), top_batch_tag(m, r, "container_id")};
     if (!top_match(o->filter, vals, sizeof(vals) / sizeof(vals[0])))
       continue;
-    struct top_drm_row *row = top_drm_row(d, r, o->scope);
+    struct top_table_row *row = top_drm_row(d, r, o->scope);
     if (engine) {
-      const struct top_field *u = top_model_field(m, r, "utilization");
-      int e = top_drm_engine(d, top_str_or(top_model_tag(m, r, "engine"), "?"));
+      const struct top_field *u = top_batch_field(m, r, "utilization");
+      int e = top_drm_engine(d, top_str_or(top_batch_tag(m, r, "engine"), "?"));
       if (u != NULL && e >= 0) {
         row->busy[e] += u->f;
         row->has[e] = true;
-        row->busy_total += u->f;
+        if (row->busy[e] > row->busy_total)
+          row->busy_total = row->busy[e]; /* BUSY: the busiest engine */
       }
     } else {
-      const struct top_field *f = top_model_field(m, r, "resident_bytes");
-      const struct top_field *t = top_model_field(m, r, "total_bytes");
+      const struct top_field *f = top_batch_field(m, r, "resident_bytes");
+      const struct top_field *t = top_batch_field(m, r, "total_bytes");
       row->resident += f ? f->f : 0;
       row->total += t ? t->f : 0;
       row->has_resident |= f != NULL;
@@ -372,68 +427,132 @@ static void top_table_rows(const struct top_model *m,
   }
 }
 
-int top_table_render(const struct top_model *m, const struct top_options *o,
-                     const struct top_devices *devs, struct top_screen *s) {
-  int rc = 0;
-  struct top_drm d;
-  memset(&d, 0, sizeof(d));
-  d.m = m;
-  d.sort = o->sort;
-  d.n_slots = 16;
-  while (d.n_slots < 2 * m->n_recs)
-    d.n_slots *= 2;
-  d.rows = calloc(m->n_recs + 1, sizeof(*d.rows));
-  d.slots = calloc(d.n_slots, sizeof(*d.slots));
-  if (d.rows == NULL || d.slots == NULL) {
-    rc = -ENOMEM;
-    goto out;
+int top_table_prepare(const struct top_model *model,
+                      const struct top_options *o, struct top_table *d) {
+  const struct top_batch *m = &model->batch;
+  memset(d, 0, sizeof(*d));
+  d->m = m;
+  d->sort = o->sort;
+  d->n_slots = 16;
+  while (d->n_slots < 2 * m->n_recs)
+    d->n_slots *= 2;
+  d->rows = calloc(m->n_recs + 1, sizeof(*d->rows));
+  d->slots = calloc(d->n_slots, sizeof(*d->slots));
+  if (o->scope == TOP_SCOPE_CONTAINER) {
+    d->names_cap = (m->n_recs + 1) * TOP_NAME_BYTES;
+    d->names = malloc(d->names_cap);
   }
-  top_table_rows(m, o, &d);
-  s->n_engines = d.n_engines;
-  s->n_rows = d.n_rows;
-  if (d.sort >= TOP_SORT_ENGINE + d.n_engines)
-    d.sort = TOP_SORT_BUSY;
-  qsort_r(d.rows, d.n_rows, sizeof(*d.rows), top_drm_cmp, &d);
+  if (d->rows == NULL || d->slots == NULL ||
+      (o->scope == TOP_SCOPE_CONTAINER && d->names == NULL)) {
+    top_table_fini(d);
+    return -ENOMEM;
+  }
+  top_table_rows(m, o, d);
+  if (d->sort >= TOP_SORT_ENGINE + d->n_engines)
+    d->sort = TOP_SORT_BUSY;
+  qsort_r(d->rows, d->n_rows, sizeof(*d->rows), top_drm_cmp, d);
+  return 0;
+}
 
+void top_table_fini(struct top_table *d) {
+  free(d->rows);
+  free(d->slots);
+  free(d->names);
+  memset(d, 0, sizeof(*d));
+}
+
+int top_table_render(const struct top_table *d, const struct top_options *o,
+                     struct top_screen *s) {
+  int rc = 0;
+  s->n_engines = d->n_engines;
+  s->n_rows = d->n_rows;
+  /* Which rows: on a screen of known height a window at the scroll
+   * position (the column header and this part's blank line first), with
+   * a line for the rows off it; else the first max_rows, or all. */
+  size_t first = 0, count = d->n_rows;
+  bool window = o->height > 0;
+  if (window) {
+    size_t used = s->n + 2; /* the blank line, the column header */
+    size_t room = (size_t)o->height > used ? (size_t)o->height - used : 0;
+    if (room < 1)
+      room = 1;
+    count = d->n_rows <= room ? d->n_rows : room > 1 ? room - 1 : 1;
+    size_t max_first = d->n_rows > count ? d->n_rows - count : 0;
+    first = o->first_row < max_first ? o->first_row : max_first;
+    s->first_row = first;
+    s->page = count;
+  } else if (o->max_rows > 0 && count > (size_t)o->max_rows) {
+    count = (size_t)o->max_rows;
+  }
+  if (count > d->n_rows - first)
+    count = d->n_rows - first;
+  /* each engine of the rows shown: its rank by the first row that has
+   * it, and in that row by its busy (-1: no row shown has it) */
+  int shown[TOP_MAX_ENGINES], rank = 0;
+  for (int e = 0; e < TOP_MAX_ENGINES; e++)
+    shown[e] = -1;
+  for (size_t i = first; i < first + count; i++)
+    for (;;) { /* this row's engines not ranked yet, its busiest first */
+      int best = -1;
+      for (int e = 0; e < d->n_engines; e++)
+        if (d->rows[i].has[e] && shown[e] < 0 &&
+            (best < 0 || d->rows[i].busy[e] > d->rows[i].busy[best]))
+          best = e;
+      if (best < 0)
+        break;
+      shown[best] = rank++;
+    }
+  /* DEVICE earns its room when the rows shown are of several devices */
+  size_t n_devices = 0;
+  for (size_t i = first; i < first + count && n_devices < 2; i++)
+    if (i == first || !top_same(d->rows[i].device, d->rows[first].device))
+      n_devices++;
   struct top_col cols[TOP_MAX_COLUMNS];
-  int n_cols = top_columns(&d, o, devs->n, cols);
+  bool resident = false;
+  for (size_t i = first; i < first + count && !resident; i++)
+    resident = d->rows[i].has_resident;
+  int n_cols = top_columns(d, o, n_devices, resident, shown, cols);
   struct top_lb lb;
   char cell[160];
   if ((rc = top_screen_add(s, o, "", TOP_LINE_TEXT)) < 0)
-    goto out;
+    return rc;
   top_lb_start(&lb, o->cols);
   for (int c = 0; c < n_cols; c++)
     if (cols[c].on)
-      top_col_title(&d, o, &cols[c], &lb);
+      top_col_title(d, o, &cols[c], &lb);
   if ((rc = top_screen_lb(s, o, &lb, TOP_LINE_HEADER)) < 0)
-    goto out;
+    return rc;
   s->body = s->n;
-  if (d.n_rows == 0) {
+  if (d->n_rows == 0) {
     const char *want = top_scope_name(o->scope);
     if (o->scope == TOP_SCOPE_PROCESS || o->scope_requested)
       snprintf(cell, sizeof(cell), "  (no %s rows%s)", want,
                o->filter[0] ? " match the filter" : "");
     else
       snprintf(cell, sizeof(cell), "  (no %s records: add --ReportBy=%s)", want,
-               o->scope == TOP_SCOPE_CLIENT ? "Client" : "Cgroup");
+               o->scope == TOP_SCOPE_CLIENT      ? "Client"
+               : o->scope == TOP_SCOPE_CONTAINER ? "Container"
+                                                 : "Cgroup");
     rc = top_screen_add(s, o, cell, TOP_LINE_TEXT);
   }
-  for (size_t i = 0; i < d.n_rows && rc == 0; i++) {
+  for (size_t i = first; i < first + count && rc == 0; i++) {
     if (o->rows > 0 && s->n >= (size_t)o->rows)
       break; /* below the screen */
-    if (o->max_rows > 0 && i >= (size_t)o->max_rows) {
-      snprintf(cell, sizeof(cell), "  (%zu more)", d.n_rows - i);
-      rc = top_screen_add(s, o, cell, TOP_LINE_TEXT);
-      break;
-    }
     top_lb_start(&lb, o->cols);
     for (int c = 0; c < n_cols; c++)
       if (cols[c].on)
-        top_col_value(o, &cols[c], &d.rows[i], &lb);
+        top_col_value(o, &cols[c], &d->rows[i], &lb);
     rc = top_screen_lb(s, o, &lb, TOP_LINE_TEXT);
   }
-out:
-  free(d.rows);
-  free(d.slots);
+  if (rc == 0 && window && count < d->n_rows) {
+    snprintf(cell, sizeof(cell),
+             "  (%zu more below, %zu above: up/down, PgUp/PgDn)",
+             d->n_rows - first - count, first);
+    rc = top_screen_add(s, o, cell, TOP_LINE_DIM);
+  } else if (rc == 0 && !window && first + count < d->n_rows &&
+             (o->rows == 0 || s->n < (size_t)o->rows)) {
+    snprintf(cell, sizeof(cell), "  (%zu more)", d->n_rows - first - count);
+    rc = top_screen_add(s, o, cell, TOP_LINE_TEXT);
+  }
   return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * top_view.c: drawing top_model's lines with ncurses, the keys, and the
+ * top_view.c: drawing top_screen's lines with ncurses, the keys, and the
  * one-shot text screen (top_view.h).
  */
 #include "common/top/top_view.h"
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,14 +90,116 @@ int top_view_print(const struct top_model *m, const struct top_options *in,
   return fflush(out) == 0 && !ferror(out) ? 0 : 1;
 }
 
-/* A crash must not leave the terminal in raw mode: restore it, then die
- * of the same signal. endwin() is not async-signal-safe; on this path the
- * process is ending anyway, and a sane terminal is worth the risk. */
+/* ---- the terminal after a signal ----
+ *
+ * ncurses restores the terminal in endwin(), which is not async-signal-
+ * safe (it writes through stdio and frees). A signal that ends the view
+ * restores it with what is: tcsetattr() with the settings saved before
+ * ncurses changed them, and write() of the sequences endwin() would send
+ * (leave the alternate screen, show the cursor, plain attributes, keypad
+ * off), taken from terminfo at the start. Both are on POSIX's list of
+ * async-signal-safe functions (signal-safety(7)). */
+
+static struct termios top_view_termios; /* the terminal before ncurses */
+static volatile sig_atomic_t top_view_have_termios;
+static char top_view_reset[256]; /* the sequences endwin() would send */
+static size_t top_view_reset_len;
+
+/* Signals that end the process (their default action), and those the host
+ * turns into its stop flag. */
+static const int top_view_fatal_signals[] = {SIGQUIT, SIGSEGV, SIGBUS,
+                                             SIGFPE,  SIGILL,  SIGABRT};
+static const int top_view_stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define TOP_VIEW_N_FATAL                                                       \
+  (sizeof(top_view_fatal_signals) / sizeof(top_view_fatal_signals[0]))
+#define TOP_VIEW_N_STOP                                                        \
+  (sizeof(top_view_stop_signals) / sizeof(top_view_stop_signals[0]))
+/* What was installed before the view, restored when it ends. */
+static struct sigaction top_view_old_fatal[TOP_VIEW_N_FATAL];
+static struct sigaction top_view_old_stop[TOP_VIEW_N_STOP];
+
+/* Append terminfo capability `cap` to the reset sequences. */
+static void top_view_reset_add(const char *cap) {
+  const char *seq = tigetstr(cap);
+  if (seq == NULL || seq == (const char *)-1)
+    return;
+  size_t len = strlen(seq);
+  if (top_view_reset_len + len < sizeof(top_view_reset)) {
+    memcpy(top_view_reset + top_view_reset_len, seq, len);
+    top_view_reset_len += len;
+  }
+}
+
+/* Async-signal-safe: the terminal as it was before the view. */
+static void top_view_restore_tty(void) {
+  if (!top_view_active)
+    return;
+  int saved = errno;
+  if (top_view_have_termios)
+    (void)tcsetattr(STDIN_FILENO, TCSANOW, &top_view_termios);
+  if (top_view_reset_len > 0)
+    (void)!write(STDOUT_FILENO, top_view_reset, top_view_reset_len);
+  errno = saved;
+}
+
+/* SIGQUIT (Ctrl-\) and a crash: restore the terminal, then die of the
+ * same signal (its default action: exit status 128 + sig, a core where
+ * the limits allow one). */
 static void top_view_fatal(int sig) {
-  if (top_view_active)
-    endwin();
+  top_view_restore_tty();
+  top_view_active = 0;
   signal(sig, SIG_DFL);
-  raise(sig);
+  raise(sig); /* blocked in this handler: acted on when it returns */
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the host's own handler (its stop flag: the
+ * view ends with status 0 and endwin() on its thread, between two screens,
+ * so nothing is drawn after the terminal is restored). A second one
+ * before the view has ended (a loop that does not come back) restores the
+ * terminal here and ends the process by the signal, as a fatal one. */
+static volatile sig_atomic_t top_view_stops;
+
+static void top_view_stop(int sig) {
+  for (size_t i = 0; i < TOP_VIEW_N_STOP; i++) {
+    if (top_view_stop_signals[i] != sig)
+      continue;
+    const struct sigaction *old = &top_view_old_stop[i];
+    if (old->sa_handler == SIG_DFL || top_view_stops++ > 0) {
+      top_view_fatal(sig);
+      return;
+    }
+    if (old->sa_flags & SA_SIGINFO)
+      old->sa_sigaction(sig, NULL, NULL);
+    else
+      old->sa_handler(sig);
+  }
+}
+
+/* Install the view's handlers; a signal the host ignores stays ignored
+ * (nohup: a hangup must not restore the terminal under a running view). */
+static void top_view_signals_on(void) {
+  top_view_stops = 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = top_view_fatal;
+  for (size_t i = 0; i < TOP_VIEW_N_FATAL; i++)
+    sigaction(top_view_fatal_signals[i], &sa, &top_view_old_fatal[i]);
+  /* No SA_RESTART, as the host's: getch() returns and the loop sees the
+   * host's flag. */
+  sa.sa_handler = top_view_stop;
+  for (size_t i = 0; i < TOP_VIEW_N_STOP; i++) {
+    sigaction(top_view_stop_signals[i], NULL, &top_view_old_stop[i]);
+    if (top_view_old_stop[i].sa_handler != SIG_IGN)
+      sigaction(top_view_stop_signals[i], &sa, NULL);
+  }
+}
+
+static void top_view_signals_off(void) {
+  for (size_t i = 0; i < TOP_VIEW_N_FATAL; i++)
+    sigaction(top_view_fatal_signals[i], &top_view_old_fatal[i], NULL);
+  for (size_t i = 0; i < TOP_VIEW_N_STOP; i++)
+    sigaction(top_view_stop_signals[i], &top_view_old_stop[i], NULL);
 }
 
 static double top_view_now(void) {
@@ -126,14 +229,19 @@ static const char *const top_view_help_text[] = {
     "               NAME, each engine (the sort column is marked *)",
     "  /            filter rows and panels, any case, as you type; Enter",
     "               keeps it, Esc clears it, / again edits it",
-    "  p c g        rows per process, DRM client, cgroup",
+    "  p c C g      rows per process, container (namespace/pod/container),",
+    "               DRM client, cgroup",
     "  up down      scroll one line; PgUp PgDn a page; Home End",
     "  t            charts on / off",
     "  r            raw counters and diagnostic records",
     "  space        pause / resume",
     "",
     "Per GPU: a header joined from every plugin that names the device,",
-    "its engines, then its utilisation and power over the last minutes.",
+    "its engines, then its utilisation and power over the last minutes;",
+    "on a short screen one line each, then no charts, to leave rows.",
+    "BUSY: a row's busiest engine, in % of that engine (each engine 0-100 %",
+    "of its capacity), so never above its device's bar of that engine.",
+    "(Ns old): values the plugin held longer than the interval.",
 };
 
 /* Draw lines [from, from + count) of `s` at screen row `y`. */
@@ -142,12 +250,43 @@ static int top_view_lines(const struct top_screen *s, size_t from, size_t count,
   for (size_t i = from; i < s->n && i < from + count; i++, y++) {
     int attr = s->lines[i].kind == TOP_LINE_HEADER  ? A_REVERSE
                : s->lines[i].kind == TOP_LINE_TITLE ? A_BOLD
+               : s->lines[i].kind == TOP_LINE_DIM   ? A_DIM
                                                     : A_NORMAL;
     attron(attr);
     mvaddstr(y, 0, s->lines[i].text);
     attroff(attr);
   }
   return y;
+}
+
+/* A screen with no table (panels only): the lines before s->body stay
+ * when they leave room for a few more, the rest scrolls. */
+static void top_view_scroll(const struct top_screen *s,
+                            struct top_view_state *v, size_t avail, int cols) {
+  char line[TOP_VIEW_LINE];
+  size_t pinned = s->body;
+  if (pinned + 3 > avail)
+    pinned = 0;
+  size_t room = avail - pinned, body = s->n - pinned;
+  bool more = body > room;
+  size_t shown = more ? room - 1 : room; /* one line says what is off */
+  if (shown == 0)
+    shown = 1;
+  size_t max_scroll = body > shown ? body - shown : 0;
+  if (v->scroll > max_scroll)
+    v->scroll = max_scroll;
+  v->page = shown;
+  int y = top_view_lines(s, 0, pinned, 0);
+  y = top_view_lines(s, pinned + v->scroll, shown, y);
+  if (more && (size_t)y < avail) {
+    size_t below = body - v->scroll - shown;
+    snprintf(line, sizeof(line),
+             "  (%zu more below, %zu above: up/down, PgUp/PgDn)", below,
+             v->scroll);
+    attron(A_DIM);
+    mvaddnstr(y, 0, line, cols);
+    attroff(A_DIM);
+  }
 }
 
 static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
@@ -178,33 +317,20 @@ static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
              v->first_s);
     mvaddnstr(0, 0, line, cols);
   } else {
+    lo.height = avail;
+    lo.first_row = v->scroll;
+    lo.interval_s = v->interval_s;
     if (top_render(m, &lo, &s) < 0)
       mvaddnstr(0, 0, "(out of memory)", cols);
     v->n_engines = s.n_engines;
-    /* the device headers and the table's column header stay when they
-     * leave room for a few rows; the rest scrolls */
-    size_t pinned = s.body;
-    if (pinned + 3 > (size_t)avail)
-      pinned = 0;
-    size_t room = (size_t)avail - pinned, body = s.n - pinned;
-    bool more = body > room;
-    size_t shown = more ? room - 1 : room; /* one line says what is off */
-    if (shown == 0)
-      shown = 1;
-    size_t max_scroll = body > shown ? body - shown : 0;
-    if (v->scroll > max_scroll)
-      v->scroll = max_scroll;
-    v->page = shown;
-    int y = top_view_lines(&s, 0, pinned, 0);
-    y = top_view_lines(&s, pinned + v->scroll, shown, y);
-    if (more && y < avail) {
-      size_t below = body - v->scroll - shown;
-      snprintf(line, sizeof(line),
-               "  (%zu more below, %zu above: up/down, PgUp/PgDn)", below,
-               v->scroll);
-      attron(A_DIM);
-      mvaddnstr(y, 0, line, cols);
-      attroff(A_DIM);
+    if (s.page > 0) {
+      /* the table's rows are a window the layout chose (the device
+       * sections folded to leave it room): the screen as laid out */
+      v->scroll = s.first_row;
+      v->page = s.page;
+      top_view_lines(&s, 0, (size_t)avail, 0);
+    } else {
+      top_view_scroll(&s, v, (size_t)avail, cols);
     }
   }
   char help[256], filt[80] = "";
@@ -215,7 +341,7 @@ static void top_view_draw(const struct top_model *m, struct top_view_state *v) {
              v->o.filter);
   else
     snprintf(help, sizeof(help),
-             "q quit  h help  s/S sort  / filter%s  p/c/g rows  space %s  "
+             "q quit  h help  s/S sort  / filter%s  p/c/C/g rows  space %s  "
              "every %gs",
              filt, v->paused ? "resume [paused]" : "pause", v->interval_s);
   if (top_view_message[0] != '\0' && rows > 2) {
@@ -302,6 +428,9 @@ static bool top_view_key(int ch, struct top_view_state *v,
     top_view_scope(v, TOP_SCOPE_PROCESS, host);
     break;
   case 'c':
+    top_view_scope(v, TOP_SCOPE_CONTAINER, host);
+    break;
+  case 'C':
     top_view_scope(v, TOP_SCOPE_CLIENT, host);
     break;
   case 'g':
@@ -357,6 +486,7 @@ int top_view_run(struct top_model *m, const struct top_options *start,
   if (!(interval_s >= TOP_VIEW_MIN_INTERVAL_S))
     interval_s = TOP_VIEW_MIN_INTERVAL_S;
   setlocale(LC_CTYPE, "");
+  top_view_have_termios = tcgetattr(STDIN_FILENO, &top_view_termios) == 0;
   SCREEN *scr = newterm(NULL, stdout, stdin);
   if (scr == NULL) {
     const char *term = getenv("TERM");
@@ -366,10 +496,13 @@ int top_view_run(struct top_model *m, const struct top_options *start,
             term ? term : "(unset)");
     return 1;
   }
+  top_view_reset_len = 0;
+  top_view_reset_add("rmcup"); /* exit_ca_mode: leave the alternate screen */
+  top_view_reset_add("cnorm"); /* cursor_normal */
+  top_view_reset_add("sgr0");  /* exit_attribute_mode */
+  top_view_reset_add("rmkx");  /* keypad_local */
   top_view_active = 1;
-  static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-  for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-    signal(fatal[i], top_view_fatal);
+  top_view_signals_on();
   cbreak();
   noecho();
   keypad(stdscr, TRUE);
@@ -429,10 +562,9 @@ int top_view_run(struct top_model *m, const struct top_options *start,
   }
   endwin();
   top_view_active = 0;
+  top_view_signals_off();
   delscreen(scr);
   if (top_view_message[0] != '\0') /* the latest message, not lost */
     fprintf(stderr, "%s\n", top_view_message);
-  for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-    signal(fatal[i], SIG_DFL);
   return status;
 }

@@ -1,6 +1,6 @@
 /*
  * top_view.h: the executables' --format=top on a terminal (ncurses) and as
- * one plain-text screen (--once). The layout is top_model's; this file
+ * one plain-text screen (--once). The layout is top_screen's; this file
  * only draws lines, reads keys and keeps the terminal sane.
  *
  * Keys (h, ? or F1 list them on a help screen): s / S next / previous sort
@@ -11,15 +11,16 @@
  * PgUp, PgDn, Home, End scroll the rows under the pinned headers, t the
  * charts, space pause, r raw counters, q quit (exit 0), also while reads
  * are slow (keys are read between any two reads). The terminal is
- * restored on q, on SIGINT,
- * SIGTERM and SIGHUP (the host's stop flag), and on a fatal signal
- * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: endwin, then the default
- * action). Resizes arrive as KEY_RESIZE (ncurses' SIGWINCH handler).
+ * restored on q, on SIGINT, SIGTERM and SIGHUP (the host's stop flag),
+ * and on SIGQUIT, a second stop signal and a fatal signal (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGABRT: with tcsetattr and write only, then
+ * the default action).
+ * Resizes arrive as KEY_RESIZE (ncurses' SIGWINCH handler).
  */
 #ifndef COMMON_TOP_TOP_VIEW_H
 #define COMMON_TOP_TOP_VIEW_H
 
-#include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 
 #include <signal.h>
 #include <stdbool.h>

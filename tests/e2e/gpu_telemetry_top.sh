@@ -92,10 +92,11 @@ tap_check "live: the utilisation chart in braille cells (⣿: a full cell at 60 
   wait_screen live '⣿'
 tap_is 1 "$(screen live | grep -cE '^xe 0000:03:00\.0 ')" "live: one header for the device"
 tm send-keys -t live q
-for ((i = 0; i < 100; i++)); do [[ -s $T/status ]] && break; sleep 0.1; done
+for ((i = 0; i < 100; i++)); do [[ -s $T/stty.after ]] && break; sleep 0.1; done
 tap_is 0 "$(cat "$T/status" 2>/dev/null)" "live: q exits 0"
 tap_is "$(cat "$T/stty.before")" "$(cat "$T/stty.after" 2>/dev/null)" "live: q restores the terminal"
 
+rm -f "$T/stty.after"
 # ---- the chart in ASCII where the locale is not UTF-8 ----
 rm -f "$T/status"
 tm new-session -d -s ascii -x 120 -y 40 "env LANG=C LC_ALL=C TERM=xterm-256color bash $T/run.sh; sleep 30"
@@ -105,5 +106,43 @@ tap_is "" "$(screen ascii | LC_ALL=C grep -P '[\x80-\xff]' | head -2)" "C locale
 tm send-keys -t ascii q
 for ((i = 0; i < 100; i++)); do [[ -s $T/status ]] && break; sleep 0.1; done
 tap_is 0 "$(cat "$T/status" 2>/dev/null)" "C locale: q exits 0"
+
+# ---- an amdgpu with clients whose runtime PM may suspend it ----
+# (power/control auto, a 5 s autosuspend delay: drm_device reads the
+# attributes that take a runtime-PM reference only when its rule allows,
+# and holds the last reading in between with values_age_seconds): the
+# header has the clock, temperature and power in every frame, and says
+# the age of held values. Where drm_device does not hold them yet (no
+# values_age_seconds in its records), this part is skipped.
+"${BUILD:-build}/tests/ddv_tree" "$T/amd" amdgpu_dgpu >/dev/null
+"${BUILD:-build}/tests/ddv_tree" "$T/amd" --autosuspend card1 auto 5000
+fp_device 226 2 card2 0000:0b:00.0 amdgpu
+fp_process 300 game
+fp_fd 300 3 card2 "$(printf 'pos:\t0\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:0b:00.0\ndrm-client-id:\t9\ndrm-engine-gfx:\t1000 ns\ndrm-memory-vram:\t64 MiB\n')"
+AMD="--plugin=drm_fdinfo --plugin=drm_device --drm_fdinfo.ProcRoot=$FP/proc \
+--drm_fdinfo.SysfsRoot=$FP/sys --drm_fdinfo.DebugfsRoot=$FP/debug \
+--drm_device.SysfsRoot=$T/amd/sys"
+if ! "$BIN" --plugin=drm_device --drm_device.SysfsRoot="$T/amd/sys" --once 2>/dev/null |
+  grep -q 'values_age_seconds='; then
+  tap_skip "amdgpu held values" "drm_device reports no values_age_seconds here"
+else
+  tm new-session -d -s amd -x 80 -y 24 \
+    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color $BIN $AMD --format=top --interval=0.5 --window=0.2"
+  # the header may wrap: its parts anywhere above the table
+  parts=('^amdgpu 0000:0b:00\.0 ' 'sclk [0-9.]+ GHz' ' [0-9.]+ C( |$)' ' [0-9.]+ W / 272 W')
+  tap_check "amdgpu: the header with clients" wait_screen amd "${parts[@]}" '^ +300 .*game'
+  frames=0 aged=0
+  for ((i = 0; i < 16; i++)); do
+    s=$(screen amd)
+    ok=1
+    for p in "${parts[@]}"; do grep -qE -- "$p" <<<"$s" || ok=0; done
+    frames=$((frames + ok))
+    grep -qE '\([0-9.]+[sm] old\)' <<<"$s" && aged=$((aged + 1))
+    sleep 0.4
+  done
+  tap_is 16 "$frames" "amdgpu: clock, temperature and power in every frame (16 over 6 s)"
+  tap_check "amdgpu: held values say their age in some frame ($aged of 16)" test "$aged" -gt 0
+  tm send-keys -t amd q
+fi
 
 tap_done

@@ -4,8 +4,8 @@
 # /sys tree while a writer advances the clients' busy counters; the screen
 # is read with capture-pane after each refresh (a bounded poll on its
 # content): sort order and keys, units, the chart, the help screen, a
-# live case-insensitive filter, c and g turning on per-client and
-# per-cgroup rows the view was not started with, scrolling, the first
+# live case-insensitive filter, C, c and g turning on per-client,
+# per-container and per-cgroup rows the view was not started with, scrolling, the first
 # screen after the window, a process that starts and one that exits, a
 # resize, hostile names, q (exit 0, terminal restored) and SIGTERM,
 # Ctrl-C, SIGHUP and a crash. Then --format=top --once: plain text, no
@@ -106,6 +106,7 @@ before() { # PATTERN1 PATTERN2: the first is on a line above the second
 # The view runs under a shell that records its exit status and the
 # terminal settings before and after.
 cat >"$T/run.sh" <<EOF
+ulimit -c 0 # the crash cases below leave no core file
 stty -g >"$T/stty.before"
 "$BIN" --format=top --interval=0.3 $ROOTS
 echo \$? >"$T/exit"
@@ -139,7 +140,9 @@ tap_check "any key leaves the help screen" \
 new_process 600 newproc 9
 tap_check "a process that starts appears at a refresh, sorted in" \
   wait_screen top before ' 600 root     newproc' ' 100 root     glxgears'
-rm -rf "$FP/proc/600"
+# moved away whole first: the writer, which checks for the directory, never
+# writes into one half removed
+mv "$FP/proc/600" "$FP/gone.600" && rm -rf "$FP/gone.600"
 tap_check "a process that exits is gone at a refresh" \
   wait_screen top lacks newproc
 
@@ -157,9 +160,12 @@ tap_check "/ again: the filter is edited, not wiped" \
 tm send-keys -t top Escape
 tap_check "Esc: the filter is cleared" \
   wait_screen top has ' 100 root +glxgears' ' 200 root +blender' '^q quit'
-tm send-keys -t top c
-tap_check "c (not started with --ReportBy=Client): one row per DRM client" \
+tm send-keys -t top C
+tap_check "C (not started with --ReportBy=Client): one row per DRM client" \
   wait_screen top grep -qE '^ +200 root +8 blender'
+tm send-keys -t top c
+tap_check "c: rows per container, asked of drm_fdinfo (--ReportBy=Container)" \
+  wait_screen top grep -qE '^ CONTAINER +'
 tm send-keys -t top g
 tap_check "g: one row per cgroup, the path cut in the middle" \
   wait_screen top grep -qE '^ /user\.slice/.*…/app-org\.blender\.scope 0000:00:02\.0 +[0-9.]+%'
@@ -242,7 +248,8 @@ tap_is 0 "$(tm display-message -p -t top '#{alternate_on}')" \
   "q: the alternate screen is left"
 
 # Stop signals (Telegraf's SIGTERM, Ctrl-C, a hangup): exit 0; a crash
-# (SIGSEGV): killed by it. The terminal is restored either way.
+# (SIGSEGV, SIGABRT) or a quit (Ctrl-\, SIGQUIT): killed by it. The
+# terminal is restored either way: the same `stty -g` before and after.
 n=1
 stop_case() { # NAME SIGNAL|KEY EXPECTED_EXIT
   local name=$1 how=$2 want=$3 shell view
@@ -251,8 +258,8 @@ stop_case() { # NAME SIGNAL|KEY EXPECTED_EXIT
   tm new-session -d -s "s$n" -x 80 -y 24 \
     "env LANG=C.UTF-8 TERM=xterm-256color bash $T/run$n.sh"
   tap_check "$name: the view is up" wait_screen "s$n" grep -q 'q quit'
-  if [[ $how == C-c ]]; then
-    tm send-keys -t "s$n" C-c
+  if [[ $how == C-* ]]; then
+    tm send-keys -t "s$n" "$how"
   else
     shell=$(tm display-message -p -t "s$n" '#{pane_pid}')
     view=$(pgrep -P "$shell" -x drm_fdinfo)
@@ -269,6 +276,11 @@ stop_case SIGTERM TERM 0
 stop_case "Ctrl-C" C-c 0
 stop_case SIGHUP HUP 0
 stop_case "SIGSEGV (a crash)" SEGV 139
+# Ctrl-\ and SIGQUIT: the default action (exit 128 + 3), the terminal
+# restored by the handler (tcsetattr and write: async-signal-safe)
+stop_case "Ctrl-\\ (SIGQUIT)" 'C-\' 131
+stop_case SIGQUIT QUIT 131
+stop_case "SIGABRT (a crash)" ABRT 134
 
 # --once: one sorted screen of plain text, the top N rows.
 # (a 1 s window: the writer, slowed by a loaded machine, runs in it)

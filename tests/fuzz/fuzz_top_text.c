@@ -1,13 +1,18 @@
 /*
  * fuzz_top_text.c: libFuzzer target for the top view's text fitting and
- * layout (common/top/top_text.h, top_model.h). The input's first byte is a
+ * layout (common/top/top_text.h, top_screen.h). The input's first byte is a
  * width (1..128); the rest is a name, fitted alone and as the comm of a
  * drm_engine record laid out on a screen of that width (at least 20).
  * Under the UTF-8 locale every output must be valid multibyte text
  * without control characters (C0, DEL, C1), as wide as the fit says, and
- * no screen line wider than the screen. A violation aborts.
+ * no screen line wider than the screen; the name is also a container's
+ * (its namespace, pod and id), and the first byte picks the scope and, on
+ * a screen of a known height (its low bits: 0, or 3..34 lines, scrolled
+ * as far as the name's length), no more lines than that. A violation
+ * aborts.
  */
 #include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 #include "common/top/top_text.h"
 
 #include <locale.h>
@@ -70,20 +75,38 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   metric_add_tag(&r, "comm", name);
   metric_add_float(&r, "utilization", "percent", 1);
   m.base.write(&m.base, &r);
+  metric_init(&r, "drm_engine", 1);
+  metric_add_tag(&r, "scope", "container");
+  metric_add_tag(&r, "device", name);
+  metric_add_tag(&r, "engine", name);
+  metric_add_tag(&r, "cgroup", name);
+  metric_add_tag(&r, "container_runtime", name);
+  metric_add_tag(&r, "namespace", name);
+  metric_add_tag(&r, "pod", name);
+  metric_add_tag(&r, "container", name);
+  metric_add_tag(&r, "container_id", name);
+  metric_add_float(&r, "utilization", "percent", 3);
+  m.base.write(&m.base, &r);
   metric_init(&r, name[0] ? name : "x", 1);
   metric_add_tag(&r, "k", name);
   metric_add_float(&r, "v", "percent", 2);
   m.base.write(&m.base, &r);
+  m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
   o.cols = width < 20 ? 20 : width;
   o.raw = data[0] & 1;
+  o.scope = (data[0] >> 1) & 1 ? TOP_SCOPE_CONTAINER : TOP_SCOPE_PROCESS;
+  o.height = (data[0] >> 2) & 31 ? 2 + ((data[0] >> 2) & 31) : 0;
+  o.first_row = size;
   struct top_screen s;
   memset(&s, 0, sizeof(s));
   top_render(&m, &o, &s);
   for (size_t i = 0; i < s.n; i++)
     if (checked_width(s.lines[i].text) > o.cols)
       abort();
+  if (o.height > 0 && s.n > (size_t)o.height + 2)
+    abort(); /* a tiny screen may keep the device line and column header */
   top_screen_fini(&s);
   top_model_fini(&m);
   free(name);

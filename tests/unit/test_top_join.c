@@ -10,6 +10,7 @@
 #include "common/core/log.h"
 #include "common/top/top_device.h"
 #include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 #include "plugins/drm_device/drm_device.h"
 #include "tests/lib/ddv_tree.h"
 #include "tests/lib/test_host.h"
@@ -121,7 +122,7 @@ static void top_join__amdgpu_two_plugins(void **state) {
   batch(f, "amdgpu", "0000:0b:00.0", "gfx");
   struct top_devices devs;
   memset(&devs, 0, sizeof(devs));
-  assert_int_equal(top_devices_collect(&f->model, &devs), 0);
+  assert_int_equal(top_devices_collect(&f->model.batch, &devs), 0);
   assert_int_equal(devs.n, 1);
   assert_int_equal(devs.dev[0].refused, 0); /* every unit as expected */
   assert_true(devs.dev[0].v[TOP_DV_CLIENTS].has);

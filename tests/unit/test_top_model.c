@@ -11,6 +11,7 @@
 #include "common/top/top_device.h"
 #include "common/top/top_history.h"
 #include "common/top/top_model.h"
+#include "common/top/top_screen.h"
 #include "common/top/top_text.h"
 
 #include <locale.h>
@@ -277,7 +278,7 @@ static void top_render__drm_sorted_by_busy(void **state) {
       ("     200 blender                        0000:00:02.0    45.0%        "
        "-   45.0%          -   1.00 MiB"),
       ("     100 glxgears                       0000:00:02.0    10.0%     "
-       "5.0%   15.0%   1.00 MiB   2.00 MiB"),
+       "5.0%   10.0%   1.00 MiB   2.00 MiB"),
   };
   expect_lines(&m, &o, want, ARRAY_SIZE(want));
   top_model_fini(&m);
@@ -321,7 +322,7 @@ static void top_render__joined_header_typed(void **state) {
 
   struct top_devices devs;
   memset(&devs, 0, sizeof(devs));
-  assert_int_equal(top_devices_collect(&m, &devs), 0);
+  assert_int_equal(top_devices_collect(&m.batch, &devs), 0);
   assert_int_equal(devs.n, 1);
   const struct top_device *d = &devs.dev[0];
   assert_string_equal(d->driver, "i915");
@@ -410,16 +411,17 @@ static void top_render__columns_fit_80_and_100(void **state) {
   o.cols = 80;
   table_lines(
       &m, &o,
-      ("     PID USER     NAME                      render   BUSY*   "
+      /* one engine column: the row's busiest, the one BUSY is */
+      ("     PID USER     NAME                     video-e   BUSY*   "
        "RESIDENT     MEMORY"),
-      ("     100 alice?[\xe2\x80\xa6 glxgears                    1.0%   "
-       "10.0%   1.00 MiB   2.00 MiB"));
+      ("     100 alice?[\xe2\x80\xa6 glxgears                    4.0%   "
+       " 4.0%   1.00 MiB   2.00 MiB"));
   o.cols = 100;
   table_lines(&m, &o,
               ("     PID USER     NAME               render     copy    video  "
                "video-e   BUSY*   RESIDENT     MEMORY"),
               ("     100 alice?[\xe2\x80\xa6 glxgears             1.0%     2.0%"
-               "     3.0%     4.0%   10.0%   1.00 MiB   2.00 MiB"));
+               "     3.0%     4.0%    4.0%   1.00 MiB   2.00 MiB"));
   /* sorted by a column that did not fit: it is shown, another is not */
   o.cols = 80;
   o.sort = TOP_SORT_ENGINE + 3;
@@ -428,7 +430,7 @@ static void top_render__columns_fit_80_and_100(void **state) {
       ("     PID USER     NAME                    video-e*    BUSY   "
        "RESIDENT     MEMORY"),
       ("     100 alice?[\xe2\x80\xa6 glxgears                    4.0%   "
-       "10.0%   1.00 MiB   2.00 MiB"));
+       " 4.0%   1.00 MiB   2.00 MiB"));
   top_model_fini(&m);
 }
 
@@ -451,7 +453,7 @@ static void top_render__sort_filter_more(void **state) {
       "",
       ("     PID NAME                      render    video    BUSY   RESIDENT "
        "   MEMORY*"),
-      ("     100 glxgears                   10.0%     5.0%   15.0%   1.00 MiB "
+      ("     100 glxgears                   10.0%     5.0%   10.0%   1.00 MiB "
        "  2.00 MiB"),
       "  (1 more)",
   };
@@ -611,6 +613,7 @@ static void top_render__hostile_comm_stays_in_its_column(void **state) {
   add_engine(&m, "process", "d", "render", "1", "\x1b]0;pwn\x07\xe6\xb8\xb2",
              3);
   add_engine(&m, "process", "d", "render", "2", long_name, 2);
+  m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
   o.cols = 50;
@@ -642,6 +645,7 @@ static void top_render__panels_hide_raw_counters(void **state) {
   metric_add_tag(&r, "device", "renderD128");
   metric_add_int(&r, "samples", "gpu_events", 2);
   assert_int_equal(m.base.write(&m.base, &r), 0);
+  m.base.end(&m.base);
   struct top_options o;
   top_options_init(&o);
   o.cols = 96;
@@ -750,7 +754,7 @@ static void top_render__user_column(void **state) {
       "",
       ("    PID* USER     NAME                      render    BUSY   RESIDENT  "
        "   MEMORY"),
-      ("     100 alice?[\xe2\x80\xa6 glxgears                   10.0%   15.0%  "
+      ("     100 alice?[\xe2\x80\xa6 glxgears                   10.0%   10.0%  "
        " "
        "1.00 MiB   2.00 MiB"),
   };
@@ -837,6 +841,461 @@ static void top_render__charts_after_two_batches(void **state) {
   top_model_fini(&m);
 }
 
+/* An empty batch (the view's first read, before any plugin has read) has
+ * no time: it takes no place on the charts' time axis, whose label then
+ * spans the two real batches (-1s), not the epoch. */
+static void top_model__empty_batch_not_on_the_chart(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  m.base.end(&m.base);
+  assert_null(m.history); /* nothing recorded */
+  for (int b = 0; b < 2; b++) {
+    m.base.begin(&m.base);
+    struct metric r;
+    metric_init(&r, "drm_engine",
+                1000000000000ull + (uint64_t)b * 1000000000ull);
+    metric_add_tag(&r, "scope", "device");
+    metric_add_tag(&r, "driver", "xe");
+    metric_add_tag(&r, "device", "0000:03:00.0");
+    metric_add_tag(&r, "engine", "rcs");
+    metric_add_float(&r, "utilization", "percent", 50);
+    assert_int_equal(m.base.write(&m.base, &r), 0);
+    m.base.end(&m.base);
+    /* and an empty one between them */
+    m.base.begin(&m.base);
+    m.base.end(&m.base);
+  }
+  assert_non_null(m.history);
+  assert_int_equal(m.history->n, 2);
+  assert_true(top_history_span(m.history, 10) == 1.0);
+  top_model_fini(&m);
+}
+
+/* The screen of a batch not ended (or written to after its end()) joins
+ * its devices itself: a record is never drawn as if its device were
+ * unknown. */
+static void top_render__batch_not_ended_still_joined(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  add_summary(&m, "drm_clients", "0000:00:02.0", 0);
+  add_engine(&m, "process", "0000:00:02.0", "render", "1", "glxgears", 3);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 50;
+  static const char *const want[] = {
+      "i915 0000:00:02.0",
+      "",
+      "     PID NAME                     BUSY*     MEMORY",
+      "       1 glxgears                  3.0%          -",
+  };
+  expect_lines(&m, &o, want, ARRAY_SIZE(want));
+  assert_int_equal(m.devs.n, 0); /* the model as its sink left it */
+  m.base.end(&m.base);
+  add_summary(&m, "drm_clients", "0000:03:00.0", 0);
+  struct top_screen s;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_string_equal(s.lines[1].text, "i915 0000:03:00.0");
+  top_screen_fini(&s);
+  top_model_fini(&m);
+}
+
+/* ---- a short screen ---- */
+
+static const char *const six_drivers[] = {"i915",     "amdgpu", "xe",
+                                          "panfrost", "msm",    "v3d"};
+static const char *const six_engines[] = {"render",   "gfx", "ccs",
+                                          "fragment", "gpu", "bin"};
+
+/* Six devices of six drivers, two batches (charts), 12 process rows, two
+ * per device; drm_device's clock, temperature and power on each. */
+static void build_six(struct top_model *m) {
+  top_model_init(m);
+  for (int b = 0; b < 2; b++) {
+    m->base.begin(&m->base);
+    for (int k = 0; k < 6; k++) {
+      char dev[32], pid[16], comm[16];
+      snprintf(dev, sizeof(dev), "0000:0%d:00.0", k + 1);
+      struct metric r;
+      metric_init(&r, "drm_engine", (uint64_t)(b + 1) * 1000000000ull);
+      metric_add_tag(&r, "scope", "device");
+      metric_add_tag(&r, "driver", six_drivers[k]);
+      metric_add_tag(&r, "device", dev);
+      metric_add_tag(&r, "engine", six_engines[k]);
+      metric_add_float(&r, "utilization", "percent", 10.0 * (k + 1));
+      assert_int_equal(m->base.write(&m->base, &r), 0);
+      for (int p = 0; p < 2; p++) {
+        snprintf(pid, sizeof(pid), "%d", 100 + 10 * k + p);
+        snprintf(comm, sizeof(comm), "%s-%d", six_drivers[k], p);
+        metric_init(&r, "drm_engine", (uint64_t)(b + 1) * 1000000000ull);
+        metric_add_tag(&r, "scope", "process");
+        metric_add_tag(&r, "driver", six_drivers[k]);
+        metric_add_tag(&r, "device", dev);
+        metric_add_tag(&r, "engine", six_engines[k]);
+        metric_add_tag(&r, "pid", pid);
+        metric_add_tag(&r, "comm", comm);
+        metric_add_float(&r, "utilization", "percent", 5.0 * (k + 1) + p);
+        assert_int_equal(m->base.write(&m->base, &r), 0);
+      }
+      add_ddv(m, "drm_device_freq", six_drivers[k], dev, "domain", "gt0",
+              "actual_hz", "gpu_hertz", 1.5e9);
+      add_ddv(m, "drm_device_temperature", six_drivers[k], dev, "sensor",
+              "edge", "celsius", "gpu_celsius", 60 + k);
+      add_ddv(m, "drm_device_power", six_drivers[k], dev, "sensor", "card",
+              "power_watts", "gpu_watts", 100 + k);
+    }
+    add_summary(m, "drm_clients", "0000:01:00.0", 0);
+    m->base.end(&m->base);
+  }
+}
+
+static size_t count_matching(const struct top_screen *s, const char *needle) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->n; i++)
+    n += strstr(s->lines[i].text, needle) != NULL;
+  return n;
+}
+
+static void dump(const struct top_screen *s) {
+  for (size_t k = 0; k < s->n; k++)
+    fprintf(stderr, "# %s|\n", s->lines[k].text);
+}
+
+/* 80x24 (22 lines above the help and message lines), 100x30, 200x60:
+ * the device sections fold (one line each, then no charts) until five
+ * rows fit; every device stays named; nothing is wider or taller. */
+static void top_render__short_screen_folds_for_rows(void **state) {
+  (void)state;
+  struct top_model m;
+  build_six(&m);
+  static const struct {
+    int cols, height;
+    int fold;
+  } cases[] = {
+      {80, 22, TOP_FOLD_NO_CHARTS}, {100, 28, TOP_FOLD_NO_CHARTS},
+      {200, 58, TOP_FOLD_FULL},     {200, 200, TOP_FOLD_FULL},
+      {80, 12, TOP_FOLD_COUNT},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    struct top_options o;
+    top_options_init(&o);
+    o.cols = cases[i].cols;
+    o.height = cases[i].height;
+    struct top_screen s;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(top_render(&m, &o, &s), 0);
+    size_t rows = s.page;
+    if (s.fold != cases[i].fold || s.n > (size_t)o.height ||
+        rows < TOP_MIN_ROWS) {
+      dump(&s);
+      fail_msg("case %zu: fold %d (want %d), %zu lines, %zu rows", i, s.fold,
+               cases[i].fold, s.n, rows);
+    }
+    for (size_t k = 0; k < s.n; k++)
+      assert_true(top_text_width(s.lines[k].text) <= o.cols);
+    /* every device named, once, or counted */
+    size_t named = 0;
+    for (int k = 0; k < 6; k++) {
+      char dev[32];
+      snprintf(dev, sizeof(dev), "%s 0000:0%d:00.0", six_drivers[k], k + 1);
+      named += count_matching(&s, dev);
+    }
+    if (cases[i].fold == TOP_FOLD_COUNT)
+      assert_int_equal(count_matching(&s, "devices: a taller terminal"), 1);
+    else
+      assert_int_equal(named, 6);
+    /* the row count line: twelve rows, five or more shown */
+    if (rows < 12)
+      assert_int_equal(count_matching(&s, "more below, 0 above"), 1);
+    top_screen_fini(&s);
+  }
+  /* at 100x28 every row fits: the lines left unfold the first device
+   * (its whole header and charts), not the others */
+  {
+    struct top_options o;
+    top_options_init(&o);
+    o.cols = 100;
+    o.height = 28;
+    struct top_screen s;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(top_render(&m, &o, &s), 0);
+    assert_int_equal(s.n_rows, 12);
+    assert_int_equal(s.page, 12);
+    assert_int_equal(count_matching(&s, "  util "), 1);
+    assert_int_equal(count_matching(&s, "  render ["), 1);
+    assert_string_equal(s.lines[7].text, "amdgpu 0000:02:00.0  busy 20.0%  gt0 "
+                                         "1.50 GHz  61.0 C  101 W");
+    top_screen_fini(&s);
+  }
+  /* one line per device: busy, clock, temperature and power at 80 */
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 80;
+  o.height = 22;
+  struct top_screen s;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_string_equal(s.lines[1].text, "amdgpu 0000:02:00.0  busy 20.0%  gt0 "
+                                       "1.50 GHz  61.0 C  101 W");
+  top_screen_fini(&s);
+  top_model_fini(&m);
+}
+
+/* Scrolled to the end (End: a first row past the last): the last rows,
+ * the device lines and the column header still above them; the engine
+ * columns are those of the rows shown, not every driver's. */
+static void top_render__scrolled_keeps_headers_engines_follow(void **state) {
+  (void)state;
+  struct top_model m;
+  build_six(&m);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 100;  /* three engine columns */
+  o.height = 14; /* six device lines, 2, five rows and 1 */
+  o.first_row = (size_t)-1 / 2;
+  struct top_screen s;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_int_equal(s.first_row, 12 - s.page);
+  assert_int_equal(count_matching(&s, "i915 0000:01:00.0"), 1);
+  assert_int_equal(s.lines[s.body - 1].kind, TOP_LINE_HEADER);
+  /* the least busy rows are i915's (render) and amdgpu's (gfx) */
+  const char *head = s.lines[s.body - 1].text;
+  if (strstr(head, "render") == NULL || strstr(head, "bin") != NULL) {
+    dump(&s);
+    fail_msg("engine columns: \"%s\"", head);
+  }
+  if (strcmp(s.lines[s.n - 1].text,
+             "  (0 more below, 7 above: up/down, PgUp/PgDn)") != 0) {
+    dump(&s);
+    fail_msg("the last line");
+  }
+  assert_int_equal(s.lines[s.n - 1].kind, TOP_LINE_DIM);
+  top_screen_fini(&s);
+  /* at the top: the busiest (v3d: bin), no i915 render column */
+  o.first_row = 0;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  head = s.lines[s.body - 1].text;
+  if (strstr(head, "bin") == NULL || strstr(head, "render") != NULL) {
+    dump(&s);
+    fail_msg("engine columns: \"%s\"", head);
+  }
+  top_screen_fini(&s);
+  top_model_fini(&m);
+}
+
+/* BUSY is the busiest engine's %, as the device's bars: a row on two
+ * engines at 60 % and 70 % is 70 %, not 130 %. */
+static void top_render__busy_is_the_busiest_engine(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  add_summary(&m, "drm_clients", "0000:00:02.0", 0);
+  add_engine(&m, "device", "0000:00:02.0", "render", NULL, NULL, 60);
+  add_engine(&m, "device", "0000:00:02.0", "video", NULL, NULL, 70);
+  add_engine(&m, "process", "0000:00:02.0", "render", "100", "ffmpeg", 60);
+  add_engine(&m, "process", "0000:00:02.0", "video", "100", "ffmpeg", 70);
+  m.base.end(&m.base);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 80;
+  static const char *const want[] = {
+      "i915 0000:00:02.0",
+      "  render [||||||    ]  60.0%  video [|||||||   ]  70.0%",
+      "",
+      ("     PID NAME                      render    video   BUSY*   RESIDENT  "
+       "   MEMORY"),
+      ("     100 ffmpeg                     60.0%    70.0%   70.0%          -  "
+       "        -"),
+  };
+  expect_lines(&m, &o, want, ARRAY_SIZE(want));
+  top_model_fini(&m);
+}
+
+/* Held values: drm_device's values_age_seconds past the interval is shown
+ * with the values; within it nothing is said. */
+static void top_render__held_values_say_their_age(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  const char *dev = "0000:0b:00.0";
+  add_ddv(&m, "drm_device_freq", "amdgpu", dev, "domain", "sclk", "actual_hz",
+          "gpu_hertz", 1.85e9);
+  add_ddv(&m, "drm_device_temperature", "amdgpu", dev, "sensor", "edge",
+          "celsius", "gpu_celsius", 70);
+  add_ddv(&m, "drm_device_power", "amdgpu", dev, "sensor", "PPT", "power_watts",
+          "gpu_watts", 110);
+  add_ddv(&m, "drm_device", "amdgpu", dev, "pm", "auto", "values_age_seconds",
+          "gpu_seconds", 4);
+  m.base.end(&m.base);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 80;
+  o.interval_s = 0.5;
+  static const char *const held[] = {
+      "amdgpu 0000:0b:00.0  sclk 1.85 GHz  70.0 C  110 W  (4.0s old)"};
+  expect_lines(&m, &o, held, ARRAY_SIZE(held));
+  o.interval_s = 5;
+  static const char *const fresh[] = {
+      "amdgpu 0000:0b:00.0  sclk 1.85 GHz  70.0 C  110 W"};
+  expect_lines(&m, &o, fresh, ARRAY_SIZE(fresh));
+  top_model_fini(&m);
+}
+
+/* Folded to one line on a short screen, the device keeps its clock,
+ * temperature, power and the age of held values (the power cap goes
+ * first). */
+static void top_render__one_line_keeps_the_age(void **state) {
+  (void)state;
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  const char *dev = "0000:0b:00.0";
+  struct metric r;
+  metric_init(&r, "drm_clients", 1);
+  metric_add_tag(&r, "driver", "amdgpu");
+  metric_add_tag(&r, "device", dev);
+  metric_add_int(&r, "clients", "objects", 6);
+  assert_int_equal(m.base.write(&m.base, &r), 0);
+  for (int p = 0; p < 6; p++) {
+    char pid[16];
+    snprintf(pid, sizeof(pid), "%d", 100 + p);
+    metric_init(&r, "drm_engine", 1);
+    metric_add_tag(&r, "scope", p == 0 ? "device" : "process");
+    metric_add_tag(&r, "driver", "amdgpu");
+    metric_add_tag(&r, "device", dev);
+    metric_add_tag(&r, "engine", "gfx");
+    metric_add_tag(&r, "pid", pid);
+    metric_add_tag(&r, "comm", "game");
+    metric_add_float(&r, "utilization", "percent", p == 0 ? 60 : 10);
+    assert_int_equal(m.base.write(&m.base, &r), 0);
+  }
+  add_ddv(&m, "drm_device_freq", "amdgpu", dev, "domain", "sclk", "actual_hz",
+          "gpu_hertz", 1.85e9);
+  add_ddv(&m, "drm_device_temperature", "amdgpu", dev, "sensor", "edge",
+          "celsius", "gpu_celsius", 70);
+  add_ddv(&m, "drm_device_power", "amdgpu", dev, "sensor", "PPT", "power_watts",
+          "gpu_watts", 110);
+  add_ddv(&m, "drm_device_power", "amdgpu", dev, "sensor", "PPT",
+          "power_cap_watts", "gpu_watts", 272);
+  add_ddv(&m, "drm_device", "amdgpu", dev, "pm", "auto", "values_age_seconds",
+          "gpu_seconds", 4);
+  m.base.end(&m.base);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 80;
+  o.height = 8; /* five rows, their header and blank: one line left */
+  o.interval_s = 1;
+  struct top_screen s;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_int_equal(s.fold, TOP_FOLD_LINE);
+  assert_string_equal(s.lines[0].text, "amdgpu 0000:0b:00.0  busy 60.0%  sclk "
+                                       "1.85 GHz  70.0 C  110 W  (4.0s old)");
+  assert_int_equal(s.page, 5);
+  top_screen_fini(&s);
+  top_model_fini(&m);
+}
+
+/* One container record as drm_fdinfo's ReportBy Container writes it. */
+static void add_container(struct top_model *m, const char *runtime,
+                          const char *ns, const char *pod, const char *ctr,
+                          const char *uid, const char *id, const char *cgroup,
+                          double util) {
+  struct metric r;
+  metric_init(&r, "drm_engine", 1);
+  metric_add_tag(&r, "scope", "container");
+  metric_add_tag(&r, "driver", "i915");
+  metric_add_tag(&r, "device", "0000:00:02.0");
+  metric_add_tag(&r, "engine", "render");
+  if (cgroup)
+    metric_add_tag(&r, "cgroup", cgroup);
+  metric_add_tag(&r, "container_runtime", runtime);
+  if (ns)
+    metric_add_tag(&r, "namespace", ns);
+  if (pod)
+    metric_add_tag(&r, "pod", pod);
+  if (ctr)
+    metric_add_tag(&r, "container", ctr);
+  if (uid)
+    metric_add_tag(&r, "pod_uid", uid);
+  if (id)
+    metric_add_tag(&r, "container_id", id);
+  metric_add_float(&r, "utilization", "percent", util);
+  assert_int_equal(m->base.write(&m->base, &r), 0);
+}
+
+/* c: containers by namespace/pod/container when the names are known, else
+ * runtime:id (12 hex digits), else the cgroup path. */
+static void top_render__containers_by_name(void **state) {
+  (void)state;
+  static const char id1[] =
+      "4f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a";
+  static const char id2[] =
+      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+  struct top_model m;
+  top_model_init(&m);
+  m.base.begin(&m.base);
+  add_summary(&m, "drm_clients", "0000:00:02.0", 0);
+  add_container(&m, "containerd", "ml", "trainer-7d9f", "worker",
+                "1a2b3c4d-0000-1111-2222-333344445555", id1,
+                "/kubepods.slice/kubepods-pod1a2b.slice/cri-containerd-"
+                "4f7a.scope",
+                50);
+  /* names unknown: the plugin writes the uid and the short id */
+  add_container(&m, "docker", NULL, NULL, "0123456789ab", NULL, id2,
+                "/system.slice/docker-0123456789ab.scope", 30);
+  add_container(&m, "host", NULL, NULL, NULL, NULL, NULL,
+                "/user.slice/user-1000.slice/session-2.scope", 20);
+  /* the processes in no container, as drm_fdinfo groups them: one row */
+  add_container(&m, "host", NULL, NULL, NULL, NULL, NULL, NULL, 5);
+  m.base.end(&m.base);
+  struct top_options o;
+  top_options_init(&o);
+  o.cols = 80;
+  o.scope = TOP_SCOPE_CONTAINER;
+  o.charts = false;
+  static const char *const want[] = {
+      "i915 0000:00:02.0",
+      "",
+      (" CONTAINER                                  render   BUSY*   RESIDENT  "
+       "   MEMORY"),
+      (" ml/trainer-7d9f/worker                      50.0%   50.0%          -  "
+       "        -"),
+      (" docker:0123456789ab                         30.0%   30.0%          -  "
+       "        -"),
+      (" /user.slice/user-1000.s\xe2\x80\xa6/session-2.scope    20.0%   20.0%  "
+       "        -          -"),
+      (" host                                         5.0%    5.0%          -  "
+       "        -"),
+  };
+  expect_lines(&m, &o, want, ARRAY_SIZE(want));
+  /* the filter finds a pod by its name */
+  snprintf(o.filter, sizeof(o.filter), "TRAINER");
+  struct top_screen s;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_int_equal(s.n_rows, 1);
+  top_screen_fini(&s);
+  /* no container records: which option */
+  o.filter[0] = '\0';
+  top_model_fini(&m);
+  build_drm(&m);
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(top_render(&m, &o, &s), 0);
+  assert_string_equal(s.lines[s.n - 1].text,
+                      "  (no container records: add --ReportBy=Container)");
+  top_screen_fini(&s);
+  top_model_fini(&m);
+}
+
 int main(void) {
   /* the view runs under the user's UTF-8 locale */
   if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {
@@ -860,6 +1319,14 @@ int main(void) {
       cmocka_unit_test(top_render__user_column),
       cmocka_unit_test(top_chart_row__braille_and_ascii),
       cmocka_unit_test(top_render__charts_after_two_batches),
+      cmocka_unit_test(top_model__empty_batch_not_on_the_chart),
+      cmocka_unit_test(top_render__batch_not_ended_still_joined),
+      cmocka_unit_test(top_render__short_screen_folds_for_rows),
+      cmocka_unit_test(top_render__scrolled_keeps_headers_engines_follow),
+      cmocka_unit_test(top_render__busy_is_the_busiest_engine),
+      cmocka_unit_test(top_render__held_values_say_their_age),
+      cmocka_unit_test(top_render__one_line_keeps_the_age),
+      cmocka_unit_test(top_render__containers_by_name),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
