@@ -4,9 +4,10 @@
  * width (1..128); the rest is a name, fitted alone and as the comm of a
  * drm_engine record laid out on a screen of that width (at least 20).
  * Under the UTF-8 locale every output must be valid multibyte text
- * without control characters (C0, DEL, C1), as wide as the fit says, and
+ * without control characters (C0, DEL, C1, bidi), as wide as the fit says, and
  * no screen line wider than the screen. A violation aborts.
  */
+#include "common/core/text.h"
 #include "common/top/top_model.h"
 #include "common/top/top_text.h"
 
@@ -29,7 +30,8 @@ static int checked_width(const char *s) {
     if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
       abort();
     int w = wcwidth(wc);
-    if (w < 0 || wc < 0x20 || (wc >= 0x7f && wc < 0xa0))
+    if (w < 0 || wc < 0x20 || (wc >= 0x7f && wc < 0xa0) ||
+        text_bidi((uint32_t)wc))
       abort();
     cols += w;
     i += n;
