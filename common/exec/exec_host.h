@@ -60,6 +60,16 @@ int exec_loop(struct exec_host *x);
  * gauges, into x->page; its length, or -ENOMEM. */
 long exec_prom_page(struct exec_host *x, uint64_t now);
 
+/* The longest plugin_instance label value of the collector gauges, with
+ * its NUL. */
+#define EXEC_PROM_LABEL_MAX 128
+
+/* `label` as the collector gauges show it, before the text format's
+ * escaping: printable (text_char), and a label too long for `out` cut to a
+ * prefix and the hash of the whole (text_sanitize_keyed). Two labels of one
+ * plugin must not be shown alike (exec_setup refuses them). */
+void exec_prom_label(const char *label, char out[EXEC_PROM_LABEL_MAX]);
+
 /* --help of one plugin's executable, or of gpu-telemetry. */
 void exec_help(const struct plugin_ops *ops);
 void exec_help_multi(const char *program, const struct plugin_ops *const *table,

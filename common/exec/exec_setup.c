@@ -12,6 +12,7 @@
  * 2): a command-line tool says so rather than run half a configuration.
  */
 #include "common/core/log.h"
+#include "common/core/text.h"
 #include "common/exec/collectd_conf.h"
 #include "common/exec/exec_host.h"
 
@@ -194,17 +195,12 @@ static int exec_conf_top(struct exec_host *x,
 }
 
 /* Append a block of plugin `k` labelled `label` with `base` (n_base) and
- * the command line's items of the plugin. */
+ * the command line's items of the plugin (its label is checked once all
+ * are known: exec_check_labels). */
 static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
                           const char *label, const struct cfg_item *base,
                           size_t n_base, const struct cfg_item *const *more,
                           size_t n_more) {
-  for (size_t b = 0; b < p->n_blocks; b++)
-    if (p->blocks[b].plugin == k && strcmp(p->blocks[b].label, label) == 0) {
-      log_msg(LOG_LEVEL_ERROR, x->program, x->args->config, "Instance",
-              "\"%s\": label already used", label);
-      return 2;
-    }
   const struct cfg_item *cli =
       x->multi ? x->args->plugins[k].items : x->args->items;
   size_t n_cli = x->multi ? x->args->plugins[k].n_items : x->args->n_items;
@@ -228,6 +224,107 @@ static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
   for (size_t i = 0; i < n_cli; i++)
     b->items[b->n_items++] = &cli[i];
   return 0;
+}
+
+/* One block's label as the collector gauges show it (exec_prom_label),
+ * for sorting. */
+struct exec_label_key {
+  size_t plugin;
+  size_t block;
+  char shown[EXEC_PROM_LABEL_MAX];
+};
+
+static int exec_label_cmp(const void *a, const void *b) {
+  const struct exec_label_key *x = a, *y = b;
+  if (x->plugin != y->plugin)
+    return x->plugin < y->plugin ? -1 : 1;
+  int c = strcmp(x->shown, y->shown);
+  if (c != 0)
+    return c;
+  return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* `label` for a message: each byte of a character that may not be
+ * printed (text_char) as \xNN, cut with "..." past `size`. */
+static const char *exec_label_quoted(const char *label, char *out,
+                                     size_t size) {
+  size_t o = 0, left = strlen(label);
+  for (const char *c = label; left > 0;) {
+    bool ok;
+    size_t n = text_char(c, left, &ok);
+    size_t need = ok ? n : 4 * n;
+    if (o + need + 4 > size) {
+      memcpy(out + o, "...", 4);
+      return out;
+    }
+    for (size_t i = 0; i < n; i++) {
+      if (ok)
+        out[o++] = c[i];
+      else
+        o += (size_t)snprintf(out + o, 5, "\\x%02x", (unsigned char)c[i]);
+    }
+    c += n;
+    left -= n;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+/*
+ * Every block's label, checked once all are known, in O(n log n): at
+ * most RUNNER_MAX_INSTANCES instances (each is a thread), and no two of
+ * one plugin with the same label, or with labels the collector gauges
+ * would show alike (control characters made '?', a long label cut to a
+ * prefix and a hash: exec_prom_label), which would be one series twice.
+ * 0, 1 (no memory) or 2 (said).
+ */
+static int exec_check_labels(struct exec_host *x,
+                             const struct plugin_ops *const *table,
+                             const struct exec_plan *p) {
+  const char *where = x->args->config ? x->args->config : "config";
+  if (p->n_blocks > RUNNER_MAX_INSTANCES) {
+    log_msg(LOG_LEVEL_ERROR, x->program, where, "Instance",
+            "%zu instances, more than the %d one process runs (a thread "
+            "each)",
+            p->n_blocks, RUNNER_MAX_INSTANCES);
+    return 2;
+  }
+  if (p->n_blocks < 2)
+    return 0;
+  struct exec_label_key *keys = calloc(p->n_blocks, sizeof(*keys));
+  if (keys == NULL) {
+    log_errno(LOG_LEVEL_ERROR, x->program, "setup", "malloc", ENOMEM, NULL);
+    return 1;
+  }
+  for (size_t b = 0; b < p->n_blocks; b++) {
+    keys[b].plugin = p->blocks[b].plugin;
+    keys[b].block = b;
+    exec_prom_label(p->blocks[b].label, keys[b].shown);
+  }
+  qsort(keys, p->n_blocks, sizeof(*keys), exec_label_cmp);
+  int rc = 0;
+  for (size_t k = 1; k < p->n_blocks && rc == 0; k++) {
+    if (keys[k].plugin != keys[k - 1].plugin ||
+        strcmp(keys[k].shown, keys[k - 1].shown) != 0)
+      continue;
+    const char *first = p->blocks[keys[k - 1].block].label;
+    const char *second = p->blocks[keys[k].block].label;
+    char a[160], b[160];
+    if (strcmp(first, second) == 0)
+      log_msg(LOG_LEVEL_ERROR, table[keys[k].plugin]->name, "config",
+              "Instance", "\"%s\": label already used",
+              exec_label_quoted(first, a, sizeof(a)));
+    else
+      log_msg(LOG_LEVEL_ERROR, table[keys[k].plugin]->name, "config",
+              "Instance",
+              "\"%s\" and \"%s\": shown alike (\"%.60s\") on the "
+              "Prometheus page: rename one",
+              exec_label_quoted(first, a, sizeof(a)),
+              exec_label_quoted(second, b, sizeof(b)), keys[k].shown);
+    rc = 2;
+  }
+  free(keys);
+  return rc;
 }
 
 /* The blocks of plugin `k`: its <Instance> blocks, and one named after
@@ -395,6 +492,8 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
   for (size_t k = 0; k < n_table && status == 0; k++)
     if (p.run[k])
       status = exec_plugin_blocks(x, table[k], k, &p);
+  if (status == 0)
+    status = exec_check_labels(x, table, &p);
   size_t started = 0;
   for (size_t b = 0; b < p.n_blocks && status == 0; b++) {
     int rc = exec_start_block(x, table, &p, &p.blocks[b]);

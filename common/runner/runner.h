@@ -43,6 +43,9 @@
  * intervals is stale: not served, its success gauge 0. */
 #define RUNNER_STALE_INTERVALS 3
 
+/* The most instances one runner takes: each has a thread of its own. */
+#define RUNNER_MAX_INSTANCES 1024
+
 /* How long a round's batch waits for its slowest read (at most half the
  * shortest interval of the round). */
 #define RUNNER_ROUND_GRACE_NS 1000000000ULL /* 1 s */
