@@ -22,6 +22,10 @@
 /* How long the host waits for reads still running when it stops. */
 #define EXEC_STOP_WAIT_NS 2000000000ULL /* 2 s */
 
+/* How long the start waits for the plugins' inits, each on its own
+ * thread: one still running then starts when it returns. */
+#define EXEC_INIT_WAIT_NS 5000000000ULL /* 5 s */
+
 /* --once with several plugins: how long the batch waits for the slowest
  * read after the others finished (one plugin: as long as it takes). */
 #define EXEC_ONCE_GRACE_NS 10000000000ULL /* 10 s */

@@ -366,7 +366,20 @@ static int exec_plugin_blocks(struct exec_host *x, const struct plugin_ops *ops,
   return rc;
 }
 
-/* Configure and start one block; 0, 1 or 2 (said), or -1 when a plugin
+/* A block that did not start: `status` (1 or 2) when its plugin was asked
+ * for, else -1 after saying it is left out. */
+static int exec_not_run(const struct plugin_ops *ops, const char *label,
+                        bool explicit_, int status) {
+  if (explicit_)
+    return status;
+  log_msg(LOG_LEVEL_INFO, ops->name, label, "init",
+          "not run (gpu-telemetry tries every plugin; name it with "
+          "--plugin to make this an error)");
+  return -1;
+}
+
+/* Configure one block and start its init on its own thread
+ * (exec_await_inits collects it); 0, 1 or 2 (said), or -1 when a plugin
  * nobody asked for is left out. */
 static int exec_start_block(struct exec_host *x,
                             const struct plugin_ops *const *table,
@@ -412,26 +425,51 @@ static int exec_start_block(struct exec_host *x,
     plugin_host_init(&slot->host, slot->label,
                      (uint64_t)((timed ? interval_s : window_s) * 1e9));
     slot->host.shared = &x->shared[b->plugin];
-    int rc = ops->init(inst, &slot->host);
-    if (rc < 0) {
-      status = rc == -EINVAL ? 2 : 1;
-      ops->instance_free(inst);
-      runner_drop(&x->runner);
-      inst = NULL;
-    }
-  }
-  if (status == 0) {
-    runner_commit(slot, inst);
-    return 0;
+    /* on its own thread: a hung init holds only this instance */
+    int rc = runner_init_start(slot, inst, x->runner.wake[1]);
+    if (rc == 0)
+      return 0; /* its result: exec_await_inits */
+    log_errno(LOG_LEVEL_ERROR, ops->name, b->label, "pthread_create", -rc,
+              NULL);
+    runner_drop(&x->runner);
+    status = 1;
   }
   if (inst != NULL)
     ops->instance_free(inst);
-  if (!p->explicit_[b->plugin]) {
-    log_msg(LOG_LEVEL_INFO, ops->name, b->label, "init",
-            "not run (gpu-telemetry tries every plugin; name it with "
-            "--plugin to make this an error)");
-    return -1;
+  return exec_not_run(ops, b->label, p->explicit_[b->plugin], status);
+}
+
+/*
+ * Wait for the inits exec_start_block started (EXEC_INIT_WAIT_NS at
+ * most, runner.h: runner_await_inits). An instance whose init failed is
+ * removed, and its status counts as a failure at the start did; one still
+ * in init stays (it starts when its init returns). 0, 1 or 2 (said); the
+ * number of instances kept in *kept.
+ */
+static int exec_await_inits(struct exec_host *x,
+                            const struct plugin_ops *const *table,
+                            size_t n_table, const struct exec_plan *p,
+                            size_t *kept) {
+  struct runner *r = &x->runner;
+  runner_await_inits(r, EXEC_INIT_WAIT_NS, x->stop);
+  int status = 0;
+  for (size_t k = 0; k < r->n;) {
+    struct runner_instance *i = r->inst[k];
+    int rc = runner_init_result(i);
+    if (rc >= 0) { /* 0: started; 1: in init, started when it returns */
+      k++;
+      continue;
+    }
+    size_t t = 0;
+    while (t < n_table && table[t] != i->ops)
+      t++;
+    bool explicit_ = t < n_table && p->explicit_[t];
+    int said = exec_not_run(i->ops, i->label, explicit_, rc == -EINVAL ? 2 : 1);
+    if (said > status)
+      status = said;
+    runner_remove(r, i);
   }
+  *kept = r->n;
   return status;
 }
 
@@ -499,9 +537,10 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
     int rc = exec_start_block(x, table, &p, &p.blocks[b]);
     if (rc > 0)
       status = rc;
-    else if (rc == 0)
-      started++;
   }
+  /* (after a failure, the inits started are left to runner_fini) */
+  if (status == 0)
+    status = exec_await_inits(x, table, n_table, &p, &started);
   if (status == 0 && started == 0) {
     log_msg(LOG_LEVEL_ERROR, x->program, "setup", NULL,
             "no plugin instance started");
