@@ -180,7 +180,7 @@ static int exec_conf_top(struct exec_host *x,
       continue;
     }
     const struct cfg_item **grown =
-        realloc(p->conf[k], (p->n_conf[k] + 1) * sizeof(*grown));
+        cfg_array_grow(p->conf[k], p->n_conf[k], sizeof(*grown));
     if (grown == NULL)
       return 1;
     grown[p->n_conf[k]++] = it;
@@ -205,7 +205,7 @@ static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
       x->multi ? x->args->plugins[k].items : x->args->items;
   size_t n_cli = x->multi ? x->args->plugins[k].n_items : x->args->n_items;
   struct exec_block *grown =
-      realloc(p->blocks, (p->n_blocks + 1) * sizeof(*grown));
+      cfg_array_grow(p->blocks, p->n_blocks, sizeof(*grown));
   if (grown == NULL)
     return 1;
   p->blocks = grown;
