@@ -388,3 +388,12 @@ int cfg_get_u64(const char *plugin, const struct cfg_item *item, uint64_t min,
 int cfg_unknown(const char *plugin, const struct cfg_item *item) {
   return cfg_fail(plugin, item, "unknown option");
 }
+
+void *cfg_array_grow(void *arr, size_t n, size_t size) {
+  if (n > 0 && (n & (n - 1)) != 0)
+    return arr; /* below the power of two at or above n: room */
+  size_t cap = n == 0 ? 1 : 2 * n;
+  if (cap < n || cap > SIZE_MAX / size)
+    return NULL;
+  return realloc(arr, cap * size);
+}

@@ -58,6 +58,16 @@ int cfg_item_copy(struct cfg_item *out, const struct cfg_item *in);
 /* Clear each of `n` items, then free the array. NULL is a no-op. */
 void cfg_items_free(struct cfg_item *items, size_t n);
 
+/*
+ * Make room for element `n` of an array of `n` elements of `size` bytes
+ * that is only ever grown through here: its capacity is the power of two
+ * at or above `n`, doubled when full, so that building an array of n
+ * elements copies O(n) bytes, not O(n²) (a configuration of 100,000
+ * blocks, whatever the allocator's realloc does). Returns the array,
+ * possibly moved, or NULL (ENOMEM; `arr` is left as it was).
+ */
+void *cfg_array_grow(void *arr, size_t n, size_t size);
+
 /* Case-insensitive key match. */
 bool cfg_key_is(const struct cfg_item *item, const char *key);
 

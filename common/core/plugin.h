@@ -38,7 +38,10 @@ struct plugin_ops {
    * after logging: -EINVAL means a configuration error (a setting that is
    * wrong on this system: the block is dropped, the executable exits 2),
    * any other errno a failure to start (exit 1). Called once, after the last
-   * configure(). `host` is borrowed and stays valid until instance_free(). */
+   * configure(). `host` is borrowed and stays valid until instance_free().
+   * The executables call it on the instance's own thread, the inits of
+   * several instances at the same time: instances share only through
+   * host->shared, under its lock. */
   int (*init)(void *inst, const struct plugin_host *host);
 
   /* Collect once and write records to `sink` (between the host's begin()

@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid.
- * Rejects overlongs, surrogates and code points above U+10FFFF. */
-static size_t text_utf8_len(const unsigned char *s, size_t avail) {
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid, and
+ * its code point in *out. Rejects overlongs, surrogates and code points
+ * above U+10FFFF. */
+static size_t text_utf8_len(const unsigned char *s, size_t avail,
+                            uint32_t *out) {
   unsigned char c = s[0];
   size_t len;
   uint32_t min, cp;
+  *out = c;
   if (c < 0x80)
     return 1;
   if (c >= 0xc2 && c <= 0xdf) {
@@ -33,17 +36,32 @@ static size_t text_utf8_len(const unsigned char *s, size_t avail) {
   }
   if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
     return 0;
+  *out = cp;
   return len;
+}
+
+/* UAX #9 (the Unicode bidirectional algorithm), section 2: the explicit
+ * embeddings, overrides and isolates, and the implicit marks. Invisible,
+ * they reorder the text around them on a terminal or a dashboard, so a
+ * process name could make a line say what it does not. */
+bool text_bidi(uint32_t cp) {
+  return cp == 0x061c ||                   /* ARABIC LETTER MARK */
+         cp == 0x200e || cp == 0x200f ||   /* LRM, RLM */
+         (cp >= 0x202a && cp <= 0x202e) || /* LRE, RLE, PDF, LRO, RLO */
+         (cp >= 0x2066 && cp <= 0x2069);   /* LRI, RLI, FSI, PDI */
 }
 
 size_t text_char(const char *s, size_t avail, bool *printable) {
   const unsigned char *u = (const unsigned char *)s;
-  size_t n = text_utf8_len(u, avail);
+  uint32_t cp;
+  size_t n = text_utf8_len(u, avail, &cp);
   *printable = n > 0;
   if (n == 1 && (u[0] < 0x20 || u[0] == 0x7f))
     *printable = false; /* C0, DEL */
   else if (n == 2 && u[0] == 0xc2 && u[1] <= 0x9f)
     *printable = false; /* C1: U+0080..U+009F */
+  else if (n > 1 && text_bidi(cp))
+    *printable = false;
   return n ? n : 1;
 }
 

@@ -22,17 +22,25 @@
  * character at `s` takes (1..4; at most `avail`, which must be > 0), and
  * sets *printable to false when it may not be printed as it is: a control
  * character (C0 below 0x20, DEL, and C1 U+0080..U+009F, among them U+009B,
- * a one-character CSI that terminals obey; a C1 character is 2 bytes), or
- * a byte that does not start valid UTF-8 (a stray byte, an overlong form, a
- * surrogate, a code point past U+10FFFF, a sequence cut short: 1 byte).
+ * a one-character CSI that terminals obey; a C1 character is 2 bytes), a
+ * bidirectional formatting character (U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069: invisible, they reorder what follows;
+ * 2 or 3 bytes), or a byte that does not start valid UTF-8 (a stray byte,
+ * an overlong form, a surrogate, a code point past U+10FFFF, a sequence
+ * cut short: 1 byte).
  * Every sink replaces such a character with one '?'. Pure.
  */
 size_t text_char(const char *s, size_t avail, bool *printable);
 
+/* True for the code points of the bidirectional formatting characters
+ * text_char refuses (for a decoder of its own: the live view's wide
+ * characters). Pure. */
+bool text_bidi(uint32_t cp);
+
 /*
  * Copy at most `in_len` bytes of `in` to `out` (size `out_size` > 0), always
  * NUL-terminated, never splitting a UTF-8 sequence. A control character
- * (C0, DEL, C1: text_char) becomes one '?', and so does each byte that
+ * (C0, DEL, C1, bidi: text_char) becomes one '?', and so does each byte that
  * is not part of a valid UTF-8 sequence. Trailing spaces are removed.
  * Returns the output length.
  */

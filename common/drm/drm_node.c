@@ -2,6 +2,7 @@
 #include "common/drm/drm_node.h"
 
 #include "common/core/text.h"
+#include "common/sysfs/sysfs_link.h"
 
 #include <dirent.h>
 #include <drm.h> /* libdrm's copy of the uAPI: struct drm_version */
@@ -29,30 +30,21 @@ int drm_node_driver(const struct kernel_ops *k, int fd, char *driver,
   return 0;
 }
 
-/* Basename of the symlink `<sysfs_root>/class/drm/<name>/<link>`. */
+/* Basename of the symlink `<sysfs_root>/class/drm/<name>/<link>`, the
+ * walk held under sysfs_root (sysfs_link.h: a crafted tree's links lead
+ * nowhere else). */
 static int link_basename(const char *sysfs_root, const char *name,
-                         const char *link, char *target, size_t cap, char *out,
-                         size_t out_cap) {
-  char path[PATH_MAX];
-  int n =
-      snprintf(path, sizeof path, "%s/class/drm/%s/%s", sysfs_root, name, link);
-  if (n < 0 || (size_t)n >= sizeof path)
+                         const char *link, char *out, size_t out_cap) {
+  char rel[PATH_MAX];
+  int n = snprintf(rel, sizeof rel, "class/drm/%s/%s", name, link);
+  if (n < 0 || (size_t)n >= sizeof rel)
     return -ENAMETOOLONG;
-  ssize_t len = readlink(path, target, cap - 1);
-  if (len < 0)
-    return -errno;
-  target[len] = '\0';
-  const char *base = strrchr(target, '/');
-  base = base ? base + 1 : target;
-  text_sanitize(out, out_cap, base, strlen(base));
-  return 0;
+  return sysfs_link_basename(sysfs_root, rel, out, out_cap);
 }
 
 int drm_node_sysfs_driver(const char *sysfs_root, const char *name, char *out,
                           size_t cap) {
-  char target[PATH_MAX];
-  return link_basename(sysfs_root, name, "device/driver", target, sizeof target,
-                       out, cap);
+  return link_basename(sysfs_root, name, "device/driver", out, cap);
 }
 
 /* "DDDD:BB:DD.F" in lower-case hex, as the PCI core names devices. */
@@ -70,15 +62,13 @@ static int is_pci_address(const char *s) {
 
 int drm_node_pci_address(const char *sysfs_root, const char *name, char *out,
                          size_t cap) {
-  char target[PATH_MAX], base[DRM_NODE_PCI_MAX], bus[16];
-  int rc = link_basename(sysfs_root, name, "device", target, sizeof target,
-                         base, sizeof base);
+  char base[DRM_NODE_PCI_MAX], bus[16];
+  int rc = link_basename(sysfs_root, name, "device", base, sizeof base);
   if (rc < 0)
     return -ENOENT;
   /* the device's bus is its subsystem link; platform GPUs (Mali) are not
    * PCI even when their name looks like an address */
-  rc = link_basename(sysfs_root, name, "device/subsystem", target,
-                     sizeof target, bus, sizeof bus);
+  rc = link_basename(sysfs_root, name, "device/subsystem", bus, sizeof bus);
   if (rc < 0 || strcmp(bus, "pci") != 0 || !is_pci_address(base))
     return -ENOENT;
   snprintf(out, cap, "%s", base);

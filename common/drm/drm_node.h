@@ -47,7 +47,8 @@ int drm_node_pci_address(const char *sysfs_root, const char *name, char *out,
                          size_t cap);
 
 /* The sysfs driver of node `name` (basename of the device's driver link):
- * 0 with `out` set, or a negative errno (-ENOENT without sysfs). */
+ * 0 with `out` set, or a negative errno (-ENOENT without sysfs, -EXDEV
+ * for a link that leads out of `sysfs_root`: sysfs_link.h). */
 int drm_node_sysfs_driver(const char *sysfs_root, const char *name, char *out,
                           size_t cap);
 

@@ -186,7 +186,7 @@ static int conf_values(struct conf_parser *c, char stop,
                      isprint((unsigned char)*c->p) ? "" : "\\",
                      isprint((unsigned char)*c->p) ? *c->p : '?', item->key);
     struct cfg_value *grown =
-        rc == 0 ? realloc(values, (n + 1) * sizeof(*values)) : NULL;
+        rc == 0 ? cfg_array_grow(values, n, sizeof(*values)) : NULL;
     if (rc == 0 && grown == NULL) {
       free((void *)v.string);
       rc = -ENOMEM;
@@ -231,7 +231,7 @@ static int conf_line(struct conf_parser *c, const char *block, int depth,
   size_t w = conf_word(c);
   if (w == 0 || !(isalpha((unsigned char)*c->p) || *c->p == '_'))
     return conf_fail(c, "expected a key");
-  struct cfg_item *grown = realloc(*items, (*n + 1) * sizeof(**items));
+  struct cfg_item *grown = cfg_array_grow(*items, *n, sizeof(**items));
   if (grown == NULL)
     return -ENOMEM;
   *items = grown;

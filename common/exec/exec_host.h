@@ -22,6 +22,10 @@
 /* How long the host waits for reads still running when it stops. */
 #define EXEC_STOP_WAIT_NS 2000000000ULL /* 2 s */
 
+/* How long the start waits for the plugins' inits, each on its own
+ * thread: one still running then starts when it returns. */
+#define EXEC_INIT_WAIT_NS 5000000000ULL /* 5 s */
+
 /* --once with several plugins: how long the batch waits for the slowest
  * read after the others finished (one plugin: as long as it takes). */
 #define EXEC_ONCE_GRACE_NS 10000000000ULL /* 10 s */
@@ -59,6 +63,16 @@ int exec_loop(struct exec_host *x);
 /* Render the Prometheus page of every current read, with the collector
  * gauges, into x->page; its length, or -ENOMEM. */
 long exec_prom_page(struct exec_host *x, uint64_t now);
+
+/* The longest plugin_instance label value of the collector gauges, with
+ * its NUL. */
+#define EXEC_PROM_LABEL_MAX 128
+
+/* `label` as the collector gauges show it, before the text format's
+ * escaping: printable (text_char), and a label too long for `out` cut to a
+ * prefix and the hash of the whole (text_sanitize_keyed). Two labels of one
+ * plugin must not be shown alike (exec_setup refuses them). */
+void exec_prom_label(const char *label, char out[EXEC_PROM_LABEL_MAX]);
 
 /* --help of one plugin's executable, or of gpu-telemetry. */
 void exec_help(const struct plugin_ops *ops);

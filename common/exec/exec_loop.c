@@ -64,10 +64,11 @@ static void exec_prime(struct exec_host *x, uint64_t delay_ns) {
   runner_schedule_from(&x->runner, now, delay_ns);
 }
 
-/* True when every instance has a read not yet written. */
+/* True when every instance has a read not yet written (but one whose
+ * late init failed, which is never read: runner.h). */
 static bool exec_all_fresh(const struct runner *r) {
   for (size_t k = 0; k < r->n; k++)
-    if (!r->inst[k]->fresh)
+    if (!r->inst[k]->fresh && !r->inst[k]->dead)
       return false;
   return true;
 }

@@ -78,11 +78,16 @@ static void exec_page_append(struct exec_page *p, const char *text,
   p->len += len;
 }
 
-/* A label value: control bytes and invalid UTF-8 replaced (text.h), then
- * '\\' and '"' escaped as the text format says. */
+void exec_prom_label(const char *label, char out[EXEC_PROM_LABEL_MAX]) {
+  /* keyed: two long labels that differ past the cut stay two series */
+  text_sanitize_keyed(out, EXEC_PROM_LABEL_MAX, label, strlen(label));
+}
+
+/* A label value: exec_prom_label, then '\\' and '"' escaped as the text
+ * format says. */
 static const char *exec_label(const char *in, char out[256]) {
-  char clean[128];
-  text_sanitize(clean, sizeof(clean), in, strlen(in));
+  char clean[EXEC_PROM_LABEL_MAX];
+  exec_prom_label(in, clean);
   size_t n = 0;
   for (const char *c = clean; *c != '\0' && n + 2 < 256; c++) {
     if (*c == '\\' || *c == '"')

@@ -16,6 +16,7 @@
  * label given twice is an error naming both places (file:line).
  */
 #include "common/core/log.h"
+#include "common/core/text.h"
 #include "common/exec/exec_conf.h"
 #include "common/exec/exec_host.h"
 
@@ -176,7 +177,7 @@ static int exec_conf_top(struct exec_host *x,
                   table[k]->name);
       continue;
     }
-    size_t *grown = realloc(p->conf[k], (p->n_conf[k] + 1) * sizeof(*grown));
+    size_t *grown = cfg_array_grow(p->conf[k], p->n_conf[k], sizeof(*grown));
     if (grown == NULL) {
       rc = 1;
       continue;
@@ -214,22 +215,17 @@ static void exec_say_twice(const struct exec_plan *p, const char *plugin,
 }
 
 /* Append a block of plugin `k` labelled `label` with `base` (n_base) and
- * the command line's items of the plugin. */
+ * the command line's items of the plugin (its label is checked once all
+ * are known: exec_check_labels). */
 static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
                           const char *label, size_t item, unsigned line,
                           const struct cfg_item *base, size_t n_base,
                           const struct cfg_item *const *more, size_t n_more) {
-  for (size_t b = 0; b < p->n_blocks; b++)
-    if (p->blocks[b].plugin == k && strcmp(p->blocks[b].label, label) == 0) {
-      exec_say_twice(p, x->multi ? x->args->plugins[k].ops->name : x->program,
-                     &p->blocks[b], item, line);
-      return 2;
-    }
   const struct cfg_item *cli =
       x->multi ? x->args->plugins[k].items : x->args->items;
   size_t n_cli = x->multi ? x->args->plugins[k].n_items : x->args->n_items;
   struct exec_block *grown =
-      realloc(p->blocks, (p->n_blocks + 1) * sizeof(*grown));
+      cfg_array_grow(p->blocks, p->n_blocks, sizeof(*grown));
   if (grown == NULL)
     return 1;
   p->blocks = grown;
@@ -250,6 +246,110 @@ static int exec_add_block(struct exec_host *x, struct exec_plan *p, size_t k,
   for (size_t i = 0; i < n_cli; i++)
     b->items[b->n_items++] = &cli[i];
   return 0;
+}
+
+/* One block's label as the collector gauges show it (exec_prom_label),
+ * for sorting. */
+struct exec_label_key {
+  size_t plugin;
+  size_t block;
+  char shown[EXEC_PROM_LABEL_MAX];
+};
+
+static int exec_label_cmp(const void *a, const void *b) {
+  const struct exec_label_key *x = a, *y = b;
+  if (x->plugin != y->plugin)
+    return x->plugin < y->plugin ? -1 : 1;
+  int c = strcmp(x->shown, y->shown);
+  if (c != 0)
+    return c;
+  return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* `label` for a message: each byte of a character that may not be
+ * printed (text_char) as \xNN, cut with "..." past `size`. */
+static const char *exec_label_quoted(const char *label, char *out,
+                                     size_t size) {
+  size_t o = 0, left = strlen(label);
+  for (const char *c = label; left > 0;) {
+    bool ok;
+    size_t n = text_char(c, left, &ok);
+    size_t need = ok ? n : 4 * n;
+    if (o + need + 4 > size) {
+      memcpy(out + o, "...", 4);
+      return out;
+    }
+    for (size_t i = 0; i < n; i++) {
+      if (ok)
+        out[o++] = c[i];
+      else
+        o += (size_t)snprintf(out + o, 5, "\\x%02x", (unsigned char)c[i]);
+    }
+    c += n;
+    left -= n;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+/*
+ * Every block's label, checked once all are known, in O(n log n): at
+ * most RUNNER_MAX_INSTANCES instances (each is a thread), and no two of
+ * one plugin with the same label, or with labels the collector gauges
+ * would show alike (control characters made '?', a long label cut to a
+ * prefix and a hash: exec_prom_label), which would be one series twice.
+ * 0, 1 (no memory) or 2 (said).
+ */
+static int exec_check_labels(struct exec_host *x,
+                             const struct plugin_ops *const *table,
+                             const struct exec_plan *p) {
+  if (p->n_blocks > RUNNER_MAX_INSTANCES) {
+    /* where the first instance past the cap is configured */
+    const struct exec_block *past = &p->blocks[RUNNER_MAX_INSTANCES];
+    char where[1100] = "setup";
+    if (past->item != SIZE_MAX)
+      exec_conf_where(p->ec, past->item, past->line, where, sizeof(where));
+    log_msg(LOG_LEVEL_ERROR, x->program, where, "Instance",
+            "%zu instances, more than the %d one process runs (a thread "
+            "each)",
+            p->n_blocks, RUNNER_MAX_INSTANCES);
+    return 2;
+  }
+  if (p->n_blocks < 2)
+    return 0;
+  struct exec_label_key *keys = calloc(p->n_blocks, sizeof(*keys));
+  if (keys == NULL) {
+    log_errno(LOG_LEVEL_ERROR, x->program, "setup", "malloc", ENOMEM, NULL);
+    return 1;
+  }
+  for (size_t b = 0; b < p->n_blocks; b++) {
+    keys[b].plugin = p->blocks[b].plugin;
+    keys[b].block = b;
+    exec_prom_label(p->blocks[b].label, keys[b].shown);
+  }
+  qsort(keys, p->n_blocks, sizeof(*keys), exec_label_cmp);
+  int rc = 0;
+  for (size_t k = 1; k < p->n_blocks && rc == 0; k++) {
+    if (keys[k].plugin != keys[k - 1].plugin ||
+        strcmp(keys[k].shown, keys[k - 1].shown) != 0)
+      continue;
+    const struct exec_block *one = &p->blocks[keys[k - 1].block];
+    const struct exec_block *two = &p->blocks[keys[k].block];
+    const char *first = one->label, *second = two->label;
+    char a[160], b[160];
+    if (strcmp(first, second) == 0) /* the sort keeps the block order */
+      exec_say_twice(p, table[keys[k].plugin]->name, one, two->item, two->line);
+    else
+      log_msg(LOG_LEVEL_ERROR, table[keys[k].plugin]->name, "config",
+              "Instance",
+              "\"%s\" and \"%s\": shown alike (\"%.60s\") on the "
+              "Prometheus page: rename one",
+              exec_label_quoted(first, a, sizeof(a)),
+              exec_label_quoted(second, b, sizeof(b)), keys[k].shown);
+    rc = 2;
+  }
+  free(keys);
+  return rc;
 }
 
 /* The blocks of plugin `k`: the <Instance> blocks of each of its
@@ -293,7 +393,20 @@ static int exec_plugin_blocks(struct exec_host *x, const struct plugin_ops *ops,
   return rc;
 }
 
-/* Configure and start one block; 0, 1 or 2 (said), or -1 when a plugin
+/* A block that did not start: `status` (1 or 2) when its plugin was asked
+ * for, else -1 after saying it is left out. */
+static int exec_not_run(const struct plugin_ops *ops, const char *label,
+                        bool explicit_, int status) {
+  if (explicit_)
+    return status;
+  log_msg(LOG_LEVEL_INFO, ops->name, label, "init",
+          "not run (gpu-telemetry tries every plugin; name it with "
+          "--plugin to make this an error)");
+  return -1;
+}
+
+/* Configure one block and start its init on its own thread
+ * (exec_await_inits collects it); 0, 1 or 2 (said), or -1 when a plugin
  * nobody asked for is left out. */
 static int exec_start_block(struct exec_host *x,
                             const struct plugin_ops *const *table,
@@ -339,28 +452,51 @@ static int exec_start_block(struct exec_host *x,
     plugin_host_init(&slot->host, slot->label,
                      (uint64_t)((timed ? interval_s : window_s) * 1e9));
     slot->host.shared = &x->shared[b->plugin];
-    int rc = ops->init(inst, &slot->host);
-    if (rc < 0) {
-      status = rc == -EINVAL ? 2 : 1;
-      ops->instance_free(inst);
-      runner_drop(&x->runner);
-      inst = NULL;
-    }
-  }
-  if (status == 0) {
-    runner_commit(slot, inst);
-    if (x->multi)
-      runner_say_found(slot);
-    return 0;
+    /* on its own thread: a hung init holds only this instance */
+    int rc = runner_init_start(slot, inst, x->runner.wake[1]);
+    if (rc == 0)
+      return 0; /* its result: exec_await_inits */
+    log_errno(LOG_LEVEL_ERROR, ops->name, b->label, "pthread_create", -rc,
+              NULL);
+    runner_drop(&x->runner);
+    status = 1;
   }
   if (inst != NULL)
     ops->instance_free(inst);
-  if (!p->explicit_[b->plugin]) {
-    log_msg(LOG_LEVEL_INFO, ops->name, b->label, "init",
-            "not run (gpu-telemetry tries every plugin; name it with "
-            "--plugin to make this an error)");
-    return -1;
+  return exec_not_run(ops, b->label, p->explicit_[b->plugin], status);
+}
+
+/*
+ * Wait for the inits exec_start_block started (EXEC_INIT_WAIT_NS at
+ * most, runner.h: runner_await_inits). An instance whose init failed is
+ * removed, and its status counts as a failure at the start did; one still
+ * in init stays (it starts when its init returns). 0, 1 or 2 (said); the
+ * number of instances kept in *kept.
+ */
+static int exec_await_inits(struct exec_host *x,
+                            const struct plugin_ops *const *table,
+                            size_t n_table, const struct exec_plan *p,
+                            size_t *kept) {
+  struct runner *r = &x->runner;
+  runner_await_inits(r, EXEC_INIT_WAIT_NS, x->stop);
+  int status = 0;
+  for (size_t k = 0; k < r->n;) {
+    struct runner_instance *i = r->inst[k];
+    int rc = runner_init_result(i);
+    if (rc >= 0) { /* 0: started; 1: in init, started when it returns */
+      k++;
+      continue;
+    }
+    size_t t = 0;
+    while (t < n_table && table[t] != i->ops)
+      t++;
+    bool explicit_ = t < n_table && p->explicit_[t];
+    int said = exec_not_run(i->ops, i->label, explicit_, rc == -EINVAL ? 2 : 1);
+    if (said > status)
+      status = said;
+    runner_remove(r, i);
   }
+  *kept = r->n;
   return status;
 }
 
@@ -414,14 +550,17 @@ int exec_setup(struct exec_host *x, const struct plugin_ops *const *table,
   for (size_t k = 0; k < n_table && status == 0; k++)
     if (p.run[k])
       status = exec_plugin_blocks(x, table[k], k, &p);
+  if (status == 0)
+    status = exec_check_labels(x, table, &p);
   size_t started = 0;
   for (size_t b = 0; b < p.n_blocks && status == 0; b++) {
     int rc = exec_start_block(x, table, &p, &p.blocks[b]);
     if (rc > 0)
       status = rc;
-    else if (rc == 0)
-      started++;
   }
+  /* (after a failure, the inits started are left to runner_fini) */
+  if (status == 0)
+    status = exec_await_inits(x, table, n_table, &p, &started);
   if (status == 0 && p.n_blocks == 0 && a->n_configs > 0) {
     log_msg(LOG_LEVEL_ERROR, x->program, "--config", NULL,
             "loads none of %s's plugins (LoadPlugin drm_fdinfo, ...): "

@@ -59,6 +59,7 @@ struct runner_instance *runner_add(struct runner *r,
 
 void runner_commit(struct runner_instance *i, void *inst) {
   i->inst = inst;
+  i->ready = true;
   /* Drain between reads only when reads come too seldom for the kernel
    * buffer (plugin.h); with reads on demand, always. */
   const struct plugin_ops *ops = i->ops;
@@ -159,12 +160,32 @@ struct runner_worker_arg {
   int wake;
 };
 
+/* On the worker: the init runner_init_start asked for. False when it
+ * failed (the worker then ends). */
+static bool runner_worker_init(struct runner_instance *i, int wake) {
+  int rc = i->ops->init(i->inst, &i->host);
+  pthread_mutex_lock(&i->lock);
+  i->init_pending = false;
+  i->init_done = true;
+  i->init_rc = rc;
+  i->init_end_ns = runner_now();
+  pthread_mutex_unlock(&i->lock);
+  ssize_t w = write(wake, "", 1); /* full pipe: the host is woken already */
+  (void)w;
+  return rc >= 0;
+}
+
 static void *runner_worker(void *arg) {
   struct runner_instance *i = ((struct runner_worker_arg *)arg)->i;
   int wake = ((struct runner_worker_arg *)arg)->wake;
   free(arg);
   struct runner_sink sink = {
       {runner_sink_begin, runner_sink_write, runner_sink_end}, i};
+  pthread_mutex_lock(&i->lock);
+  bool init = i->init_pending;
+  pthread_mutex_unlock(&i->lock);
+  if (init && !runner_worker_init(i, wake))
+    return NULL;
   pthread_mutex_lock(&i->lock);
   for (;;) {
     while (i->job == RUNNER_IDLE)
@@ -211,8 +232,9 @@ static void *runner_worker(void *arg) {
   return NULL;
 }
 
-int runner_start(struct runner *r) {
-  /* The workers inherit this mask: signals go to the host's thread. */
+/* Start `i`'s worker; 0 or -errno. The worker inherits the signal mask
+ * set here: signals go to the host's thread. */
+static int runner_spawn(struct runner_instance *i, int wake) {
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
@@ -220,26 +242,27 @@ int runner_start(struct runner *r) {
   sigaddset(&block, SIGHUP);
   sigaddset(&block, SIGWINCH);
   sigaddset(&block, SIGPIPE);
+  struct runner_worker_arg *arg = malloc(sizeof(*arg));
+  if (arg == NULL)
+    return -ENOMEM;
+  arg->i = i;
+  arg->wake = wake;
   pthread_sigmask(SIG_BLOCK, &block, &old);
-  int rc = 0;
-  for (size_t k = 0; k < r->n && rc == 0; k++) {
-    struct runner_instance *i = r->inst[k];
-    struct runner_worker_arg *arg = malloc(sizeof(*arg));
-    if (arg == NULL) {
-      rc = -ENOMEM;
-      break;
-    }
-    arg->i = i;
-    arg->wake = r->wake[1];
-    int err = pthread_create(&i->thread, NULL, runner_worker, arg);
-    if (err != 0) {
-      free(arg);
-      rc = -err;
-      break;
-    }
-    i->thread_started = true;
-  }
+  int err = pthread_create(&i->thread, NULL, runner_worker, arg);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (err != 0) {
+    free(arg);
+    return -err;
+  }
+  i->thread_started = true;
+  return 0;
+}
+
+int runner_start(struct runner *r) {
+  int rc = 0;
+  for (size_t k = 0; k < r->n && rc == 0; k++)
+    if (!r->inst[k]->thread_started) /* else started by runner_init_start */
+      rc = runner_spawn(r->inst[k], r->wake[1]);
   return rc;
 }
 
@@ -281,7 +304,7 @@ size_t runner_read_all(struct runner *r, uint64_t now, bool discard) {
   r->round++;
   for (size_t k = 0; k < r->n; k++) {
     struct runner_instance *i = r->inst[k];
-    if (i->read_pending)
+    if (i->read_pending || !i->ready)
       continue;
     runner_start_read(r, i, now, discard);
     if (i->interval_ns > 0 && (shortest == 0 || i->interval_ns < shortest))
@@ -318,10 +341,13 @@ static void runner_schedule(struct runner_instance *i, uint64_t end,
 }
 
 void runner_schedule_from(struct runner *r, uint64_t now, uint64_t delay_ns) {
+  r->scheduled = true;
   for (size_t k = 0; k < r->n; k++) {
     struct runner_instance *i = r->inst[k];
     i->delay_ns = delay_ns;
     i->anchor_ns = now;
+    if (!i->ready) /* in init: scheduled when it returns (runner_late_init) */
+      continue;
     i->schedule_at_end = i->read_pending;
     if (i->read_pending)
       i->next_read_ns = 0;
@@ -436,7 +462,10 @@ int runner_wait(struct runner *r, int fd, int timeout_ms) {
   return fd >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)) ? 1 : 0;
 }
 
+static void runner_collect_inits(struct runner *r, uint64_t now);
+
 size_t runner_collect(struct runner *r, uint64_t now) {
+  runner_collect_inits(r, now);
   size_t got = 0;
   for (size_t k = 0; k < r->n; k++) {
     struct runner_instance *i = r->inst[k];
@@ -536,6 +565,118 @@ uint64_t runner_longest_interval(const struct runner *r) {
   return longest;
 }
 
+/* ---- init on the worker ---- */
+
+int runner_init_start(struct runner_instance *i, void *inst, int wake) {
+  i->inst = inst;
+  i->init_pending = true;
+  i->init_start_ns = runner_now();
+  int rc = runner_spawn(i, wake);
+  if (rc < 0) {
+    i->inst = NULL;
+    i->init_pending = false;
+  }
+  return rc;
+}
+
+int runner_init_result(struct runner_instance *i) {
+  pthread_mutex_lock(&i->lock);
+  int rc = i->init_pending ? 1 : i->init_rc;
+  pthread_mutex_unlock(&i->lock);
+  return rc;
+}
+
+/* How many inits started by runner_init_start are still running. */
+static size_t runner_inits_running(struct runner *r) {
+  size_t n = 0;
+  for (size_t k = 0; k < r->n; k++)
+    n += runner_init_result(r->inst[k]) == 1;
+  return n;
+}
+
+size_t runner_await_inits(struct runner *r, uint64_t wait_ns,
+                          volatile sig_atomic_t *stop) {
+  uint64_t start = runner_now(), now = start;
+  size_t running;
+  while ((running = runner_inits_running(r)) > 0 && !*stop &&
+         now - start < wait_ns) {
+    uint64_t left_ms = (wait_ns - (now - start) + 999999) / 1000000;
+    runner_wait(r, -1, left_ms > 1000 ? 1000 : (int)left_ms);
+    now = runner_now();
+  }
+  for (size_t k = 0; k < r->n; k++) {
+    struct runner_instance *i = r->inst[k];
+    if (i->ready || !i->thread_started)
+      continue;
+    int rc = runner_init_result(i);
+    if (rc == 0) {
+      runner_commit(i, i->inst);
+      if (r->say_found)
+        runner_say_found(i);
+    } else if (rc == 1 && !*stop) {
+      i->late = true;
+      log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "init",
+              "has not returned after %.3g s: the other instances start; "
+              "this one starts when it returns (its success gauge is 0 "
+              "until then)",
+              (double)(now - i->init_start_ns) / 1e9);
+    }
+  }
+  return running;
+}
+
+/* An init said late returned: a failure is said and the instance is
+ * never read; a success starts it as runner_read_all and
+ * runner_schedule_from would have (a priming read, then its schedule). */
+static void runner_late_init(struct runner *r, struct runner_instance *i,
+                             uint64_t now) {
+  int rc = runner_init_result(i);
+  if (rc == 1)
+    return;
+  i->late = false;
+  double took = (double)(i->init_end_ns - i->init_start_ns) / 1e9;
+  if (rc < 0) {
+    i->dead = true;
+    log_msg(LOG_LEVEL_ERROR, i->ops->name, i->label, "init",
+            "failed after %.3g s (%s): this instance is not run", took,
+            strerror(-rc));
+    return;
+  }
+  runner_commit(i, i->inst);
+  log_msg(LOG_LEVEL_INFO, i->ops->name, i->label, "init",
+          "returned after %.3g s: started", took);
+  if (r->say_found)
+    runner_say_found(i);
+  if (!r->scheduled)
+    return; /* runner_read_all primes it with the others */
+  runner_start_read(r, i, now, /*discard=*/true);
+  i->schedule_at_end = true; /* with the delay and anchor of the others */
+  i->next_read_ns = 0;
+  if (i->drain_ns > 0)
+    i->next_drain_ns = now + i->drain_ns;
+}
+
+static void runner_collect_inits(struct runner *r, uint64_t now) {
+  for (size_t k = 0; k < r->n; k++)
+    if (r->inst[k]->late)
+      runner_late_init(r, r->inst[k], now);
+}
+
+void runner_remove(struct runner *r, struct runner_instance *i) {
+  size_t k = 0;
+  while (k < r->n && r->inst[k] != i)
+    k++;
+  if (k == r->n)
+    return;
+  if (i->thread_started) /* ended after its init failed */
+    pthread_join(i->thread, NULL);
+  if (i->inst != NULL)
+    i->ops->instance_free(i->inst);
+  runner_instance_free(i);
+  memmove(&r->inst[k], &r->inst[k + 1], (r->n - k - 1) * sizeof(*r->inst));
+  r->n--;
+}
+
 /* ---- the end ---- */
 
 static void runner_instance_free(struct runner_instance *i) {
@@ -566,10 +707,16 @@ size_t runner_fini(struct runner *r, uint64_t wait_ns) {
     if (i->thread_started && pthread_timedjoin_np(i->thread, NULL, &until)) {
       /* Still in a read (a hung device): freeing the instance under it
        * would be a use after free; the process's exit ends it. */
+      pthread_mutex_lock(&i->lock);
+      bool in_init = i->init_pending;
+      pthread_mutex_unlock(&i->lock);
       log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "stop",
-              "a read has not returned after %.3g s; exiting without "
+              "%s has not returned after %.3g s; exiting without "
               "freeing this instance",
-              (double)(runner_now() - i->started_ns) / 1e9);
+              in_init ? "its init" : "a read",
+              (double)(runner_now() -
+                       (in_init ? i->init_start_ns : i->started_ns)) /
+                  1e9);
       r->inst[k] = NULL;
       left++;
       continue;

@@ -4,9 +4,11 @@
  *
  * Each plugin instance is read on its own worker thread, one job at a time
  * (a read or a drain: plugin.h's contract that no instance is entered from
- * two threads at once), on its own interval. The host's thread keeps the
- * clock: it starts jobs when they are due, collects finished reads and
- * writes the outputs; it never runs plugin code between init and free. So
+ * two threads at once), on its own interval; its init runs first on that
+ * thread too (runner_init_start), so an init that hangs holds only its
+ * instance. The host's thread keeps the clock: it starts jobs when they
+ * are due, collects finished reads and writes the outputs; it never runs
+ * plugin code before free. So
  * a plugin that is slow, or whose read blocks on a hung device, delays no
  * other plugin's records and never holds a scrape or the live view: its
  * next reads are skipped while it is busy (said once), and after
@@ -43,6 +45,9 @@
  * intervals is stale: not served, its success gauge 0. */
 #define RUNNER_STALE_INTERVALS 3
 
+/* The most instances one runner takes: each has a thread of its own. */
+#define RUNNER_MAX_INSTANCES 1024
+
 /* How long a round's batch waits for its slowest read (at most half the
  * shortest interval of the round). */
 #define RUNNER_ROUND_GRACE_NS 1000000000ULL /* 1 s */
@@ -60,6 +65,17 @@ struct runner_instance {
                             * whole: plugin_ops.replays), whatever the delay */
   struct plugin_host host; /* handed to init; valid until the free */
   struct record_check check;
+
+  /* Init on the worker (runner_init_start), under `lock`. */
+  bool init_pending; /* init is running */
+  bool init_done;    /* init returned; init_rc is its value */
+  int init_rc;
+  uint64_t init_start_ns; /* when it was started (set before the thread) */
+  uint64_t init_end_ns;   /* when it returned */
+  /* The host thread's: whether it is read. */
+  bool ready; /* committed: read from now on */
+  bool late;  /* init had not returned when the others started */
+  bool dead;  /* its init failed after the start: never read */
 
   /* Shared with the worker, under `lock`. */
   pthread_t thread;
@@ -111,6 +127,7 @@ struct runner {
   uint64_t round_deadline; /* when the open round's batch is written */
   bool round_open;
   bool say_found; /* say what an instance found when it changes */
+  bool scheduled; /* runner_schedule_from was called: a late init primes */
 };
 
 /* 0 or -errno (pipe). */
@@ -135,6 +152,34 @@ void runner_commit(struct runner_instance *i, void *inst);
  * found op. runner_collect says it again when the count changes, if
  * r->say_found (gpu-telemetry's). */
 void runner_say_found(const struct runner_instance *i);
+/*
+ * Run ops->init(inst, &i->host) on the instance's own worker thread,
+ * started now (signals blocked in it, as runner_start does), so that an
+ * init that hangs holds only its instance. The instance is `i->inst`
+ * from now on (runner_fini frees it). Then runner_await_inits. 0, or
+ * -errno of pthread_create (nothing started: `inst` is the caller's
+ * again and the slot is to be dropped).
+ */
+int runner_init_start(struct runner_instance *i, void *inst, int wake);
+
+/*
+ * Wait until every init started by runner_init_start returned, at most
+ * `wait_ns`, or `*stop` is set (a signal). Then each instance whose init
+ * returned 0 is committed (runner_commit); one still in init is marked
+ * late and said once at WARNING: it is committed, primed and scheduled by
+ * runner_collect when its init returns, and stays out of every read until
+ * then (its success gauge 0). Returns how many are still in init.
+ */
+size_t runner_await_inits(struct runner *r, uint64_t wait_ns,
+                          volatile sig_atomic_t *stop);
+
+/* The init result of `i` after runner_await_inits: 1 while it runs
+ * (late), else its return value. */
+int runner_init_result(struct runner_instance *i);
+
+/* Remove `i` (its init failed) from the runner: its thread, which ended,
+ * joined, its instance freed (ops->instance_free), the slot freed. */
+void runner_remove(struct runner *r, struct runner_instance *i);
 /* Forget the slot runner_add returned last (its instance is the
  * caller's). */
 void runner_drop(struct runner *r);

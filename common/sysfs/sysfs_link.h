@@ -9,14 +9,20 @@
 
 #include <stddef.h>
 
-/* The last component of the target of the link `rel` (relative to `dirfd`,
- * or AT_FDCWD), sanitised (text.h) into `out` of `size` bytes. Every link
- * met on the way ("device" of "device/driver") and the link read must have
- * the shape the kernel gives sysfs links (relative: "../" then names);
- * another shape, which would lead out of SysfsRoot, is -EXDEV. Returns 0,
- * -errno of readlinkat or openat, -EXDEV, or -EINVAL when `rel` is not a
- * link. The links are read, and only directories on the way opened
- * (O_PATH): it resumes no device. */
-int sysfs_link_basename(int dirfd, const char *rel, char *out, size_t size);
+/*
+ * The last component of the target of the link `rel`, a path under the
+ * directory `root` (SysfsRoot), sanitised (text.h) into `out` of `size`
+ * bytes. The path is walked as the kernel would, every link on the way
+ * followed ("device" of "device/driver", "dev/char/226:0" of
+ * "dev/char/226:0/device"), and so is the link read, but the walk is held
+ * under `root`: every link met must have the shape the kernel gives sysfs
+ * links (relative: "../" then names), and no "../" may climb above
+ * `root`, or it is -EXDEV (a crafted tree's way to the real /sys or /etc).
+ * Returns 0, -errno of the walk (-ENOENT: no such link, -ELOOP: more than
+ * 40 links), -EXDEV, or -EINVAL when `rel` is not a link. Only directories
+ * are opened, O_PATH (the links are read): it resumes no device.
+ */
+int sysfs_link_basename(const char *root, const char *rel, char *out,
+                        size_t size);
 
 #endif

@@ -2,6 +2,7 @@
  * top_text.c: display-width fitting of untrusted text (top_text.h).
  */
 #include "common/top/top_text.h"
+#include "common/core/text.h"
 
 #include <langinfo.h>
 #include <stdbool.h>
@@ -24,8 +25,10 @@ static size_t top_text_next(const char *in, size_t len, mbstate_t *st,
   }
   int w = wcwidth(wc);
   /* wcwidth is -1 for C0/C1 controls and DEL in glibc; check explicitly
-   * too, since the C locale decodes only ASCII. */
-  if (w < 0 || wc < 0x20 || (wc >= 0x7f && wc < 0xa0)) {
+   * too, since the C locale decodes only ASCII. The bidi controls have
+   * width 0 there: refused by the rule of text_char. */
+  if (w < 0 || wc < 0x20 || (wc >= 0x7f && wc < 0xa0) ||
+      text_bidi((uint32_t)wc)) {
     *cols = 1;
     *replace = true;
     return n;

@@ -193,6 +193,8 @@ struct ddv {
   unsigned scan_changes;     /* devices found or gone by the last scan */
   bool said_none;            /* "no device" said (until one is found) */
   bool no_class;             /* the last scan found neither class dir */
+  char said_out[8][24];      /* nodes said to lead out of SysfsRoot */
+  size_t n_said_out;         /* how many (at most 8) */
   size_t fd_budget;          /* fds kept open at most (RLIMIT_NOFILE) */
   size_t fds_open;           /* fds kept open now: dirfds and attributes */
   struct log_complaint scan_complaint;

@@ -832,6 +832,17 @@ static void ddv_device_fini(struct ddv *d, struct ddv_device *dev) {
   dev->recs = NULL;
 }
 
+/* True the first time `node` is found leading out of SysfsRoot (each
+ * scan finds it again): said at WARNING then, at DEBUG after. */
+static bool ddv_first_out(struct ddv *d, const char *node) {
+  for (size_t i = 0; i < d->n_said_out; i++)
+    if (strcmp(d->said_out[i], node) == 0)
+      return false;
+  if (d->n_said_out < sizeof(d->said_out) / sizeof(d->said_out[0]))
+    ddv_fmt(d->said_out[d->n_said_out++], sizeof(d->said_out[0]), "%s", node);
+  return true;
+}
+
 /* Set up `dev` for node `node` of class directory `cls`; false when it is
  * filtered out or cannot be opened (said once per scan at most). */
 static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
@@ -853,10 +864,22 @@ static bool ddv_device_init(struct ddv *d, struct ddv_device *dev,
     return false;
   }
   d->fds_open++;
-  if (sysfs_link_basename(dev->dirfd, "device", dev->name, sizeof(dev->name)) <
-      0)
+  char rel[300];
+  snprintf(rel, sizeof(rel), "class/%s/%s/device", cls, node);
+  int rc =
+      sysfs_link_basename(d->cfg.sysfs_root, rel, dev->name, sizeof(dev->name));
+  if (rc == -EXDEV) { /* its attributes are read through it: not at all */
+    log_msg(ddv_first_out(d, node) ? LOG_LEVEL_WARNING : LOG_LEVEL_DEBUG,
+            DDV_PLUGIN, dev->path, "device",
+            "a link that leads out of SysfsRoot (%s): skipped",
+            strerror(EXDEV));
+    ddv_device_fini(d, dev);
+    return false;
+  }
+  if (rc < 0)
     ddv_fmt(dev->name, sizeof(dev->name), "%s", node);
-  if (sysfs_link_basename(dev->dirfd, "device/driver", dev->driver,
+  snprintf(rel, sizeof(rel), "class/%s/%s/device/driver", cls, node);
+  if (sysfs_link_basename(d->cfg.sysfs_root, rel, dev->driver,
                           sizeof(dev->driver)) < 0)
     dev->driver[0] = '\0';
   if (!ddv_config_device_ok(&d->cfg, dev->name, dev->node) ||

@@ -26,24 +26,31 @@
 void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
                         bool quiet) {
   const char *sysfs = d->cfg.sysfs_root;
-  char base[384], path[448];
-  snprintf(base, sizeof(base), "%s/dev/char/%u:%u", sysfs, major(dev->rdev),
+  char base[64], path[96];
+  snprintf(base, sizeof(base), "dev/char/%u:%u", major(dev->rdev),
            minor(dev->rdev));
   snprintf(dev->minor, sizeof(dev->minor), "%u:%u", major(dev->rdev),
            minor(dev->rdev));
-  sysfs_link_basename(AT_FDCWD, base, dev->minor, sizeof(dev->minor));
+  sysfs_link_basename(sysfs, base, dev->minor, sizeof(dev->minor));
 
   snprintf(path, sizeof(path), "%s/device", base);
-  if (sysfs_link_basename(AT_FDCWD, path, dev->name, sizeof(dev->name)) < 0)
+  int rc = sysfs_link_basename(sysfs, path, dev->name, sizeof(dev->name));
+  if (rc < 0)
     snprintf(dev->name, sizeof(dev->name), "%s", dev->minor);
+  if (rc == -EXDEV) /* nothing is read through it (sysfs_link.h) */
+    log_msg(LOG_LEVEL_WARNING, DFI_PLUGIN, dev->minor, "device",
+            "%s: a link that leads out of SysfsRoot (%s): its name, driver "
+            "and power state are not read",
+            path, strerror(EXDEV));
 
   snprintf(path, sizeof(path), "%s/device/driver", base);
-  if (sysfs_link_basename(AT_FDCWD, path, dev->driver, sizeof(dev->driver)) < 0)
+  if (rc < 0 ||
+      sysfs_link_basename(sysfs, path, dev->driver, sizeof(dev->driver)) < 0)
     dev->driver[0] = '\0';
 
-  snprintf(dev->pm_path, sizeof(dev->pm_path), "%s/device/power/runtime_status",
-           base);
-  if (access(dev->pm_path, R_OK) != 0)
+  snprintf(dev->pm_path, sizeof(dev->pm_path),
+           "%s/%s/device/power/runtime_status", sysfs, base);
+  if (rc == -EXDEV || access(dev->pm_path, R_OK) != 0)
     dev->pm_path[0] = '\0';
 
   dev->excluded =

@@ -9,6 +9,7 @@
 #include "plugins/panthor_perf/panthor_perf.h"
 
 #include "common/core/found.h"
+#include "common/sysfs/sysfs_link.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -46,20 +47,15 @@ static void ppf_device_name(const struct pp *p, size_t k,
   if (stat(d->path, &st) == 0 && S_ISCHR(st.st_mode)) {
     unsigned mi = minor(st.st_rdev);
     snprintf(d->name, sizeof(d->name), mi >= 128 ? "renderD%u" : "card%u", mi);
-    char link[64], target[PATH_MAX];
-    snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
-             major(st.st_rdev), mi);
-    ssize_t n = strncmp(d->path, "/dev/", 5) == 0
-                    ? readlink(link, target, sizeof(target) - 1)
-                    : -1; /* sysfs describes the real /dev only */
-    if (n > 0) {
-      target[n] = '\0';
-      const char *base = strrchr(target, '/');
-      base = base ? base + 1 : target;
-      size_t len = strnlen(base, sizeof(d->name) - 1);
-      memcpy(d->name, base, len); /* a sysfs name is short */
-      d->name[len] = '\0';
-    }
+    char link[64], base[sizeof(d->name)];
+    snprintf(link, sizeof(link), "dev/char/%u:%u/device", major(st.st_rdev),
+             mi);
+    /* sysfs describes the real /dev only; the name is held to the one
+     * rule of both DRM plugins (sysfs_link.h) */
+    if (strncmp(d->path, "/dev/", 5) == 0 &&
+        sysfs_link_basename("/sys", link, base, sizeof(base)) == 0 &&
+        base[0] != '\0')
+      memcpy(d->name, base, sizeof(base));
   }
   for (size_t i = 0; i < k; i++)
     if (strcmp(p->devs[i].name, d->name) == 0)

@@ -1,8 +1,8 @@
 /*
  * fuzz_text.c: libFuzzer target for text_sanitize() and
  * text_sanitize_keyed(): any bytes in, and out always NUL-terminated,
- * within its size, valid UTF-8 without control characters (C0, DEL, C1); a
- * keyed name longer than its buffer ends in "~" and 16 hex digits.
+ * within its size, valid UTF-8 without control characters (C0, DEL, C1) or bidi
+ * controls; a keyed name longer than its buffer ends in "~" and 16 hex digits.
  */
 #include "common/core/text.h"
 
@@ -28,9 +28,14 @@ static int text_ok(const unsigned char *s, size_t len) {
       return 0;
     if (c == 0xc2 && (s[i + 1] & 0xff) <= 0x9f)
       return 0; /* C1: U+0080..U+009F */
-    for (size_t k = 1; k < n; k++)
+    uint32_t cp = n == 1 ? c : c & (0x7f >> n);
+    for (size_t k = 1; k < n; k++) {
       if ((s[i + k] & 0xc0) != 0x80)
         return 0;
+      cp = (cp << 6) | (s[i + k] & 0x3f);
+    }
+    if (text_bidi(cp))
+      return 0;
     i += n;
   }
   return 1;

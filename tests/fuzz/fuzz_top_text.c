@@ -4,13 +4,14 @@
  * width (1..128); the rest is a name, fitted alone and as the comm of a
  * drm_engine record laid out on a screen of that width (at least 20).
  * Under the UTF-8 locale every output must be valid multibyte text
- * without control characters (C0, DEL, C1), as wide as the fit says, and
+ * without control characters (C0, DEL, C1, bidi), as wide as the fit says, and
  * no screen line wider than the screen; the name is also a container's
  * (its namespace, pod and id), and the first byte picks the scope and, on
  * a screen of a known height (its low bits: 0, or 3..34 lines, scrolled
  * as far as the name's length), no more lines than that. A violation
  * aborts.
  */
+#include "common/core/text.h"
 #include "common/top/top_model.h"
 #include "common/top/top_screen.h"
 #include "common/top/top_text.h"
@@ -34,7 +35,8 @@ static int checked_width(const char *s) {
     if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
       abort();
     int w = wcwidth(wc);
-    if (w < 0 || wc < 0x20 || (wc >= 0x7f && wc < 0xa0))
+    if (w < 0 || wc < 0x20 || (wc >= 0x7f && wc < 0xa0) ||
+        text_bidi((uint32_t)wc))
       abort();
     cols += w;
     i += n;

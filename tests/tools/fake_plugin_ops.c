@@ -31,6 +31,7 @@ struct fk_instance {
   char *tag;         /* owned, NULL: no tag */
   char *free_marker; /* owned path, NULL: none */
   char *hang;        /* owned FIFO path, NULL: reads do not block */
+  char *init_hang;   /* owned FIFO path, NULL: init does not block */
   uint64_t step;
   bool fail_init;
   bool fail_read;
@@ -125,6 +126,8 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
     return fk_set_string(item, &fk->free_marker);
   if (cfg_key_is(item, "Hang"))
     return fk_set_string(item, &fk->hang);
+  if (cfg_key_is(item, "InitHang"))
+    return fk_set_string(item, &fk->init_hang);
   if (cfg_key_is(item, "FailInit"))
     return cfg_get_bool(FK_PLUGIN, item, &fk->fail_init);
   if (cfg_key_is(item, "FailRead"))
@@ -146,9 +149,13 @@ static int fk_configure(void *inst, const struct cfg_item *item) {
   return cfg_unknown(FK_PLUGIN, item);
 }
 
+static void fk_hang_on(const char *fifo);
+
 static int fk_init(void *inst, const struct plugin_host *host) {
   struct fk_instance *fk = inst;
   fk->host = host;
+  if (fk->init_hang != NULL) /* a device that never answers at start */
+    fk_hang_on(fk->init_hang);
   if (fk->fail_init) {
     log_msg(LOG_LEVEL_ERROR, FK_PLUGIN, fk->label, "init", "FailInit is set");
     return -EIO;
@@ -199,17 +206,19 @@ static int fk_read(void *inst, struct metric_sink *sink) {
 
 /* Hang: wait for one byte from the FIFO, as a read of a hung device's
  * sysfs file waits for the driver. */
-static void fk_hang(const struct fk_instance *fk) {
-  int fd = open(fk->hang, O_RDONLY | O_CLOEXEC);
+static void fk_hang_on(const char *fifo) {
+  int fd = open(fifo, O_RDONLY | O_CLOEXEC);
   char byte;
   if (fd < 0) {
-    log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fk->hang, "open", errno, NULL);
+    log_errno(LOG_LEVEL_ERROR, FK_PLUGIN, fifo, "open", errno, NULL);
     return;
   }
   while (read(fd, &byte, 1) < 0 && errno == EINTR)
     ;
   close(fd);
 }
+
+static void fk_hang(const struct fk_instance *fk) { fk_hang_on(fk->hang); }
 
 static int fk_read_locked(struct fk_instance *fk, struct metric_sink *sink) {
   if (fk->hang != NULL)
@@ -285,6 +294,7 @@ static void fk_instance_free(void *inst) {
   free(fk->extra_names);
   free(fk->free_marker);
   free(fk->hang);
+  free(fk->init_hang);
   free(fk->tag);
   free(fk->label);
   free(fk);
@@ -320,6 +330,7 @@ static const struct cfg_option fk_options[] = {
     {"DrainInterval", "none", "seconds between drains"},
     {"ExtraFields", "0", "fields x0, x1, ... past the capacity"},
     {"Hang", "none", "a FIFO each read waits on for a byte"},
+    {"InitHang", "none", "a FIFO init waits on for a byte"},
     {"ReadDelay", "0", "seconds each read sleeps"},
     {NULL, NULL, NULL}};
 

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -546,6 +547,30 @@ static void cfg_unknown__message(void **state) {
   assert_int_equal(last_level, LOG_LEVEL_ERROR);
 }
 
+/* The array doubles when full (n a power of two) and is kept as it is
+ * otherwise; 1,000 elements cost 11 reallocations and keep their values;
+ * a size that would overflow is NULL. */
+static void cfg_array_grow__doubles(void **state) {
+  (void)state;
+  int *arr = NULL;
+  size_t moves = 0;
+  for (size_t n = 0; n < 1000; n++) {
+    int *grown = cfg_array_grow(arr, n, sizeof(*arr));
+    assert_non_null(grown);
+    bool full = n == 0 || (n & (n - 1)) == 0;
+    if (!full)
+      assert_ptr_equal(grown, arr); /* room: not touched */
+    moves += full;
+    arr = grown;
+    arr[n] = (int)n;
+  }
+  assert_int_equal(moves, 11); /* 0, 1, 2, 4, ... 512 */
+  for (size_t n = 0; n < 1000; n++)
+    assert_int_equal(arr[n], (int)n);
+  free(arr);
+  assert_null(cfg_array_grow(NULL, (size_t)1 << 62, 16));
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -566,6 +591,7 @@ int main(void) {
       T(cfg_number_text__table),
       T(cfg_getters__reject_child_blocks),
       T(cfg_unknown__message),
+      cmocka_unit_test(cfg_array_grow__doubles),
   };
 #undef T
   return cmocka_run_group_tests(tests, NULL, NULL);

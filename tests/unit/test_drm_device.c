@@ -1406,6 +1406,43 @@ static void collectd__info_and_gpu_metrics_identities(void **state) {
     }
 }
 
+/* A device link of a crafted tree with one "../" more than it is deep
+ * leads out of SysfsRoot, to a directory holding a device of its own:
+ * that node is skipped, said once, and nothing there is read; the others
+ * are reported. */
+static void device_link_out_of_root__skipped(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_dgpu"), 0);
+  char path[512];
+  snprintf(path, sizeof(path), "%s/outside", f->tree.root);
+  assert_int_equal(mkdir(path, 0755), 0);
+  snprintf(path, sizeof(path), "%s/outside/power", f->tree.root);
+  assert_int_equal(mkdir(path, 0755), 0);
+  snprintf(path, sizeof(path), "%s/outside/driver", f->tree.root);
+  assert_int_equal(symlink("../bus/pci/drivers/evil", path), 0);
+  snprintf(path, sizeof(path), "%s/class/drm/card9", f->tree.sys);
+  assert_int_equal(mkdir(path, 0755), 0);
+  snprintf(path, sizeof(path), "%s/class/drm/card9/device", f->tree.sys);
+  assert_int_equal(symlink("../../../../outside", path), 0);
+  start(f, NULL);
+  read_at(f, 1);
+  expect_line(f, "drm_device_busy," AMD ",unit=gpu percent=37.0");
+  assert_true(logs_with("card9: device: a link that leads out of "
+                        "SysfsRoot (Invalid cross-device link): skipped") > 0);
+  expect_no_line(f, "drm_device,driver=evil");
+  for (size_t i = 0; i < n_opened; i++)
+    if (strstr(opened[i], "/outside/") != NULL)
+      fail_msg("read %s, out of SysfsRoot", opened[i]);
+  for (uint64_t t = 2; t < 5; t++) /* scans find it again: not said again */
+    read_at(f, t);
+  expect_no_line(f, "drm_device,driver=evil");
+  size_t warned = 0;
+  for (size_t i = 0; i < n_logs; i++)
+    warned += log_levels[i] == LOG_LEVEL_WARNING &&
+              strstr(logs[i], "leads out of SysfsRoot") != NULL;
+  assert_int_equal(warned, 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(amdgpu_dgpu__exact_records, setup,
@@ -1472,6 +1509,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(device_enodev__series_ends, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(no_device__said_once, setup, teardown),
+      cmocka_unit_test_setup_teardown(device_link_out_of_root__skipped, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -893,6 +893,56 @@ static void unreadable_processes_counted(void **state) {
   assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A device link with one "../" more than it is deep leads out of
+ * SysfsRoot, to a directory holding a device with a driver link and a
+ * power state of its own: said once; the device is named by its minor and
+ * nothing there is read; its clients are still counted. */
+static void device_link_out_of_root(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/outside", f->fp.root);
+  assert_int_equal(mkdir(path, 0755), 0);
+  snprintf(path, sizeof(path), "%s/outside/power", f->fp.root);
+  assert_int_equal(mkdir(path, 0755), 0);
+  snprintf(path, sizeof(path), "%s/outside/driver", f->fp.root);
+  assert_int_equal(symlink("../bus/drivers/evil", path), 0);
+  snprintf(path, sizeof(path), "%s/outside/power/runtime_status", f->fp.root);
+  FILE *status = fopen(path, "w");
+  assert_non_null(status);
+  fputs("suspended\n", status);
+  fclose(status);
+  /* devices/<dev>/drm/card0 is 4 deep: 5 "../" leave the root */
+  snprintf(path, sizeof(path), "%s/devices/0000:00:02.0/drm/card0/device",
+           f->fp.sys);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(symlink("../../../../../outside", path), 0);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "card0",
+              "drm-driver: i915\ndrm-client-id: 7\ndrm-engine-render: 5 ns\n");
+  n_logged = 0;
+  log_set_sink(keep_log, LOG_LEVEL_WARNING);
+  start(f, NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  log_set_sink(NULL, LOG_LEVEL_DEBUG);
+  size_t said = 0; /* (the fixture has no /dev/dri: said too) */
+  for (size_t i = 0; i < n_logged && i < 8; i++)
+    if (strstr(logged[i], "SysfsRoot") != NULL) {
+      said++;
+      assert_string_equal(
+          logged[i], "drm_fdinfo: card0: device: dev/char/226:0/device: a "
+                     "link that leads out of SysfsRoot (Invalid cross-device "
+                     "link): its name, driver and power state are not read");
+    }
+  assert_int_equal(said, 1);
+  expect_line(f, "drm_clients,driver=i915,device=card0 "
+                 "clients=1i,processes=1i,unreadable=0i");
+  for (size_t i = 0; i < f->sink.n_lines; i++)
+    if (strstr(f->sink.lines[i], "evil") || strstr(f->sink.lines[i], "outside"))
+      fail_msg("read out of SysfsRoot: %s", f->sink.lines[i]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, dfx_setup, dfx_teardown)
@@ -924,6 +974,7 @@ int main(void) {
       T(unreadable_processes_counted),
       T(sink_errors_keep_their_errno),
       T(opens_through_the_kernel_seam),
+      T(device_link_out_of_root),
       cmocka_unit_test(real_proc_finds_nothing),
       cmocka_unit_test(config_errors),
   };

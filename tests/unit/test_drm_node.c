@@ -181,6 +181,35 @@ static void platform_device_has_no_pci_address(void **state) {
   assert_string_equal(driver, "panthor");
 }
 
+/* A device link with one "../" more than it is deep leads out of the
+ * SysfsRoot, to a PCI device with a driver of its own: neither its
+ * address nor its driver is taken from there. */
+static void device_link_out_of_root_is_not_followed(void **state) {
+  struct tree *t = *state;
+  add_node(t, "renderD128", "i915", "pci", "0000:00:02.0", true);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/0000:66:00.0", t->root);
+  mkdir_p(path);
+  snprintf(path, sizeof path, "%s/0000:66:00.0/driver", t->root);
+  assert_int_equal(symlink("../sys/bus/pci/drivers/evil", path), 0);
+  snprintf(path, sizeof path, "%s/0000:66:00.0/subsystem", t->root);
+  assert_int_equal(symlink("../sys/bus/pci", path), 0);
+  /* devices/0000:00:02.0/drm/renderD128 is 4 deep: 5 "../" leave sys */
+  snprintf(path, sizeof path, "%s/devices/0000:00:02.0/drm/renderD128/device",
+           t->sys);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(symlink("../../../../../0000:66:00.0", path), 0);
+  char out[DRM_NODE_PCI_MAX] = "x";
+  assert_int_equal(drm_node_pci_address(t->sys, "renderD128", out, sizeof out),
+                   -ENOENT);
+  assert_string_equal(out, "x");
+  char driver[DRM_NODE_NAME_MAX] = "x";
+  assert_int_equal(
+      drm_node_sysfs_driver(t->sys, "renderD128", driver, sizeof driver),
+      -EXDEV);
+  assert_string_equal(driver, "x");
+}
+
 struct errors {
   int count, last_err;
   char last_path[PATH_MAX];
@@ -239,6 +268,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(finds_one_driver_in_minor_order,
                                       tree_setup, tree_teardown),
       cmocka_unit_test_setup_teardown(without_sysfs_every_node_is_asked,
+                                      tree_setup, tree_teardown),
+      cmocka_unit_test_setup_teardown(device_link_out_of_root_is_not_followed,
                                       tree_setup, tree_teardown),
       cmocka_unit_test_setup_teardown(platform_device_has_no_pci_address,
                                       tree_setup, tree_teardown),

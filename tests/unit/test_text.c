@@ -78,6 +78,48 @@ static void text_sanitize__control_characters(void **state) {
   }
 }
 
+/* The bidirectional formatting characters (UAX #9) are one '?' each, as
+ * C1 is, whatever their length; their neighbours stay. */
+static void text_sanitize__bidi_controls(void **state) {
+  (void)state;
+  static const struct {
+    const char *in, *out;
+  } cases[] = {
+      {"\xd8\x9c", "?"},                               /* U+061C ALM */
+      {"\xe2\x80\x8e\xe2\x80\x8f", "??"},              /* LRM, RLM */
+      {"\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac", "???"}, /* LRE RLE PDF */
+      {"x\xe2\x80\xad\xe2\x80\xaey", "x??y"},          /* LRO, RLO */
+      {"\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9",
+       "????"}, /* isolates */
+      /* "evil\u202Egpj.exe" would show as "evilexe.jpg" */
+      {"evil\xe2\x80\xaegpj.exe", "evil?gpj.exe"},
+      /* the neighbours of each range stay */
+      {"\xd8\x9b\xd8\x9d", "\xd8\x9b\xd8\x9d"}, /* U+061B, U+061D */
+      {"\xe2\x80\x8d\xe2\x80\x90",
+       "\xe2\x80\x8d\xe2\x80\x90"}, /* U+200D, U+2010 */
+      {"\xe2\x80\xa9\xe2\x80\xaf",
+       "\xe2\x80\xa9\xe2\x80\xaf"}, /* U+2029, U+202F */
+      {"\xe2\x81\xa5\xe2\x81\xaa",
+       "\xe2\x81\xa5\xe2\x81\xaa"}, /* U+2065, U+206A */
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    char out[64];
+    size_t n =
+        text_sanitize(out, sizeof(out), cases[i].in, strlen(cases[i].in));
+    if (strcmp(out, cases[i].out) != 0 || n != strlen(cases[i].out))
+      fail_msg("case %zu: \"%s\" (%zu)", i, out, n);
+  }
+  /* text_char: the bytes of the whole sequence, not printable */
+  bool ok = true;
+  assert_int_equal(text_char("\xe2\x80\xae", 3, &ok), 3);
+  assert_false(ok);
+  assert_int_equal(text_char("\xd8\x9c", 2, &ok), 2);
+  assert_false(ok);
+  assert_int_equal(text_char("\xe2\x80\xaf", 3, &ok), 3);
+  assert_true(ok);
+  assert_true(text_bidi(0x202e) && text_bidi(0x2066) && !text_bidi(0x2065));
+}
+
 /* Each byte that does not start a valid, shortest-form, non-surrogate
  * sequence up to U+10FFFF becomes one '?'; scanning resumes at the next
  * byte. */
@@ -219,6 +261,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(text_sanitize__table),
       cmocka_unit_test(text_sanitize__control_characters),
+      cmocka_unit_test(text_sanitize__bidi_controls),
       cmocka_unit_test(text_sanitize__invalid_utf8),
       cmocka_unit_test(text_sanitize__truncation),
       cmocka_unit_test(text_sanitize__input_length),

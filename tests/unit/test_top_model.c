@@ -91,6 +91,10 @@ static void top_text_fit__hostile_names(void **state) {
       {"\xe6\xb8\xb2\xe6\x9f\x93", 3, 1, "\xe6\xb8\xb2 ", 3}, /* never half */
       {"\xf0\x9f\x98\x80x", 3, 0, "\xf0\x9f\x98\x80x", 3},    /* emoji: 2 */
       {"bad\xff\xfe", 10, 0, "bad??", 5},
+      /* bidi controls (width 0 in glibc): RLO, PDI, RLM, ALM, one '?' */
+      {"a\xe2\x80\xae"
+       "b\xe2\x81\xa9\xe2\x80\x8f\xd8\x9c",
+       10, 0, "a?b???", 6},
       {"", 3, 1, "   ", 3},
   };
   for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
