@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,9 +26,17 @@ static uint64_t runner_unix_ns(void) {
 
 int runner_init(struct runner *r) {
   memset(r, 0, sizeof(*r));
+  r->stop.fd = -1;
   if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
     r->wake[0] = r->wake[1] = -1;
     return -errno;
+  }
+  if ((r->stop.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+    int err = errno;
+    close(r->wake[0]);
+    close(r->wake[1]);
+    r->wake[0] = r->wake[1] = -1;
+    return -err;
   }
   return 0;
 }
@@ -207,6 +216,7 @@ int runner_start(struct runner *r) {
     }
     arg->i = i;
     arg->wake = r->wake[1];
+    i->host.stop = &r->stop; /* read by the plugin at each wait */
     int err = pthread_create(&i->thread, NULL, runner_worker, arg);
     if (err != 0) {
       free(arg);
@@ -520,6 +530,11 @@ static void runner_instance_free(struct runner_instance *i) {
 
 size_t runner_fini(struct runner *r, uint64_t wait_ns) {
   size_t left = 0;
+  /* first: a read blocked in the kernel waiting for its device (a sample
+   * that does not come, up to its Timeout) ends now, not after wait_ns */
+  if (r->stop.fd >= 0 && eventfd_write(r->stop.fd, 1) < 0)
+    log_errno(LOG_LEVEL_WARNING, "runner", "stop", "eventfd_write", errno,
+              NULL);
   for (size_t k = 0; k < r->n; k++)
     if (r->inst[k]->thread_started)
       runner_post(r->inst[k], RUNNER_QUIT, false);
@@ -552,11 +567,15 @@ size_t runner_fini(struct runner *r, uint64_t wait_ns) {
   free(r->inst);
   r->inst = NULL;
   r->n = 0;
-  /* A worker left in a read still holds the write end. */
+  /* A worker left in a read still holds the write end, and may poll the
+   * stop fd. */
   if (r->wake[0] >= 0 && left == 0) {
     close(r->wake[0]);
     close(r->wake[1]);
   }
+  if (r->stop.fd >= 0 && left == 0)
+    close(r->stop.fd);
   r->wake[0] = r->wake[1] = -1;
+  r->stop.fd = -1;
   return left;
 }

@@ -101,7 +101,11 @@ struct runner_instance {
 struct runner {
   struct runner_instance **inst;
   size_t n;
-  int wake[2];             /* a worker writes a byte when it finishes a job */
+  int wake[2]; /* a worker writes a byte when it finishes a job */
+  /* written once by runner_fini: ends the plugins' waits in the kernel
+   * (plugin_host.h: plugin_stop), handed to every instance's host by
+   * runner_start */
+  struct plugin_stop stop;
   unsigned round;          /* the open round's number (0: none yet) */
   uint64_t round_deadline; /* when the open round's batch is written */
   bool round_open;
@@ -197,10 +201,11 @@ bool runner_current(const struct runner_instance *i, uint64_t now);
 uint64_t runner_longest_interval(const struct runner *r);
 
 /*
- * Stop the workers: each is asked to quit and joined, waiting at most
- * `wait_ns` in all for the jobs still running. An instance whose worker
- * ended is freed (ops->instance_free restores what init changed); one
- * still in a read is left to the process's exit, said at WARNING.
+ * Stop the workers: the stop fd is written (a plugin blocked in poll()
+ * for its device returns at once), each worker is asked to quit and
+ * joined, waiting at most `wait_ns` in all for the jobs still running. An
+ * instance whose worker ended is freed (ops->instance_free restores what init
+ * changed); one still in a read is left to the process's exit, said at WARNING.
  * Returns how many were left so (then nothing they may use, such as the
  * plugin_shared of their plugin, may be freed either).
  */

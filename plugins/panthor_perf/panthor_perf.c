@@ -228,8 +228,8 @@ static int ppf_read(void *inst, struct metric_sink *sink) {
   int first = 0;
   for (size_t i = 0; i < p->n_devs; i++) {
     struct ppf_device *d = &p->devs[i];
-    int rc = ppf_session_read(d->session, now, ppf_on_sample, ppf_on_restart, d,
-                              &d->acc.stream);
+    int rc = ppf_session_read(d->session, now, plugin_host_stop_fd(p->host),
+                              ppf_on_sample, ppf_on_restart, d, &d->acc.stream);
     struct pp_metrics m;
     pp_accum_metrics(&d->acc, &m);
     if (rc == 0)

@@ -89,7 +89,9 @@ int ppf_session_start(struct ppf_session *s, bool quiet);
  * One read at monotonic time `now_ns` (the host's clock; it paces the
  * reopen of a failed node): SAMPLE with the next sequence number as
  * user_data (numbered 1, 2, 3... per session, advanced only when SAMPLE
- * succeeded), wait on the eventfd, consume every ready sample through `fn`,
+ * succeeded), wait on the eventfd (up to Timeout; at once no longer when
+ * `stop_fd`, the host's plugin_host_stop_fd or -1, turns readable: the
+ * host is stopping), consume every ready sample through `fn`,
  * write back the wrapped extract. Counts EBUSY skips in stream->busy_skips and
  * reopens in stream->reopens (calling `restart(ctx)` after one). 0 or a
  * negative errno after logging (the device failed this read). Shared session:
@@ -100,8 +102,8 @@ int ppf_session_start(struct ppf_session *s, bool quiet);
  * never touched from another thread; sequence numbers are the session's, so no
  * instance sees false gaps).
  */
-int ppf_session_read(struct ppf_session *s, uint64_t now_ns, ppf_sample_fn fn,
-                     void (*restart)(void *ctx), void *ctx,
+int ppf_session_read(struct ppf_session *s, uint64_t now_ns, int stop_fd,
+                     ppf_sample_fn fn, void (*restart)(void *ctx), void *ctx,
                      struct pp_stream *stream);
 
 /* STOP, its final sample, TEARDOWN, unmap, close (the last user of a
