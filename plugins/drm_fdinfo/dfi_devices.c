@@ -67,14 +67,15 @@ void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
   snprintf(base, sizeof(base), "%s/dev/char/%u:%u", sysfs, major(dev->rdev),
            minor(dev->rdev));
   /* dev/char masked: the class entry the minor was listed by */
-  if (class_entry != NULL && access(base, F_OK) != 0)
+  bool by_class = class_entry != NULL && access(base, F_OK) != 0;
+  if (by_class)
     snprintf(base, sizeof(base), "%s", class_entry);
   snprintf(dev->minor, sizeof(dev->minor), "%u:%u", major(dev->rdev),
            minor(dev->rdev));
-  if (base[0] != '\0' && strcmp(base, class_entry ? class_entry : "") == 0) {
+  if (by_class) { /* the entry's own name is the minor's */
     const char *slash = strrchr(base, '/');
-    text_sanitize(dev->minor, sizeof(dev->minor), slash ? slash + 1 : base,
-                  strlen(slash ? slash + 1 : base));
+    const char *entry = slash ? slash + 1 : base;
+    text_sanitize(dev->minor, sizeof(dev->minor), entry, strlen(entry));
   } else {
     sysfs_link_basename(AT_FDCWD, base, dev->minor, sizeof(dev->minor));
   }
