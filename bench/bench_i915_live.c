@@ -27,7 +27,7 @@ static void discard(void *ctx, const uint8_t *data, size_t len) {
 
 int main(void) {
   const char *env = getenv("BENCH_I915_READS");
-  long reads = env ? atol(env) : 20000;
+  long reads = env ? atol(env) : bench_count(20000, 5);
   struct shim_i915_scenario sc;
   shim_i915_scenario_default(&sc);
   sc.reports = 64;

@@ -99,7 +99,8 @@ static int write_recording(const char *path, size_t mb, const uint8_t *buf,
 }
 
 int main(void) {
-  const size_t n = (32u << 20) / 264, len = n * 264;
+  const size_t n = (size_t)bench_count(32l << 20, 64l << 10) / 264,
+               len = n * 264;
   uint8_t *buf = __libc_malloc(len), *dst = __libc_malloc(len);
   if (buf == NULL || dst == NULL)
     return 1;
@@ -107,7 +108,8 @@ int main(void) {
   const struct oa_format *fmt = oa_format_get(10);
   double walk = 1e9, copy = 1e9;
   struct oa_accum a;
-  for (int r = 0; r < 5; r++) {
+  const int runs = (int)bench_count(5, 1);
+  for (int r = 0; r < runs; r++) {
     oa_accum_init(&a, fmt, 1);
     struct oa_walk_result res;
     double t = bench_now_s();
@@ -133,7 +135,8 @@ int main(void) {
   /* xe PEC64u64: whole reports, 64-bit counters */
   {
     const struct oa_format *pec = oa_format_get(OA_FORMAT_XE_PEC64u64);
-    const size_t pn = (32u << 20) / pec->size, plen = pn * pec->size;
+    const size_t pn = (size_t)bench_count(32l << 20, 64l << 10) / pec->size,
+                 plen = pn * pec->size;
     for (size_t r = 0; r < pn; r++) {
       uint8_t *rep = buf + r * pec->size;
       memset(rep, 0, pec->size);
@@ -147,7 +150,7 @@ int main(void) {
       }
     }
     double pwalk = 1e9, pcopy = 1e9;
-    for (int r = 0; r < 5; r++) {
+    for (int r = 0; r < runs; r++) {
       struct oa_accum pa;
       struct xe_oa_stream_counts pc = {0};
       oa_accum_init(&pa, pec, 1);
@@ -176,7 +179,7 @@ int main(void) {
 
   /* replay of a large recording: bounded memory, throughput */
   const char *env = getenv("OA_REPLAY_MB");
-  size_t rec_mb = env ? strtoul(env, NULL, 10) : 1024;
+  size_t rec_mb = env ? strtoul(env, NULL, 10) : (size_t)bench_count(1024, 1);
   char path[] = "/tmp/bench_oa.XXXXXX";
   int tmp = mkstemp(path);
   if (rec_mb > 0 && tmp >= 0) {
@@ -221,7 +224,7 @@ int main(void) {
   d.acc_ready = true;
   const size_t per_read = 16; /* reports per drained chunk */
   allocations = 0;
-  const long reads = 100000;
+  const long reads = bench_count(100000, 20);
   for (long i = 0; i < reads; i++) {
     struct oa_walk_result res;
     size_t at = (size_t)i * per_read % (n - per_read);

@@ -68,7 +68,7 @@ int main(void) {
   if (pp_accum_init(&d.acc, &d.gpu, &info, d.counters, 8, true) < 0)
     return 1;
 
-  const long n = 200000;
+  const long n = bench_count(200000, 20);
   double walk = 1e9, copy = 1e9;
   for (int r = 0; r < 5; r++) {
     double t = bench_now_s();
@@ -95,7 +95,7 @@ int main(void) {
   struct pp_metrics m;
   pp_accum_metrics(&d.acc, &m);
   allocations = 0;
-  const long reads = 100000;
+  const long reads = bench_count(100000, 20);
   for (long i = 0; i < reads; i++) {
     pp_accum_add(&d.acc, &info, ring + (size_t)(i % SLOTS) * len, len, NULL);
     pp_accum_metrics(&d.acc, &m);

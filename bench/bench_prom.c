@@ -116,7 +116,7 @@ static void *start(const struct fakeproc *fp) {
   void *inst = drm_fdinfo_ops.instance_new("bench");
   for (size_t i = 0; inst != NULL && kv[i] != NULL; i += 2) {
     struct cfg_value v = {.type = CFG_STRING, .string = kv[i + 1]};
-    struct cfg_item item = {kv[i], &v, 1, NULL, 0};
+    struct cfg_item item = {kv[i], &v, 1, NULL, 0, 0};
     if (drm_fdinfo_ops.configure(inst, &item) < 0)
       inst = NULL;
   }
@@ -138,9 +138,9 @@ static double timed_read(void *inst, struct metric_sink *sink) {
 }
 
 int main(void) {
-  long n_procs = env_long("BENCH_PROCS", 2000, 1);
-  long n_fds = env_long("BENCH_FDS", 30, 1);
-  int runs = (int)env_long("BENCH_RUNS", 5, 1);
+  long n_procs = env_long("BENCH_PROCS", bench_count(2000, 20), 1);
+  long n_fds = env_long("BENCH_FDS", bench_count(30, 4), 1);
+  int runs = (int)env_long("BENCH_RUNS", bench_count(5, 1), 1);
   log_set_sink(NULL, LOG_LEVEL_ERROR);
   if (!fakeproc_can_mknod()) {
     printf("bench_prom: skipped (mknod of the DRM node needs root)\n");

@@ -42,6 +42,7 @@
  * steady read one right after the other (floor and full scan in turns
  * first), so the ratios compare like with like.
  */
+#include "bench/bench_util.h"
 #include "common/core/kernel.h"
 #include "common/core/log.h"
 #include "plugins/drm_fdinfo/drm_fdinfo.h"
@@ -166,11 +167,6 @@ struct bench_sink {
   long processes, fds, fdinfo_reads, clients;
 };
 
-static int bench_sink_nop(struct metric_sink *s) {
-  (void)s;
-  return 0;
-}
-
 static int bench_sink_write(struct metric_sink *s, const struct metric *m) {
   struct bench_sink *b = (struct bench_sink *)s;
   if (strcmp(m->measurement, "drm_scan") != 0)
@@ -213,7 +209,7 @@ static void *plugin_start_with(const char *const *kv,
     goto fail;
   for (size_t i = 0; kv[i] != NULL; i += 2) {
     struct cfg_value v = {.type = CFG_STRING, .string = kv[i + 1]};
-    struct cfg_item item = {kv[i], &v, 1, NULL, 0};
+    struct cfg_item item = {kv[i], &v, 1, NULL, 0, 0};
     if (drm_fdinfo_ops.configure(inst, &item) < 0)
       goto fail;
   }
@@ -621,11 +617,11 @@ fail:
 }
 
 int main(void) {
-  long n_procs = env_long("BENCH_PROCS", 2000, 0);
-  long n_fds = env_long("BENCH_FDS", 30, 0);
-  int runs = (int)env_long("BENCH_RUNS", 5, 1);
-  long reads = env_long("BENCH_READS", 3000, 0);
-  long drm_reads = env_long("BENCH_DRM_READS", 2000, 0);
+  long n_procs = env_long("BENCH_PROCS", bench_count(2000, 20), 0);
+  long n_fds = env_long("BENCH_FDS", bench_count(30, 4), 0);
+  int runs = (int)env_long("BENCH_RUNS", bench_count(5, 1), 1);
+  long reads = env_long("BENCH_READS", bench_count(3000, 5), 0);
+  long drm_reads = env_long("BENCH_DRM_READS", bench_count(2000, 5), 0);
   bool drm = env_long("BENCH_DRM", 1, 0) != 0;
 
   log_set_sink(NULL, LOG_LEVEL_WARNING); /* no init chatter */
@@ -637,7 +633,7 @@ int main(void) {
     log_set_sink(NULL, LOG_LEVEL_WARNING);
   }
   printf("drm_fdinfo scan cost, %ld CPUs\n", sysconf(_SC_NPROCESSORS_ONLN));
-  long daemon_s = env_long("BENCH_DAEMON_SECONDS", 3600, 10);
+  long daemon_s = env_long("BENCH_DAEMON_SECONDS", bench_count(3600, 20), 10);
   int rc = real_proc(n_procs, n_fds, runs, reads, daemon_s);
   if (rc == 0 && drm)
     rc = synthetic(n_procs, n_fds, runs, drm_reads);

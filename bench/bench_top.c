@@ -129,7 +129,7 @@ static void *plugin_start(const char *const *kv) {
     goto fail;
   for (size_t i = 0; kv[i] != NULL; i += 2) {
     struct cfg_value v = {.type = CFG_STRING, .string = kv[i + 1]};
-    struct cfg_item item = {kv[i], &v, 1, NULL, 0};
+    struct cfg_item item = {kv[i], &v, 1, NULL, 0, 0};
     if (drm_fdinfo_ops.configure(inst, &item) < 0)
       goto fail;
   }
@@ -178,9 +178,9 @@ static int build_tree(struct fakeproc *fp, long n_procs, long n_fds,
 }
 
 int main(void) {
-  long n_procs = env_long("BENCH_PROCS", 2000, 1);
-  long n_fds = env_long("BENCH_FDS", 30, 1);
-  int runs = (int)env_long("BENCH_RUNS", 5, 1);
+  long n_procs = env_long("BENCH_PROCS", bench_count(2000, 20), 1);
+  long n_fds = env_long("BENCH_FDS", bench_count(30, 4), 1);
+  int runs = (int)env_long("BENCH_RUNS", bench_count(5, 1), 1);
   log_set_sink(NULL, LOG_LEVEL_WARNING);
   printf("top view cost per refresh, drm_fdinfo\n");
   if (!fakeproc_can_mknod()) {

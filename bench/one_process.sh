@@ -12,7 +12,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 export BUILD=${BUILD:-build}
-RUN=${RUN_SECONDS:-10}
+# BENCH_QUICK=1 (tests/e2e/bench_quick.sh): 1 s per set, the same path
+if [[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]]; then
+  RUN=${RUN_SECONDS:-1}
+else
+  RUN=${RUN_SECONDS:-10}
+fi
 INTERVAL=${INTERVAL:-0.05}
 source tests/lib/emulated.sh
 for f in "$BUILD/gpu-telemetry" "$BUILD/tests/shim.so" "$BUILD/tests/ddv_tree"; do

@@ -11,7 +11,9 @@
 # to one refresh of drm_fdinfo against the syscall floor of a full /proc walk);
 # then bench/one_process.sh: gpu-telemetry's CPU and memory against the five
 # executables side by side, as ratios.
-# Environment knobs are listed at the top of each bench/*.c.
+# Environment knobs are listed at the top of each bench/*.c; BENCH_QUICK=1
+# runs each with tiny counts (what tests/e2e/bench_quick.sh does inside
+# make test, so that a benchmark cannot break unseen).
 # bench/daemon_cost.sh (not run here: it takes over two minutes and needs
 # collectd) measures drm_fdinfo's share of one core in the real daemon.
 # A benchmark that forks helpers (bench_scan) releases them when it exits or

@@ -47,7 +47,7 @@ BENCH_SRCS   := $(wildcard bench/bench_*.c)
 BENCH_BINS   := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: tests-build fuzz-build bench-build
-tests-build: $(UNIT_BINS) $(TOOL_BINS) $(TOOL_SOS)
+tests-build: $(UNIT_BINS) $(TOOL_BINS) $(TOOL_SOS) $(BENCH_BINS)
 
 $(foreach t,$(UNIT_SRCS),$(eval $(t:tests/unit/%.c=$(BUILD)/tests/%): $(call link_deps_of,$(t))))
 $(BUILD)/tests/test_%: tests/unit/test_%.c

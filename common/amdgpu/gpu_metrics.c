@@ -22,14 +22,24 @@
  *    AverageGfxActivity, which renoir_get_smu_metrics_data divides by 100).
  *    fan_pwm has no unit anywhere and is not reported.
  *  - v3.0 (smu_v14_0_0): power mW and clocks MHz as stated; temperatures
- *    centi-Celsius and activity centi-percent although the header says
- *    "% [0-100]": smu_v14_0_0_get_gpu_metrics copies GfxTemperature and
- *    GfxActivity, which smu_v14_0_0_get_smu_metrics_data divides by 100.
+ *    centi-Celsius although the header states no unit:
+ *    smu_v14_0_0_get_gpu_metrics copies GfxTemperature, which
+ *    smu_v14_0_0_get_smu_metrics_data divides by 100, as it does
+ *    VcnActivity (centi-percent). GfxActivity is centi-percent only up to
+ *    SMC firmware 0x5d4600 and percent after ("drm/amd/swsmu: modify the
+ *    gfx activity scaling": smu_v14_0_0_get_smu_metrics_data divides it by
+ *    100 only when smc_fw_version <= 0x5d4600), so its scale comes from
+ *    the caller's SMC version, and without one it is left out. IpuBusy
+ *    and CoreC0Residency are copied as they are and are percent, 0..100,
+ *    as the header says ("% [0-100]"): not divided.
+ *  - v1.9 (smu_v13_0_6 on current kernels): a list of attributes that
+ *    carry their own unit and type (gpu_metrics_attrs.c).
  *
  * Pure: no I/O, no allocation, no globals but the constant tables.
  */
 #include "common/amdgpu/gpu_metrics.h"
 
+#include "common/amdgpu/gpu_metrics_int.h"
 #include "common/amdgpu/gpu_metrics_layout.h"
 
 #include <errno.h>
@@ -114,15 +124,18 @@ struct gm_field {
   uint8_t kind;  /* enum gpu_metrics_kind */
   const char *sensor;
   double scale; /* raw * scale = base unit */
+  /* GM_SMC_GFX: the scale is the SMC firmware's (v3.0 gfx activity) */
+  uint8_t flags;
 };
+#define GM_SMC_GFX 1u
 
 #define MEMBER_SIZE(s, f) sizeof(((struct s *)0)->f)
 #define F(s, f, k, name, sc)                                                   \
-  { offsetof(struct s, f), MEMBER_SIZE(s, f), 1, k, name, sc }
+  { offsetof(struct s, f), MEMBER_SIZE(s, f), 1, k, name, sc, 0 }
 #define A(s, f, k, name, sc)                                                   \
   {                                                                            \
     offsetof(struct s, f), MEMBER_SIZE(s, f[0]),                               \
-        MEMBER_SIZE(s, f) / MEMBER_SIZE(s, f[0]), k, name, sc                  \
+        MEMBER_SIZE(s, f) / MEMBER_SIZE(s, f[0]), k, name, sc, 0               \
   }
 
 #define MHZ 1e6
@@ -252,10 +265,11 @@ static const struct gm_field gm_v3_0[] = {
     F(gml_v3_0, temperature_soc, CELSIUS, "soc", 0.01),
     A(gml_v3_0, temperature_core, CELSIUS, "core", 0.01),
     F(gml_v3_0, temperature_skin, CELSIUS, "skin", 0.01),
-    F(gml_v3_0, average_gfx_activity, BUSY, "gfx", 0.01),
+    {offsetof(struct gml_v3_0, average_gfx_activity), 2, 1, BUSY, "gfx", 0,
+     GM_SMC_GFX},
     F(gml_v3_0, average_vcn_activity, BUSY, "vcn", 0.01),
-    A(gml_v3_0, average_ipu_activity, BUSY, "ipu", 0.01),
-    A(gml_v3_0, average_core_c0_activity, BUSY, "core", 0.01),
+    A(gml_v3_0, average_ipu_activity, BUSY, "ipu", 1),
+    A(gml_v3_0, average_core_c0_activity, BUSY, "core", 1),
     F(gml_v3_0, average_socket_power, WATTS, "socket", 1e-3),
     F(gml_v3_0, average_ipu_power, WATTS, "ipu", 1e-3),
     F(gml_v3_0, average_apu_power, WATTS, "apu", 1e-3),
@@ -276,9 +290,6 @@ static const struct gm_field gm_v3_0[] = {
     A(gml_v3_0, current_coreclk, ACT_HZ, "core", MHZ),
     F(gml_v3_0, current_core_maxfreq, MAX_HZ, "core", MHZ),
     F(gml_v3_0, current_gfx_maxfreq, MAX_HZ, "gfxclk", MHZ)};
-
-/* 2^-16 J: "Energy (15.259uJ (2^-16) units)" (v1.4 .. v1.8) */
-#define GM_Q16_JOULES (1.0 / 65536.0)
 
 struct gm_layout {
   uint8_t format, content;
@@ -341,14 +352,14 @@ static const struct gm_layout gm_layouts[] = {
 
 /* ---- decoding ---- */
 
-static uint64_t gm_le(const uint8_t *p, unsigned width) {
+uint64_t gm_le(const uint8_t *p, unsigned width) {
   uint64_t v = 0;
   for (unsigned i = width; i > 0; i--)
     v = v << 8 | p[i - 1];
   return v;
 }
 
-static uint64_t gm_all_ones(unsigned width) {
+uint64_t gm_all_ones(unsigned width) {
   return width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * width)) - 1;
 }
 
@@ -377,42 +388,90 @@ static const struct gm_layout *gm_find(uint8_t format, uint8_t content,
   return NULL;
 }
 
-static void gm_add(struct gpu_metrics *out, const struct gm_field *f,
-                   unsigned index, uint64_t raw) {
-  if (out->n_values >= GPU_METRICS_MAX_VALUES)
-    return; /* cannot happen with these tables (tested) */
+bool gm_value_add(struct gpu_metrics *out, enum gpu_metrics_kind kind,
+                  const char *sensor, bool indexed, unsigned index,
+                  double value) {
+  if (out->n_values >= GPU_METRICS_MAX_VALUES) {
+    out->n_skipped++; /* the fixed layouts stay well below (tested) */
+    return false;
+  }
   struct gpu_metrics_value *v = &out->values[out->n_values++];
-  v->kind = (enum gpu_metrics_kind)f->kind;
-  if (f->count > 1)
-    snprintf(v->sensor, sizeof(v->sensor), "%s%u", f->sensor, index);
+  v->kind = kind;
+  if (indexed)
+    snprintf(v->sensor, sizeof(v->sensor), "%s%u", sensor, index);
   else
-    snprintf(v->sensor, sizeof(v->sensor), "%s", f->sensor);
-  v->value = (double)raw * f->scale;
+    snprintf(v->sensor, sizeof(v->sensor), "%s", sensor);
+  v->value = value;
+  return true;
 }
 
-int gpu_metrics_decode(const void *buf, size_t len, struct gpu_metrics *out) {
+/* The scale of field `f`, or 0 when it cannot be known (then the value is
+ * left out and out->smc_version_needed said). */
+static double gm_scale(const struct gm_field *f, uint32_t smc,
+                       struct gpu_metrics *out) {
+  if (!(f->flags & GM_SMC_GFX))
+    return f->scale;
+  if (smc == GPU_METRICS_SMC_UNKNOWN) {
+    out->smc_version_needed = true;
+    return 0;
+  }
+  return smc > GPU_METRICS_V3_GFX_PERCENT_AFTER ? 1 : 0.01;
+}
+
+/* Refuse the table: every output but the header cleared, `why` said. */
+int gm_refuse(struct gpu_metrics *out, const char *why) {
+  uint16_t size = out->structure_size;
+  uint8_t format = out->format_revision, content = out->content_revision;
+  memset(out, 0, sizeof(*out));
+  out->structure_size = size;
+  out->format_revision = format;
+  out->content_revision = content;
+  out->error = why;
+  return -EINVAL;
+}
+
+int gpu_metrics_decode(const void *buf, size_t len, uint32_t smc_fw_version,
+                       struct gpu_metrics *out) {
   const uint8_t *b = buf;
   memset(out, 0, sizeof(*out));
   int rc = gpu_metrics_header(buf, len, &out->format_revision,
                               &out->content_revision, &out->structure_size);
-  if (rc < 0)
+  if (rc < 0) {
+    out->error = "shorter than the 4-byte header";
     return rc;
+  }
+  if (out->format_revision == GM_ATTRS_FORMAT &&
+      out->content_revision == GM_ATTRS_CONTENT) {
+    /* amdgpu_get_gpu_metrics copies structure_size bytes: a shorter read
+     * is cut */
+    if (len < out->structure_size)
+      return gm_refuse(out, "shorter than its structure_size");
+    return gpu_metrics_attrs_decode(b, out->structure_size, out);
+  }
   bool known_pair;
   const struct gm_layout *l =
       gm_find(out->format_revision, out->content_revision, out->structure_size,
               &known_pair);
-  if (l == NULL)
-    return known_pair ? -EINVAL : -ENOTSUP;
+  if (l == NULL) {
+    if (!known_pair)
+      return -ENOTSUP;
+    return gm_refuse(out, "structure_size is not the kernel's layout of that "
+                          "revision");
+  }
   /* the kernel copies structure_size bytes (amdgpu_get_gpu_metrics): a
    * shorter read is cut */
   if (len < out->structure_size)
-    return -EINVAL;
+    return gm_refuse(out, "shorter than its structure_size");
   for (size_t i = 0; i < l->n_fields; i++) {
     const struct gm_field *f = &l->fields[i];
     for (unsigned k = 0; k < f->count; k++) {
       uint64_t raw = gm_le(b + f->off + (size_t)k * f->width, f->width);
-      if (raw != gm_all_ones(f->width))
-        gm_add(out, f, k, raw);
+      if (raw == gm_all_ones(f->width))
+        continue;
+      double scale = gm_scale(f, smc_fw_version, out);
+      if (scale > 0)
+        gm_value_add(out, (enum gpu_metrics_kind)f->kind, f->sensor,
+                     f->count > 1, k, (double)raw * scale);
     }
   }
   if (l->energy_off != 0) {

@@ -6,7 +6,9 @@
  *
  * The header's format_revision and content_revision select the layout
  * (v1.0 .. v1.8 dGPUs, v2.0 .. v2.4 and v3.0 APUs); v1.6 has two layouts
- * told apart by structure_size. A field the firmware does not fill keeps
+ * told apart by structure_size. v1.9 is no struct but a list of
+ * self-describing attributes (gpu_metrics_attrs.c). A field the firmware
+ * does not fill keeps
  * the kernel's all-ones marker (smu_cmn_init_soft_gpu_metrics: memset
  * 0xFF): 0xFFFF, 0xFFFFFFFF or 0xFFFFFFFFFFFFFFFF is an absent value, never
  * a number. Each value comes out in base units (degrees Celsius, watts,
@@ -20,7 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The most values one table gives (v3.0 with every core: about 110). */
+/* The most values one table gives (v3.0 with every core: about 110; v1.9
+ * on smu_v13_0_6: about 80). A v1.9 list may name more: the rest are
+ * counted in n_skipped. */
 #define GPU_METRICS_MAX_VALUES 192
 /* Room for a sensor name: "gfxclk7", "core15", "l3_1". */
 #define GPU_METRICS_SENSOR_MAX 16
@@ -72,9 +76,27 @@ struct gpu_metrics {
   /* indep_throttle_status: the ASIC-independent bits above */
   bool have_indep_throttle;
   uint64_t indep_throttle_status;
+  /* a value left out because it needs the SMC firmware version, which
+   * the caller did not give (v3.0's average_gfx_activity) */
+  bool smc_version_needed;
+  /* v1.9: values present in the list but not reported (beyond
+   * GPU_METRICS_MAX_VALUES, or of a unit their attribute cannot have) */
+  unsigned n_skipped;
+  /* why the table was refused (-EINVAL), a constant string; NULL on
+   * success */
+  const char *error;
   size_t n_values;
   struct gpu_metrics_value values[GPU_METRICS_MAX_VALUES];
 };
+
+/* The SMC firmware version not known (fw_version/smc_fw_version absent or
+ * unreadable): gpu_metrics_decode leaves out what depends on it. */
+#define GPU_METRICS_SMC_UNKNOWN 0u
+/* v3.0: average_gfx_activity is centi-percent up to this SMC firmware,
+ * percent after it (smu_v14_0_0_ppt.c: smu_v14_0_0_get_smu_metrics_data,
+ * METRICS_AVERAGE_GFXACTIVITY: GfxActivity / 100 unless smc_fw_version >
+ * 0x5d4600). */
+#define GPU_METRICS_V3_GFX_PERCENT_AFTER 0x5d4600u
 
 /* The header of the `len` bytes at `buf`: 0 with the three values set,
  * or -EINVAL when shorter than the 4-byte header. */
@@ -82,12 +104,23 @@ int gpu_metrics_header(const void *buf, size_t len, uint8_t *format,
                        uint8_t *content, uint16_t *size);
 
 /* Decode `len` bytes of a gpu_metrics read into `out` (zeroed first).
- * Returns 0; -EINVAL when shorter than the header, when the header's
- * structure_size is not the layout's size, or when `len` is shorter than
- * the layout (the kernel copies sizeof the struct, up to PAGE_SIZE - 1);
- * -ENOTSUP for a format/content pair with no layout here (out's header
- * fields are still set, so the caller can name the revision). */
-int gpu_metrics_decode(const void *buf, size_t len, struct gpu_metrics *out);
+ * `smc_fw_version` is the device's SMC firmware version
+ * (fw_version/smc_fw_version), or GPU_METRICS_SMC_UNKNOWN: a value whose
+ * unit depends on it is then left out and out->smc_version_needed set.
+ * Returns 0; -EINVAL (out->error says why) when shorter than the header,
+ * when the header's structure_size is not the layout's size, when `len`
+ * is shorter than the layout (the kernel copies sizeof the struct, up to
+ * PAGE_SIZE - 1), or when a v1.9 attribute list does not add up; -ENOTSUP
+ * for a format/content pair with no layout here (out's header fields are
+ * still set, so the caller can name the revision). */
+int gpu_metrics_decode(const void *buf, size_t len, uint32_t smc_fw_version,
+                       struct gpu_metrics *out);
+
+/* gpu_metrics_attrs.c: the v1.9 attribute list of the `len` bytes at
+ * `buf` (its header already read into out: structure_size <= len) into
+ * `out`; 0 or -EINVAL with out->error set. */
+int gpu_metrics_attrs_decode(const uint8_t *buf, size_t len,
+                             struct gpu_metrics *out);
 
 /* The field name of a kind ("celsius", "power_watts", ...) and its ctype
  * (metric_unit.c). */

@@ -38,6 +38,7 @@ void plugin_host_init(struct plugin_host *host, const char *instance,
   host->clock = plugin_clock_system;
   host->kernel = &kernel_real;
   host->shared = NULL;
+  host->stop = NULL;
 }
 
 struct plugin_shared_entry {

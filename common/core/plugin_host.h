@@ -55,13 +55,32 @@ int plugin_shared_add(struct plugin_shared *s, const char *key, void *obj);
 /* Forget `obj` (no-op when absent). */
 void plugin_shared_remove(struct plugin_shared *s, const void *obj);
 
+/*
+ * How a host tells an instance blocked in the kernel that it is being
+ * stopped: `fd` turns readable (an eventfd written once when the stop
+ * begins, never read back, so it stays readable). A plugin whose read
+ * waits in poll() for its device polls this fd beside its own and returns
+ * at once when it is readable: the stop waits for no Timeout. The runner
+ * owns it (runner_fini writes it before it joins the workers).
+ */
+struct plugin_stop {
+  int fd;
+};
+
 struct plugin_host {
   const char *instance;            /* borrowed: <Instance> label or plugin */
   uint64_t interval_ns;            /* this instance's read interval */
   struct plugin_clock clock;       /* see plugin_clock_system */
   const struct kernel_ops *kernel; /* borrowed: &kernel_real by default */
   struct plugin_shared *shared;    /* borrowed; NULL: nothing is shared */
+  const struct plugin_stop *stop;  /* borrowed; NULL: never stopped so */
 };
+
+/* The fd to poll for a stop, or -1 (no stop signal from this host). Read
+ * at each wait: a host may set `stop` after init. */
+static inline int plugin_host_stop_fd(const struct plugin_host *h) {
+  return h != NULL && h->stop != NULL ? h->stop->fd : -1;
+}
 
 /* CLOCK_MONOTONIC and CLOCK_REALTIME of the system. */
 extern const struct plugin_clock plugin_clock_system;

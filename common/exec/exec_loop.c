@@ -142,11 +142,14 @@ static int exec_run_execd(struct exec_host *x) {
   while (!*x->stop) {
     uint64_t now = runner_now();
     /* One round per line, the next once the last one is over (all its
-     * reads written, or its grace passed: a hung plugin holds no one). */
-    if (asked > 0 && !r->round_open) {
-      runner_read_all(r, now, /*discard=*/false);
+     * reads written, or its grace passed: a hung plugin holds no one). A
+     * line counts as answered only when its round started a read: while
+     * every instance is still in a read (the start-up read of a slow
+     * first scan, past its round's grace), the line waits for a worker to
+     * come free and gets its batch late, never none. */
+    if (asked > 0 && !r->round_open &&
+        runner_read_all(r, now, /*discard=*/false) > 0)
       asked--;
-    }
     runner_tick(r, now);
     if (eof && asked == 0 && !runner_reading(r))
       return 0; /* every round asked for is written */

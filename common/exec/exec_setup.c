@@ -453,7 +453,7 @@ static int exec_start_block(struct exec_host *x,
                      (uint64_t)((timed ? interval_s : window_s) * 1e9));
     slot->host.shared = &x->shared[b->plugin];
     /* on its own thread: a hung init holds only this instance */
-    int rc = runner_init_start(slot, inst, x->runner.wake[1]);
+    int rc = runner_init_start(&x->runner, slot, inst);
     if (rc == 0)
       return 0; /* its result: exec_await_inits */
     log_errno(LOG_LEVEL_ERROR, ops->name, b->label, "pthread_create", -rc,

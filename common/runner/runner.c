@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,9 +26,17 @@ static uint64_t runner_unix_ns(void) {
 
 int runner_init(struct runner *r) {
   memset(r, 0, sizeof(*r));
+  r->stop.fd = -1;
   if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
     r->wake[0] = r->wake[1] = -1;
     return -errno;
+  }
+  if ((r->stop.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+    int err = errno;
+    close(r->wake[0]);
+    close(r->wake[1]);
+    r->wake[0] = r->wake[1] = -1;
+    return -err;
   }
   return 0;
 }
@@ -234,7 +243,7 @@ static void *runner_worker(void *arg) {
 
 /* Start `i`'s worker; 0 or -errno. The worker inherits the signal mask
  * set here: signals go to the host's thread. */
-static int runner_spawn(struct runner_instance *i, int wake) {
+static int runner_spawn(struct runner *r, struct runner_instance *i, int wake) {
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
@@ -248,6 +257,7 @@ static int runner_spawn(struct runner_instance *i, int wake) {
   arg->i = i;
   arg->wake = wake;
   pthread_sigmask(SIG_BLOCK, &block, &old);
+  i->host.stop = &r->stop; /* read by the plugin at each wait */
   int err = pthread_create(&i->thread, NULL, runner_worker, arg);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (err != 0) {
@@ -262,7 +272,7 @@ int runner_start(struct runner *r) {
   int rc = 0;
   for (size_t k = 0; k < r->n && rc == 0; k++)
     if (!r->inst[k]->thread_started) /* else started by runner_init_start */
-      rc = runner_spawn(r->inst[k], r->wake[1]);
+      rc = runner_spawn(r, r->inst[k], r->wake[1]);
   return rc;
 }
 
@@ -567,11 +577,11 @@ uint64_t runner_longest_interval(const struct runner *r) {
 
 /* ---- init on the worker ---- */
 
-int runner_init_start(struct runner_instance *i, void *inst, int wake) {
+int runner_init_start(struct runner *r, struct runner_instance *i, void *inst) {
   i->inst = inst;
   i->init_pending = true;
   i->init_start_ns = runner_now();
-  int rc = runner_spawn(i, wake);
+  int rc = runner_spawn(r, i, r->wake[1]);
   if (rc < 0) {
     i->inst = NULL;
     i->init_pending = false;
@@ -691,6 +701,11 @@ static void runner_instance_free(struct runner_instance *i) {
 
 size_t runner_fini(struct runner *r, uint64_t wait_ns) {
   size_t left = 0;
+  /* first: a read blocked in the kernel waiting for its device (a sample
+   * that does not come, up to its Timeout) ends now, not after wait_ns */
+  if (r->stop.fd >= 0 && eventfd_write(r->stop.fd, 1) < 0)
+    log_errno(LOG_LEVEL_WARNING, "runner", "stop", "eventfd_write", errno,
+              NULL);
   for (size_t k = 0; k < r->n; k++)
     if (r->inst[k]->thread_started)
       runner_post(r->inst[k], RUNNER_QUIT, false);
@@ -729,11 +744,15 @@ size_t runner_fini(struct runner *r, uint64_t wait_ns) {
   free(r->inst);
   r->inst = NULL;
   r->n = 0;
-  /* A worker left in a read still holds the write end. */
+  /* A worker left in a read still holds the write end, and may poll the
+   * stop fd. */
   if (r->wake[0] >= 0 && left == 0) {
     close(r->wake[0]);
     close(r->wake[1]);
   }
+  if (r->stop.fd >= 0 && left == 0)
+    close(r->stop.fd);
   r->wake[0] = r->wake[1] = -1;
+  r->stop.fd = -1;
   return left;
 }

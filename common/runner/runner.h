@@ -122,7 +122,11 @@ struct runner_instance {
 struct runner {
   struct runner_instance **inst;
   size_t n;
-  int wake[2];             /* a worker writes a byte when it finishes a job */
+  int wake[2]; /* a worker writes a byte when it finishes a job */
+  /* written once by runner_fini: ends the plugins' waits in the kernel
+   * (plugin_host.h: plugin_stop), handed to every instance's host by
+   * runner_start */
+  struct plugin_stop stop;
   unsigned round;          /* the open round's number (0: none yet) */
   uint64_t round_deadline; /* when the open round's batch is written */
   bool round_open;
@@ -160,7 +164,7 @@ void runner_say_found(const struct runner_instance *i);
  * -errno of pthread_create (nothing started: `inst` is the caller's
  * again and the slot is to be dropped).
  */
-int runner_init_start(struct runner_instance *i, void *inst, int wake);
+int runner_init_start(struct runner *r, struct runner_instance *i, void *inst);
 
 /*
  * Wait until every init started by runner_init_start returned, at most
@@ -255,10 +259,11 @@ bool runner_current(const struct runner_instance *i, uint64_t now);
 uint64_t runner_longest_interval(const struct runner *r);
 
 /*
- * Stop the workers: each is asked to quit and joined, waiting at most
- * `wait_ns` in all for the jobs still running. An instance whose worker
- * ended is freed (ops->instance_free restores what init changed); one
- * still in a read is left to the process's exit, said at WARNING.
+ * Stop the workers: the stop fd is written (a plugin blocked in poll()
+ * for its device returns at once), each worker is asked to quit and
+ * joined, waiting at most `wait_ns` in all for the jobs still running. An
+ * instance whose worker ended is freed (ops->instance_free restores what init
+ * changed); one still in a read is left to the process's exit, said at WARNING.
  * Returns how many were left so (then nothing they may use, such as the
  * plugin_shared of their plugin, may be freed either).
  */

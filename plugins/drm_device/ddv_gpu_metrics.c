@@ -21,15 +21,30 @@
  * (energy_joules on sensor "socket"), unwrapped at its width (32 bits in
  * v1.0); a 64-bit accumulator that goes backwards was reset (SMU reset,
  * driver reload) and restarts from its new value, adding nothing.
+ *
+ * The SMC firmware version, which v3.0's gfx activity needs for its unit
+ * (gpu_metrics.h: GPU_METRICS_V3_GFX_PERCENT_AFTER), is read once, when
+ * the device is set up, from device/fw_version/smc_fw_version
+ * (amdgpu_ucode.c: FW_VERSION_ATTR(smc_fw_version, 0444, pm.fw_version),
+ * "0x%08x\n"; smu_v14_0_check_fw_version stores the SMC's version there on
+ * APUs, the same smu_cmn_get_smc_version answer as smc_fw_version). Its show
+ * prints a field of the driver's state: no runtime-PM reference, read
+ * whatever the device's state. Without it, the gfx busy of a v3.0 table is
+ * left out, said once per device.
  */
 #include "plugins/drm_device/ddv.h"
 
 #include "common/amdgpu/gpu_metrics.h"
 #include "common/core/counter.h"
+#include "common/core/kernel.h"
+#include "common/sysfs/sysfs_value.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define DDV_GM_SMC_REL "device/fw_version/smc_fw_version"
 
 struct ddv_gm {
   struct gpu_metrics m; /* the last table decoded */
@@ -37,20 +52,89 @@ struct ddv_gm {
   /* the unknown revision said last (said once until it changes) */
   uint8_t said_format, said_content;
   bool said;
+  /* the SMC firmware version (GPU_METRICS_SMC_UNKNOWN: not readable, for
+   * the reason in smc_err, or smc_bad: not the kernel's shape) */
+  uint32_t smc;
+  int smc_err;
+  bool smc_bad;
+  bool said_smc;     /* a value left out for want of it: said */
+  bool said_skipped; /* v1.9 values not reported: said */
   /* energy: the raw accumulator unwrapped since the first reading */
   bool e_seen;
   uint64_t e_first, e_last, e_total;
 };
 
+/* fw_version/smc_fw_version: "0x%08x\n". */
+static void ddv_gm_read_smc(const struct ddv *d, const struct ddv_device *dev,
+                            struct ddv_gm *gm) {
+  gm->smc = GPU_METRICS_SMC_UNKNOWN;
+  int fd = ddv_node_openat(d, dev, DDV_GM_SMC_REL,
+                           O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    gm->smc_err = errno;
+    return;
+  }
+  char buf[32];
+  ssize_t n = kernel_read_retry(d->k, fd, buf, sizeof(buf));
+  int err = errno;
+  d->k->close(fd);
+  if (n < 0) {
+    gm->smc_err = err;
+    return;
+  }
+  char word[sizeof(buf)], *end = NULL;
+  if ((size_t)n >= sizeof(buf) ||
+      sysfs_value_word(buf, (size_t)n, word, sizeof(word)) < 0 ||
+      strncmp(word, "0x", 2) != 0 || word[2] == '\0') {
+    gm->smc_bad = true;
+    return;
+  }
+  errno = 0;
+  unsigned long long v = strtoull(word + 2, &end, 16);
+  if (errno != 0 || *end != '\0' || v == 0 || v > UINT32_MAX) {
+    gm->smc_bad = true;
+    return;
+  }
+  gm->smc = (uint32_t)v;
+}
+
 void ddv_gm_probe(const struct ddv *d, struct ddv_device *dev) {
-  (void)d;
   if (dev->gm != NULL)
     return;
   struct ddv_gm *gm = calloc(1, sizeof(*gm));
   if (gm == NULL)
     return; /* left out, like an attribute the kernel lacks */
-  /* found by the caller's ddv_probe_add (fstatat: opens nothing) */
+  /* gpu_metrics itself was found by the caller's ddv_probe_add (fstatat:
+   * opens nothing); the SMC version takes no PM reference */
+  ddv_gm_read_smc(d, dev, gm);
   dev->gm = gm;
+}
+
+/* What the decode left out, said once per device. */
+static void ddv_gm_say_left_out(struct ddv_device *dev, struct ddv_probe *p,
+                                struct ddv_gm *gm) {
+  const struct gpu_metrics *m = &gm->m;
+  if (m->smc_version_needed && !gm->said_smc) {
+    gm->said_smc = true;
+    char buf[64];
+    /* strerror_r (GNU): the worker threads log concurrently */
+    const char *why = gm->smc_bad ? "not the kernel's \"0x%08x\""
+                                  : strerror_r(gm->smc_err, buf, sizeof(buf));
+    log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, dev->name, p->rel,
+            "gpu_metrics %u.%u: the unit of average_gfx_activity depends on "
+            "the SMC firmware (centi-percent up to 0x%x, percent after), "
+            "and %s is unreadable (%s): the gfx busy is left out",
+            m->format_revision, m->content_revision,
+            GPU_METRICS_V3_GFX_PERCENT_AFTER, DDV_GM_SMC_REL, why);
+  }
+  if (m->n_skipped > 0 && !gm->said_skipped) {
+    gm->said_skipped = true;
+    log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, dev->name, p->rel,
+            "gpu_metrics %u.%u: %u value(s) not reported (beyond %d values, "
+            "or of a unit their attribute does not have)",
+            m->format_revision, m->content_revision, m->n_skipped,
+            GPU_METRICS_MAX_VALUES);
+  }
 }
 
 void ddv_gm_free(struct ddv_device *dev) {
@@ -87,7 +171,7 @@ int ddv_gm_update(struct ddv_device *dev, struct ddv_probe *p, const void *buf,
   if (gm == NULL)
     return -ENOMEM;
   gm->have = false;
-  int rc = gpu_metrics_decode(buf, len, &gm->m);
+  int rc = gpu_metrics_decode(buf, len, gm->smc, &gm->m);
   if (rc == -ENOTSUP) {
     /* a layout this build does not know: said once per revision */
     if (!gm->said || gm->said_format != gm->m.format_revision ||
@@ -104,12 +188,14 @@ int ddv_gm_update(struct ddv_device *dev, struct ddv_probe *p, const void *buf,
   if (rc < 0) {
     if (log_complaint_raise(&p->complaint))
       log_msg(LOG_LEVEL_WARNING, DDV_PLUGIN, dev->name, p->rel,
-              "gpu_metrics %u.%u: %zu bytes read, structure_size %u: not "
-              "the kernel's layout of that revision",
+              "gpu_metrics %u.%u: %zu bytes read, structure_size %u: %s: "
+              "skipped",
               gm->m.format_revision, gm->m.content_revision, len,
-              gm->m.structure_size);
+              gm->m.structure_size,
+              gm->m.error != NULL ? gm->m.error : "not decodable");
     return rc;
   }
+  ddv_gm_say_left_out(dev, p, gm);
   gm->have = true;
   ddv_gm_energy(gm);
   return 0;

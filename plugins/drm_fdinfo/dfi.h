@@ -159,10 +159,16 @@ extern const struct cfg_option dfi_options[];
 
 /* dfi_devices.c */
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev);
+/* The same, for a device found by its class entry `class_entry`
+ * ("<SysfsRoot>/class/drm/renderD128", borrowed): resolved from that entry
+ * where dev/char does not lead to it (a masked sysfs). */
+struct dfi_device *dfi_device_get_listed(struct dfi *d, dev_t rdev,
+                                         const char *class_entry);
 /* Resolve `dev` (rdev set) from sysfs again: name, minor, driver, PM file,
- * filters; said at INFO unless `quiet`. */
+ * filters; said at INFO unless `quiet`. Through <SysfsRoot>/dev/char/M:m,
+ * or, when that is missing, through `class_entry` (NULL: none). */
 void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
-                        bool quiet);
+                        const char *class_entry, bool quiet);
 bool dfi_device_is_suspended(struct dfi *d, struct dfi_device *dev);
 /* Take the device's name (and driver, if sysfs had none) from a client's
  * drm-pdev when sysfs named it otherwise. */

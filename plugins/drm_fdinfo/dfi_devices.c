@@ -7,11 +7,20 @@
  *   <sysfs>/dev/char/<M>:<m>/device/driver -> .../drivers/xe
  *   <sysfs>/dev/char/<M>:<m>/device/power/runtime_status
  *
+ * A sysfs that masks dev/char and the device links (some container
+ * runtimes show class/drm/<minor>/dev only) still has the class entry the
+ * minor was listed by (dfi_hotplug.c): its name is the minor's, and when
+ * the entry is the kernel's link into devices/ (class_dir_create_and_add:
+ * class/drm/<minor> -> ../../devices/<bus path>/<device>/drm/<minor>), the
+ * path names the device as the `device` link would. So a client's device
+ * and the listed minor stay one device with one name (no "M:m" twin).
+ *
  * Also the panfrost/panthor "profiling" switch: without it those drivers
  * do not sample cycles and timestamps, so their engines read as idle.
  */
 #include "plugins/drm_fdinfo/dfi.h"
 
+#include "common/core/text.h"
 #include "common/sysfs/sysfs_link.h"
 
 #include <errno.h>
@@ -23,19 +32,66 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+/* The device named by the class entry's own link target, "../../devices/
+ * .../<device>/<class>/<minor>": 0 with `out` set, or -1 (not a link of
+ * that shape). */
+static int dfi_class_link_device(const char *class_entry, char *out,
+                                 size_t size) {
+  char target[512];
+  ssize_t n = readlink(class_entry, target, sizeof(target) - 1);
+  if (n <= 0 || strncmp(target, "../", 3) != 0)
+    return -1;
+  target[n] = '\0';
+  const char *minor_name = strrchr(class_entry, '/');
+  char *cls = strrchr(target, '/');
+  if (minor_name == NULL || cls == NULL || strcmp(cls, minor_name) != 0)
+    return -1;
+  *cls = '\0'; /* ".../<device>/<class>" */
+  cls = strrchr(target, '/');
+  if (cls == NULL)
+    return -1;
+  *cls = '\0'; /* ".../<device>" */
+  const char *device = strrchr(target, '/');
+  device = device != NULL ? device + 1 : target;
+  if (device[0] == '\0' || strcmp(device, "..") == 0 ||
+      strcmp(device, "devices") == 0)
+    return -1;
+  text_sanitize(out, size, device, strlen(device));
+  return 0;
+}
+
 void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
-                        bool quiet) {
+                        const char *class_entry, bool quiet) {
   const char *sysfs = d->cfg.sysfs_root;
-  char base[64], path[96];
+  char base[128], path[160], full[512];
   snprintf(base, sizeof(base), "dev/char/%u:%u", major(dev->rdev),
            minor(dev->rdev));
+  snprintf(full, sizeof(full), "%s/%s", sysfs, base);
+  /* dev/char masked: the class entry the minor was listed by, under
+   * SysfsRoot ("<SysfsRoot>/class/drm/<minor>") */
+  size_t root_len = strlen(sysfs);
+  bool by_class = class_entry != NULL && access(full, F_OK) != 0 &&
+                  strncmp(class_entry, sysfs, root_len) == 0 &&
+                  class_entry[root_len] == '/';
+  if (by_class)
+    snprintf(base, sizeof(base), "%s", class_entry + root_len + 1);
   snprintf(dev->minor, sizeof(dev->minor), "%u:%u", major(dev->rdev),
            minor(dev->rdev));
-  sysfs_link_basename(sysfs, base, dev->minor, sizeof(dev->minor));
+  if (by_class) { /* the entry's own name is the minor's */
+    const char *slash = strrchr(base, '/');
+    const char *entry = slash ? slash + 1 : base;
+    text_sanitize(dev->minor, sizeof(dev->minor), entry, strlen(entry));
+  } else {
+    sysfs_link_basename(sysfs, base, dev->minor, sizeof(dev->minor));
+  }
 
   snprintf(path, sizeof(path), "%s/device", base);
   int rc = sysfs_link_basename(sysfs, path, dev->name, sizeof(dev->name));
-  if (rc < 0)
+  /* no device link (masked): the class entry's own link target names it;
+   * one that leads out of SysfsRoot names nothing */
+  if (rc < 0 &&
+      (rc == -EXDEV || class_entry == NULL ||
+       dfi_class_link_device(class_entry, dev->name, sizeof(dev->name)) < 0))
     snprintf(dev->name, sizeof(dev->name), "%s", dev->minor);
   if (rc == -EXDEV) /* nothing is read through it (sysfs_link.h) */
     log_msg(LOG_LEVEL_WARNING, DFI_PLUGIN, dev->minor, "device",
@@ -65,6 +121,11 @@ void dfi_device_resolve(const struct dfi *d, struct dfi_device *dev,
 }
 
 struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev) {
+  return dfi_device_get_listed(d, rdev, NULL);
+}
+
+struct dfi_device *dfi_device_get_listed(struct dfi *d, dev_t rdev,
+                                         const char *class_entry) {
   for (size_t i = 0; i < d->n_devices; i++)
     if (d->devices[i].rdev == rdev)
       return &d->devices[i];
@@ -79,7 +140,7 @@ struct dfi_device *dfi_device_get(struct dfi *d, dev_t rdev) {
   struct dfi_device *dev = &d->devices[d->n_devices++];
   memset(dev, 0, sizeof(*dev));
   dev->rdev = rdev;
-  dfi_device_resolve(d, dev, d->quiet_resolve);
+  dfi_device_resolve(d, dev, class_entry, d->quiet_resolve);
   return dev;
 }
 

@@ -90,15 +90,31 @@ dfi_minor_device(struct dfi *d, const struct dfi_minor *m, bool *was_live) {
       sscanf(line, "%u:%u", &maj, &min) != 2)
     return NULL;
   dev_t rdev = makedev(maj, min);
+  path[strlen(path) - strlen("/dev")] = '\0'; /* the class entry */
   for (size_t i = 0; i < d->n_devices; i++)
     if (d->devices[i].rdev == rdev) {
       struct dfi_device *dev = &d->devices[i];
       *was_live = !dev->gone;
-      if (dev->gone)
-        dfi_device_resolve(d, dev, d->quiet_resolve); /* maybe another */
+      if (dev->gone) /* maybe another */
+        dfi_device_resolve(d, dev, path, d->quiet_resolve);
+      else if (strcmp(dev->minor, m->name) != 0) {
+        /* learned from a client's fd first, where dev/char is masked: its
+         * minor name is "M:m", the class entry's is the kernel's; keep
+         * the name a client's drm-pdev gave it */
+        char learned[sizeof(dev->name)], driver[sizeof(dev->driver)];
+        bool keep = strcmp(dev->name, dev->minor) != 0;
+        memcpy(learned, dev->name, sizeof(learned));
+        memcpy(driver, dev->driver, sizeof(driver));
+        dfi_device_resolve(d, dev, path, /*quiet=*/true);
+        if (keep && strcmp(dev->name, dev->minor) == 0) {
+          memcpy(dev->name, learned, sizeof(dev->name));
+          if (dev->driver[0] == '\0')
+            memcpy(dev->driver, driver, sizeof(dev->driver));
+        }
+      }
       return dev;
     }
-  return dfi_device_get(d, rdev);
+  return dfi_device_get_listed(d, rdev, path);
 }
 
 /* Whether a live device other than `self` has the name `name`. */

@@ -124,8 +124,12 @@ static int ppf_device_open(const struct pp *p, struct ppf_device *d,
   return 0;
 }
 
-int ppf_device_add(struct pp *p, char *path, ino_t ino, const char *what,
-                   bool quiet) {
+/* Open, identify and start node `path` (taken over) as a new device of
+ * `p`; `what` names the occasion in the one INFO line ("init",
+ * "appeared"). 0; -EINVAL for a Counter the GPU lacks (logged); another
+ * negative errno (logged unless `quiet`). */
+static int ppf_device_add(struct pp *p, char *path, ino_t ino, const char *what,
+                          bool quiet) {
   if (p->n_devs == p->cap_devs) {
     size_t cap = p->cap_devs ? 2 * p->cap_devs : 4;
     struct ppf_device *grown = realloc(p->devs, cap * sizeof(*grown));
@@ -151,7 +155,9 @@ int ppf_device_add(struct pp *p, char *path, ino_t ino, const char *what,
   return 0;
 }
 
-void ppf_device_gone(struct pp *p, size_t i) {
+/* Drop device `i` whose node was removed: one INFO line, its series end
+ * (the next read has no record of it). */
+static void ppf_device_gone(struct pp *p, size_t i) {
   struct ppf_device *d = &p->devs[i];
   log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, d->name, "gone",
           "%s was removed; its series end (a node that comes back is a new "
@@ -164,8 +170,123 @@ void ppf_device_gone(struct pp *p, size_t i) {
   p->n_devs--;
 }
 
-const char *ppf_dev_root(const struct pp *p) {
+static const char *ppf_dev_root(const struct pp *p) {
   return p->cfg.dev_root ? p->cfg.dev_root : "/dev";
+}
+
+/* ---- discovery (no Device option): the watch of ppf_hotplug.h ----
+ * A node that came is asked which driver it is and, if panthor, started;
+ * one that went has its device dropped, its series end. A node that could
+ * not be opened or started is probed again on the discovery session's
+ * backoff (1 s doubling to 1 min), quietly. */
+
+/* Probe node `e` and start it when it is panthor: its kind. *first gets
+ * the first error of a panthor node that could not be started. */
+static enum ppf_hotplug_kind ppf_probe(struct pp *p,
+                                       const struct ppf_hotplug_node *e,
+                                       const char *what, bool quiet,
+                                       int *first) {
+  char path[PATH_MAX];
+  const char *failed;
+  int rc = ppf_hotplug_identify(&p->watch, p->host->kernel, e->name, path,
+                                sizeof(path), &failed);
+  if (rc < 0) {
+    if (!quiet) /* the call that failed is named: open or the ioctl */
+      log_errno(LOG_LEVEL_WARNING, PPF_PLUGIN, path, failed, -rc,
+                strcmp(failed, "open") == 0 && (rc == -EACCES || rc == -EPERM)
+                    ? "the render node needs read-write access (group render)"
+                    : NULL);
+    return PPF_HOTPLUG_FAILED;
+  }
+  if (rc == 0)
+    return PPF_HOTPLUG_OTHER;
+  char *owned = strdup(path);
+  rc = owned ? ppf_device_add(p, owned, e->ino, what, quiet) : -ENOMEM;
+  if (rc < 0 && *first == 0)
+    *first = rc;
+  /* a Counter this GPU lacks is said once and the node left alone */
+  return rc == 0         ? PPF_HOTPLUG_OURS
+         : rc == -EINVAL ? PPF_HOTPLUG_OTHER
+                         : PPF_HOTPLUG_FAILED;
+}
+
+/* Nothing found at init: said once; WARNING when a configured DevRoot
+ * holds no render node at all (a wrong path, most likely), INFO otherwise
+ * (no GPU of this driver here, not an error). */
+static void ppf_say_none(const struct pp *p) {
+  const struct ppf_hotplug *h = &p->watch;
+  if (p->cfg.dev_root != NULL && h->n_listed == 0)
+    log_msg(LOG_LEVEL_WARNING, PPF_PLUGIN, h->dri, "DevRoot",
+            "%s%sno render node (renderD*) here; looking again at every "
+            "read",
+            h->err ? strerror(h->err) : "", h->err ? ": " : "");
+  else
+    log_msg(LOG_LEVEL_INFO, PPF_PLUGIN, h->dri, "devices",
+            "no panthor render node (renderD*) found; looking again at "
+            "every read (give Device to name one)");
+}
+
+/* List <DevRoot>/dri and take the nodes that came, drop those that went,
+ * re-probe failed ones when the backoff allows. At init (`init`), the
+ * first error of a panthor node that could not be started is returned
+ * when none started (-EINVAL for a Counter a GPU lacks); finding no node
+ * is said once and is not an error. Later: 0. */
+static int ppf_discover(struct pp *p, uint64_t now_ns, bool init) {
+  struct ppf_hotplug *h = &p->watch;
+  if (init) {
+    ppf_hotplug_init(h, ppf_dev_root(p));
+    devsession_init(&p->discovery, PPF_PLUGIN, h->dri);
+    devsession_set_backoff(&p->discovery, DEVSESSION_BACKOFF_MIN_NS,
+                           DEVSESSION_RELOOK_MAX_NS);
+  }
+  ppf_hotplug_list(h, p->host->kernel);
+  const char *what = init ? "init" : "appeared";
+  for (size_t i = 0; i < h->n_went; i++) {
+    if (h->went[i].kind != PPF_HOTPLUG_OURS)
+      continue;
+    for (size_t k = 0; k < p->n_devs; k++)
+      if (p->devs[k].ino == h->went[i].ino &&
+          strcmp(strrchr(p->devs[k].path, '/') + 1, h->went[i].name) == 0) {
+        ppf_device_gone(p, k);
+        break;
+      }
+  }
+  /* came: probed once; failed before: again when the backoff allows */
+  int first = 0;
+  for (size_t i = 0; i < h->n_nodes; i++)
+    if (h->nodes[i].kind == PPF_HOTPLUG_NEW)
+      h->nodes[i].kind =
+          ppf_probe(p, &h->nodes[i], what, /*quiet=*/false, &first);
+  bool failed = false;
+  for (size_t i = 0; i < h->n_nodes; i++)
+    failed |= h->nodes[i].kind == PPF_HOTPLUG_FAILED;
+  if (failed && !init && devsession_due(&p->discovery, now_ns)) {
+    int again = 0;
+    failed = false;
+    for (size_t i = 0; i < h->n_nodes; i++)
+      if (h->nodes[i].kind == PPF_HOTPLUG_FAILED) {
+        h->nodes[i].kind =
+            ppf_probe(p, &h->nodes[i], what, /*quiet=*/true, &again);
+        failed |= h->nodes[i].kind == PPF_HOTPLUG_FAILED;
+      }
+  }
+  if (failed && devsession_due(&p->discovery, now_ns))
+    devsession_fail(&p->discovery, now_ns, ENODEV);
+  else if (!failed)
+    devsession_close(&p->discovery); /* the next failure waits 1 s */
+  if (!init)
+    return 0;
+  if (first == -EINVAL) {
+    log_msg(LOG_LEVEL_ERROR, PPF_PLUGIN, "init", NULL,
+            "a Counter names what the GPU lacks: configuration error, "
+            "nothing is collected");
+    return -EINVAL;
+  }
+  if (p->n_devs == 0 && first < 0)
+    return first; /* panthor nodes, none of which could be started */
+  if (p->n_devs == 0)
+    ppf_say_none(p);
+  return 0;
 }
 
 static int ppf_init(void *inst, const struct plugin_host *host) {
@@ -173,7 +294,7 @@ static int ppf_init(void *inst, const struct plugin_host *host) {
   p->host = host;
   if (p->cfg.n_devices == 0) {
     p->discovering = true;
-    return ppf_hotplug_scan(p, plugin_host_monotonic_ns(host), /*init=*/true);
+    return ppf_discover(p, plugin_host_monotonic_ns(host), /*init=*/true);
   }
   /* Device options: each must open (a missing one is named in an error);
    * one that fails later is reopened on its session's backoff. */
@@ -221,13 +342,13 @@ static int ppf_read(void *inst, struct metric_sink *sink) {
   uint64_t time_ns = plugin_host_realtime_ns(p->host);
   uint64_t now = plugin_host_monotonic_ns(p->host);
   if (p->discovering)
-    ppf_hotplug_scan(p, now, /*init=*/false);
+    ppf_discover(p, now, /*init=*/false);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < p->n_devs; i++) {
     struct ppf_device *d = &p->devs[i];
-    int rc = ppf_session_read(d->session, now, ppf_on_sample, ppf_on_restart, d,
-                              &d->acc.stream);
+    int rc = ppf_session_read(d->session, now, plugin_host_stop_fd(p->host),
+                              ppf_on_sample, ppf_on_restart, d, &d->acc.stream);
     struct pp_metrics m;
     pp_accum_metrics(&d->acc, &m);
     if (rc == 0)

@@ -7,9 +7,12 @@
  *
  *   ppf_config.c      options
  *   ppf_session.c     the kernel side: device probe, session, ring reads
- *   ppf_hotplug.c     discovery: nodes that come and go under DevRoot
+ *   ppf_hotplug.c     the render node watch under DevRoot (ppf_hotplug.h):
+ *                     a layer under the plugin that says which nodes came
+ *                     and went, and which driver a node is
  *   ppf_report.c      state -> records (const)
- *   panthor_perf.c   plugin_ops: devices, the read loop
+ *   panthor_perf.c   plugin_ops: devices, the read loop, discovery (what a
+ *                     node that came or went means to the devices)
  */
 #ifndef PLUGINS_PANTHOR_PERF_PANTHOR_PERF_H
 #define PLUGINS_PANTHOR_PERF_PANTHOR_PERF_H
@@ -23,6 +26,7 @@
 #include "common/panthor/pp_accum.h"
 #include "common/panthor/pp_gpu.h"
 #include "common/panthor/pp_info.h"
+#include "plugins/panthor_perf/ppf_hotplug.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,7 +93,9 @@ int ppf_session_start(struct ppf_session *s, bool quiet);
  * One read at monotonic time `now_ns` (the host's clock; it paces the
  * reopen of a failed node): SAMPLE with the next sequence number as
  * user_data (numbered 1, 2, 3... per session, advanced only when SAMPLE
- * succeeded), wait on the eventfd, consume every ready sample through `fn`,
+ * succeeded), wait on the eventfd (up to Timeout; at once no longer when
+ * `stop_fd`, the host's plugin_host_stop_fd or -1, turns readable: the
+ * host is stopping), consume every ready sample through `fn`,
  * write back the wrapped extract. Counts EBUSY skips in stream->busy_skips and
  * reopens in stream->reopens (calling `restart(ctx)` after one). 0 or a
  * negative errno after logging (the device failed this read). Shared session:
@@ -100,8 +106,8 @@ int ppf_session_start(struct ppf_session *s, bool quiet);
  * never touched from another thread; sequence numbers are the session's, so no
  * instance sees false gaps).
  */
-int ppf_session_read(struct ppf_session *s, uint64_t now_ns, ppf_sample_fn fn,
-                     void (*restart)(void *ctx), void *ctx,
+int ppf_session_read(struct ppf_session *s, uint64_t now_ns, int stop_fd,
+                     ppf_sample_fn fn, void (*restart)(void *ctx), void *ctx,
                      struct pp_stream *stream);
 
 /* STOP, its final sample, TEARDOWN, unmap, close (the last user of a
@@ -130,54 +136,19 @@ struct ppf_device {
   struct log_complaint sample_complaint; /* malformed samples */
 };
 
-/* A render node name discovery has seen under <DevRoot>/dri, and what it
- * turned out to be (ppf_hotplug.c). */
-enum ppf_seen_kind {
-  PPF_SEEN_OURS,   /* a panthor node: one of p->devs */
-  PPF_SEEN_OTHER,  /* another driver's, or a GPU its Counter options lack */
-  PPF_SEEN_FAILED, /* could not be opened or started: re-probed on backoff */
-};
-struct ppf_seen {
-  char name[32]; /* renderD128 */
-  ino_t ino;
-  enum ppf_seen_kind kind;
-};
-#define PPF_MAX_SEEN 64 /* render minors 128..191 */
-
 struct pp {
   struct ppf_config cfg;
   const struct plugin_host *host; /* borrowed, from init */
   struct ppf_device *devs;        /* owned, n_devs (cap_devs) */
   size_t n_devs, cap_devs;
   /* No Device option: <DevRoot>/dri is listed at every read (names and
-   * inodes only, no node is opened) and the nodes that came or went are
-   * taken or dropped; nodes whose probe failed are probed again on this
-   * session's backoff (1 s doubling to 1 min). */
+   * inodes only, no node is opened: ppf_hotplug.h) and the nodes that came
+   * or went are taken or dropped; nodes whose probe failed are probed
+   * again on this session's backoff (1 s doubling to 1 min). */
   bool discovering;
-  struct ppf_seen seen[PPF_MAX_SEEN];
-  size_t n_seen;
+  struct ppf_hotplug watch;
   struct devsession discovery;
 };
-
-/* panthor_perf.c: open, identify and start node `path` (taken over) as a
- * new device of `p`; `what` names the occasion in the one INFO line
- * ("init", "appeared"). 0; -EINVAL for a Counter the GPU lacks (logged);
- * another negative errno (logged unless `quiet`). */
-int ppf_device_add(struct pp *p, char *path, ino_t ino, const char *what,
-                   bool quiet);
-/* Drop device `i` of `p` whose node was removed: one INFO line, its
- * series end (the next read has no record of it). */
-void ppf_device_gone(struct pp *p, size_t i);
-const char *ppf_dev_root(const struct pp *p);
-
-/* ppf_hotplug.c: list <DevRoot>/dri and take the nodes that came, drop
- * those that went, re-probe failed ones when the backoff allows. At init
- * (`init`), the first error of a panthor node that could not be started
- * is returned when none started (-EINVAL for a Counter a GPU lacks);
- * finding no node is said once (INFO, or WARNING naming the path when a
- * configured DevRoot holds no render node at all) and is not an error.
- * Later: 0. */
-int ppf_hotplug_scan(struct pp *p, uint64_t now_ns, bool init);
 
 /* ppf_config.c: defaults (Device none, UAPI auto, CounterSet primary,
  * RingSlots 32, Timeout 100 ms), one option, release. */

@@ -304,14 +304,21 @@ void ppf_dev_set_extract(struct ppf_dev *d, uint64_t extract) {
   __atomic_store_n((uint64_t *)d->ctrl, extract, __ATOMIC_RELEASE);
 }
 
-int ppf_dev_wait(struct ppf_dev *d, uint32_t timeout_ms) {
-  struct pollfd pfd = {.fd = d->efd, .events = POLLIN};
-  int rc = d->k->poll(&pfd, 1, (int)timeout_ms);
+int ppf_dev_wait(struct ppf_dev *d, uint32_t timeout_ms, int stop_fd) {
+  /* the host's stop fd (plugin_host_stop_fd) beside the eventfd: a host
+   * that stops ends the wait at once, whatever the Timeout */
+  struct pollfd pfd[2] = {{.fd = d->efd, .events = POLLIN},
+                          {.fd = stop_fd, .events = POLLIN}};
+  int rc = d->k->poll(pfd, stop_fd >= 0 ? 2 : 1, (int)timeout_ms);
   if (rc < 0 && errno == EINTR)
     return -EINTR; /* a signal ends the wait: the host decides */
   if (rc < 0)
     return -errno;
-  return rc > 0 && (pfd.revents & POLLIN) ? 1 : 0;
+  if (rc > 0 && (pfd[0].revents & POLLIN))
+    return 1;
+  if (rc > 0 && stop_fd >= 0 && pfd[1].revents != 0)
+    return -ECANCELED;
+  return 0;
 }
 
 /* Consume (and discard) what the ring holds: nothing is left to fold it
@@ -331,7 +338,7 @@ static void ppf_dev_drain(struct ppf_dev *d) {
  * consume it. */
 static void ppf_dev_wait_final(struct ppf_dev *d) {
   if (ppf_dev_insert(d) == ppf_dev_extract(d))
-    ppf_dev_wait(d, d->wait_ms);
+    ppf_dev_wait(d, d->wait_ms, /*stop_fd=*/-1);
   ppf_dev_drain(d);
 }
 

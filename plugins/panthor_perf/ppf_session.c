@@ -284,8 +284,8 @@ static int ppf_core_consume(struct ppf_core *c, struct ppf_session *self,
   return 0;
 }
 
-int ppf_session_read(struct ppf_session *s, uint64_t now_ns, ppf_sample_fn fn,
-                     void (*restart)(void *ctx), void *ctx,
+int ppf_session_read(struct ppf_session *s, uint64_t now_ns, int stop_fd,
+                     ppf_sample_fn fn, void (*restart)(void *ctx), void *ctx,
                      struct pp_stream *stream) {
   struct ppf_core *c = s->core;
   pthread_mutex_lock(&c->lock);
@@ -324,7 +324,7 @@ int ppf_session_read(struct ppf_session *s, uint64_t now_ns, ppf_sample_fn fn,
   /* the kernel took the request (or is busy with one): the session works */
   devsession_healthy(&c->session, "reopen", "the perf session runs again");
   if (requested && ppf_dev_insert(&c->dev) == ppf_dev_extract(&c->dev) &&
-      ppf_dev_wait(&c->dev, c->timeout_ms) == 0 && !c->said_timeout) {
+      ppf_dev_wait(&c->dev, c->timeout_ms, stop_fd) == 0 && !c->said_timeout) {
     /* a sample the kernel dropped (its ring was full) never comes: the
      * gap shows in the next one's sequence number; said once */
     c->said_timeout = true;

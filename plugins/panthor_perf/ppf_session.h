@@ -64,8 +64,10 @@ int ppf_dev_command(struct ppf_dev *d, uint32_t cmd, uint64_t user_data);
 
 /* Wait up to `timeout_ms` for the eventfd: 1 readable, 0 timed out,
  * -EINTR when a signal came (the wait ends there: the sample, when it
- * comes, is read by the next read), or another negative errno. */
-int ppf_dev_wait(struct ppf_dev *d, uint32_t timeout_ms);
+ * comes, is read by the next read), -ECANCELED when `stop_fd` (>= 0: the
+ * host's plugin_host_stop_fd) turned readable first, or another negative
+ * errno. */
+int ppf_dev_wait(struct ppf_dev *d, uint32_t timeout_ms, int stop_fd);
 
 /* STOP, wait (bounded by wait_ms) for its final sample and consume it,
  * one TEARDOWN (a refusal, which leaks the session in the v5/v6-era

@@ -9,8 +9,10 @@
  *   t410_pcie.c        PCI segment labels
  *   t410_state.c       read -> state: deltas, windows (pure)
  *   t410_report.c      state -> records (const)
- *   t410_hotplug.c     PMUs that come and go
- *   tegra410_uncore.c  plugin_ops: groups, the read loop
+ *   t410_hotplug.c     the PMU directory watch (t410_hotplug.h): a layer
+ *                      under the plugin that says which PMUs came and went
+ *   tegra410_uncore.c  plugin_ops: groups, the read loop, what a PMU that
+ *                      came or went means to the groups
  */
 #ifndef PLUGINS_TEGRA410_UNCORE_T410_H
 #define PLUGINS_TEGRA410_UNCORE_T410_H
@@ -22,6 +24,7 @@
 #include "common/core/metric.h"
 #include "common/core/plugin.h"
 #include "common/pmu/pmu_group.h"
+#include "plugins/tegra410_uncore/t410_hotplug.h"
 #include "plugins/tegra410_uncore/t410_preset.h"
 
 #include <stdbool.h>
@@ -86,13 +89,8 @@ struct t410 {
   bool sysfs_root_set;  /* SysfsRoot was configured (not the default) */
   const char *pmu_what; /* static: how a PMU's INFO line names the
                          * occasion ("PMU" at init, "appeared" later) */
-  /* The PMUs this instance counts or waits for (the preset's, those an
-   * Event names) as listed at the last read: t410_hotplug.c. */
-  struct t410_seen {
-    char name[PMU_NAME_MAX];
-    ino_t ino; /* a PMU registered again (driver reload) has a new one */
-  } * seen;
-  size_t n_seen;
+  /* The PMU directory as listed at the last read (t410_hotplug.h). */
+  struct t410_hotplug pmu_watch;
 };
 
 /* tegra410_uncore.c: the PMU `name`, loaded once; NULL when it cannot be
@@ -116,19 +114,6 @@ bool t410_preset_add(void *ctx, const char *text,
  * backoff (pmu_group_open says why, once). */
 int t410_group_start(struct t410_group *g, uint64_t now);
 void t410_group_fini(struct t410_group *g);
-
-/* t410_hotplug.c: PMUs come and go (a driver loaded, unloaded, reloaded;
- * a socket's PMUs renumbered). At every read the PMU directory is listed
- * (names and inode numbers, nothing opened): a PMU that went has its
- * groups closed and dropped (their series end: one INFO line), one that
- * came (or came back, with a new inode and maybe another type) has its
- * preset groups and the groups of the Events naming it built and opened
- * afresh (one INFO line). */
-int t410_hotplug_init(struct t410 *d); /* the listing at init; 0/-ENOMEM */
-void t410_hotplug_scan(struct t410 *d, uint64_t now_ns);
-/* The preset found nothing at init: said once, a WARNING naming the path
- * when a configured SysfsRoot holds no PMU at all, INFO otherwise. */
-void t410_hotplug_none(const struct t410 *d);
 
 /* t410_config.c */
 int t410_config_apply(struct t410_config *cfg, const struct cfg_item *item);

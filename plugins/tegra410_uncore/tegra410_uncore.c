@@ -196,6 +196,138 @@ static void t410_start_all(struct t410 *d, uint64_t now) {
     t410_group_start(&d->groups[i], now);
 }
 
+/* ---- PMUs that come and go (the watch: t410_hotplug.h) ----
+ * A PMU that went has its groups closed and dropped (their series end at
+ * this read: one INFO line). A PMU that came, or came back: its
+ * description is loaded afresh (type, cpumask, formats, events), its
+ * preset groups and the groups of the Events naming it built and opened:
+ * counts start from the open, never a delta across the gap (one INFO line:
+ * the PMU's own, "appeared"). Only the PMUs this instance looks for count:
+ * the preset's (when on) and those an Event names. */
+
+/* Whether this instance looks for PMU `name`. */
+static bool t410_wanted(const struct t410 *d, const char *name) {
+  struct t410_preset_tags tags;
+  if (d->preset_on && t410_preset_match(name, &tags))
+    return true;
+  for (size_t e = 0; e < d->cfg.n_events; e++) {
+    /* an Event names its PMUs as "<pmu>/": enough to decide whether to
+     * parse it again when this PMU comes (t410_attach does) */
+    const char *t = d->cfg.events[e];
+    size_t n = strlen(name);
+    for (const char *p = strstr(t, name); p != NULL; p = strstr(p + 1, name))
+      if (p[n] == '/' && (p == t || p[-1] == '{' || p[-1] == ','))
+        return true;
+  }
+  return false;
+}
+
+/* PMU `name` went: drop its groups and its description. */
+static void t410_detach(struct t410 *d, const char *name) {
+  size_t kept = 0, dropped = 0;
+  for (size_t i = 0; i < d->n_groups; i++) {
+    if (strcmp(d->groups[i].pg.pmu, name) == 0) {
+      t410_group_fini(&d->groups[i]);
+      dropped++;
+    } else {
+      d->groups[kept++] = d->groups[i];
+    }
+  }
+  d->n_groups = kept;
+  for (size_t i = 0; i < d->n_pmus; i++)
+    if (strcmp(d->pmus[i].name, name) == 0) {
+      pmu_desc_fini(&d->pmus[i]);
+      d->pmus[i] = d->pmus[--d->n_pmus];
+      break;
+    }
+  for (size_t i = 0; i < d->n_bad_pmus; i++)
+    if (strcmp(d->bad_pmus[i], name) == 0) {
+      memcpy(d->bad_pmus[i], d->bad_pmus[--d->n_bad_pmus], PMU_NAME_MAX);
+      break;
+    }
+  if (dropped > 0)
+    log_msg(LOG_LEVEL_INFO, T410_PLUGIN, name, "gone",
+            "unregistered; its %zu group(s) closed, their series end (if it "
+            "comes back it is counted afresh)",
+            dropped);
+}
+
+/* PMU `name` came: its Event groups and preset groups, opened. */
+static void t410_attach(struct t410 *d, const char *name, uint64_t now) {
+  size_t first = d->n_groups;
+  d->pmu_what = "appeared";
+  struct pmu_group_spec *specs =
+      calloc(T410_MAX_SPECS_PER_EVENT, sizeof(*specs));
+  for (size_t e = 0; specs != NULL && e < d->cfg.n_events; e++) {
+    const char *text = d->cfg.events[e];
+    size_t n;
+    struct pmu_parse_error err;
+    if (pmu_event_parse(text, strlen(text), specs, T410_MAX_SPECS_PER_EVENT, &n,
+                        &err) < 0)
+      continue; /* checked at config time */
+    for (size_t i = 0; i < n; i++) {
+      bool config_error; /* said; the PMU came back without that event */
+      if (strcmp(specs[i].events[0].pmu, name) == 0 &&
+          t410_group_build(d, text, &specs[i], &config_error) != NULL)
+        d->n_groups++;
+    }
+  }
+  free(specs);
+  if (d->preset_on) {
+    struct t410_preset_tags tags;
+    if (t410_preset_match(name, &tags) && tags.kind == T410_PCIE)
+      d->n_pcie_labels = t410_pcie_labels_scan(
+          d->cfg.sysfs_root, d->pcie_labels, T410_MAX_PCIE_LABELS);
+    t410_preset_scan_one(d->cfg.sysfs_root, name, d->cfg.filters,
+                         d->cfg.n_filters, t410_preset_add, d);
+  }
+  d->pmu_what = "PMU";
+  for (size_t i = first; i < d->n_groups; i++)
+    t410_group_start(&d->groups[i], now);
+}
+
+/* List the PMU directory and follow what came and went. */
+static void t410_pmus_follow(struct t410 *d, uint64_t now_ns) {
+  if (t410_hotplug_list(&d->pmu_watch, d->host->kernel, d->cfg.sysfs_root) < 0)
+    return; /* unlistable now, or no memory: try again at the next read */
+  const struct t410_hotplug *h = &d->pmu_watch;
+  for (size_t i = 0; i < h->n_went; i++)
+    if (t410_wanted(d, h->went[i].name))
+      t410_detach(d, h->went[i].name);
+  for (size_t i = 0; i < h->n_came; i++)
+    if (t410_wanted(d, h->came[i].name)) {
+      /* drop what failed to load before: it is a new registration */
+      t410_detach(d, h->came[i].name);
+      t410_attach(d, h->came[i].name, now_ns);
+    }
+}
+
+/* The listing init starts from (what it built itself); -ENOMEM or 0 (an
+ * unlistable directory is looked at again at every read). */
+static int t410_pmus_start(struct t410 *d) {
+  int rc = t410_hotplug_list(&d->pmu_watch, d->host->kernel, d->cfg.sysfs_root);
+  return rc == -ENOMEM ? rc : 0;
+}
+
+/* The preset found nothing at init: said once, a WARNING naming the path
+ * when a configured SysfsRoot holds no PMU at all, INFO otherwise. */
+static void t410_pmus_none(const struct t410 *d) {
+  const struct t410_hotplug *h = &d->pmu_watch;
+  int err = h->err;
+  if (t410_hotplug_count(h) == 0 && d->sysfs_root_set)
+    log_msg(LOG_LEVEL_WARNING, T410_PLUGIN, d->cfg.sysfs_root, "SysfsRoot",
+            "%s%sno PMU under bus/event_source/devices; looking for the "
+            "Tegra410 PMUs again at every read",
+            err ? strerror(err) : "", err ? ": " : "");
+  else
+    log_msg(LOG_LEVEL_INFO, T410_PLUGIN, d->cfg.sysfs_root, "Preset",
+            "no Tegra410 PMU (nvidia_ucf_pmu_*, nvidia_pcie_pmu_*_rc_*, "
+            "nvidia_pcie_tgt_pmu_*_rc_*, nvidia_cmem_latency_pmu_*, "
+            "nvidia_nvlink_c2c_pmu_*, nvidia_nvclink_pmu_*, "
+            "nvidia_nvdlink_pmu_*) under bus/event_source/devices; looking "
+            "again at every read");
+}
+
 static int t410_init(void *inst, const struct plugin_host *host) {
   struct t410 *d = inst;
   d->host = host;
@@ -238,8 +370,9 @@ static int t410_init(void *inst, const struct plugin_host *host) {
   if (preset && t410_preset_look(d) == 0 && d->cfg.n_events == 0) {
     /* Auto-discovery that found nothing is not an error: say what was
      * looked for, once, and look again (a PMU driver loaded later). */
-    t410_hotplug_none(d);
-    return t410_hotplug_init(d);
+    int rc = t410_pmus_start(d);
+    t410_pmus_none(d);
+    return rc;
   }
   if (d->n_groups == 0) {
     log_msg(LOG_LEVEL_ERROR, T410_PLUGIN, "init", NULL,
@@ -247,7 +380,7 @@ static int t410_init(void *inst, const struct plugin_host *host) {
     return -ENOENT;
   }
   t410_start_all(d, plugin_host_monotonic_ns(host));
-  return t410_hotplug_init(d);
+  return t410_pmus_start(d);
 }
 
 /* One group: read, update its state, report. 0 or a negative errno. */
@@ -292,7 +425,7 @@ static int t410_read(void *inst, struct metric_sink *sink) {
   struct t410 *d = inst;
   uint64_t now = plugin_host_monotonic_ns(d->host);
   uint64_t time_ns = plugin_host_realtime_ns(d->host);
-  t410_hotplug_scan(d, now);
+  t410_pmus_follow(d, now);
   size_t ok = 0;
   int first = 0;
   for (size_t i = 0; i < d->n_groups; i++) {
@@ -316,7 +449,7 @@ static void t410_free(void *inst) {
     pmu_desc_fini(&d->pmus[i]);
   free(d->pmus);
   free(d->bad_pmus);
-  free(d->seen);
+  t410_hotplug_fini(&d->pmu_watch);
   t410_config_fini(&d->cfg);
   free(d);
 }

@@ -71,7 +71,7 @@ tap_check "execd: power_watts is positive ($w)" python3 -c "import sys; sys.exit
 # HELP and TYPE once and no series twice.
 if command -v promtool >/dev/null; then
   for fx in i915_igpu i915_mtl i915_dgpu xe_bmg amdgpu_dgpu amdgpu_apu amdgpu_mi300 \
-    amdgpu_strix panfrost ivpu; do
+    amdgpu_strix amdgpu_mi355 panfrost ivpu; do
     mkdir -p "$T/prom-$fx"
     "$B/tests/ddv_tree" "$T/prom-$fx" "$fx"
     "$BIN" --once --window=0.2 --format=prometheus --SysfsRoot="$T/prom-$fx/sys" \
@@ -94,6 +94,9 @@ if command -v promtool >/dev/null; then
   tap_check "amdgpu_strix prometheus: gpu_metrics busy ratio" grep -qxF \
     'drm_device_gpu_metrics_busy_ratio{driver="amdgpu",device="0000:c5:00.0",sensor="gfx"} 0.42' \
     "$T/amdgpu_strix.prom"
+  tap_check "amdgpu_mi355 prometheus: gpu_metrics v1.9 socket power" grep -qxF \
+    'drm_device_gpu_metrics_current_power_watts{driver="amdgpu",device="0000:75:00.0",sensor="socket"} 550.0' \
+    "$T/amdgpu_mi355.prom"
   tap_check "ivpu prometheus: the NPU's busy time" grep -qxF \
     'drm_device_busy_time_seconds_total{driver="intel_vpu",device="0000:00:0b.0",unit="npu"} 1.5' \
     "$T/ivpu.prom"

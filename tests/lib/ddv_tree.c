@@ -455,7 +455,25 @@ int ddv_tree_fixture(struct ddv_tree *t, const char *name) {
   if (strcmp(name, "amdgpu_strix") == 0) {
     if ((rc = ddv_tree_device(t, "drm", "card3", "0000:c5:00.0", "amdgpu")) < 0)
       return rc;
+    /* SMC firmware 93.70.0: GfxActivity still in centi-percent
+     * (amdgpu_ucode.c: FW_VERSION_ATTR, "0x%08x\n") */
+    static const struct dt_file f[] = {
+        {"device/fw_version/smc_fw_version", "0x005d4600\n"}};
+    if ((rc = DT_FILES(t, "card3", f)) < 0)
+      return rc;
     return ddv_tree_gpu_metrics(t, "card3", 3, 0, 0);
+  }
+  if (strcmp(name, "amdgpu_mi355") == 0) {
+    if ((rc = ddv_tree_device(t, "drm", "card4", "0000:75:00.0", "amdgpu")) < 0)
+      return rc;
+    static const struct dt_file f[] = {
+        {"device/mem_info_vram_total", "309237645312\n"},
+        {"device/mem_info_vram_used", "4294967296\n"},
+        {"device/vendor", "0x1002\n"},
+        {"device/device", "0x75a3\n"}};
+    if ((rc = DT_FILES(t, "card4", f)) < 0)
+      return rc;
+    return ddv_tree_gpu_metrics(t, "card4", 1, 9, 0);
   }
   if (strcmp(name, "panfrost") == 0) {
     if ((rc = ddv_tree_device(t, "drm", "card0", "fde60000.gpu", "panfrost")) <

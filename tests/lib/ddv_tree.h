@@ -60,7 +60,10 @@ int ddv_tree_remove(struct ddv_tree *t, const char *node, const char *rel);
  *   amdgpu_apu  card0 0000:c1:00.0 amdgpu, pp_dpm, mem_info, busy, PCI
  *               ids, gpu_metrics v2.2
  *   amdgpu_mi300 card2 0000:05:00.0 amdgpu, mem_info, gpu_metrics v1.8
- *   amdgpu_strix card3 0000:c5:00.0 amdgpu, gpu_metrics v3.0
+ *   amdgpu_strix card3 0000:c5:00.0 amdgpu, gpu_metrics v3.0, SMC
+ *               firmware 0x005d4600 (gfx activity in centi-percent)
+ *   amdgpu_mi355 card4 0000:75:00.0 amdgpu, mem_info, PCI ids,
+ *               gpu_metrics v1.9 (smu_v13_0_6's attribute list)
  *   panfrost    card0 fde60000.gpu panfrost, devfreq
  *   ivpu        accel0 0000:00:0b.0 intel_vpu, npu_busy_time_us,
  *               npu_memory_utilization, PCI ids

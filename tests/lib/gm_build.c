@@ -118,12 +118,141 @@ static const struct gm_set gm_v2_4[] = {{156, 2, 750}};
  * stapm_power_limit 170, current_stapm_power_limit 172, average clocks
  * 174 .. 188, current_coreclk[16] 190, core_maxfreq 222, gfx_maxfreq
  * 224, throttle residencies 228 .. 252, time_filter_alphavalue 256. */
+/* average_gfx_activity 4200 is 42 % on SMC firmware up to 0x5d4600
+ * (centi-percent); ipu[0] and core_c0[0] are percent as they are. */
 static const struct gm_set gm_v3_0[] = {
-    {4, 2, 5200},    {40, 2, 3500},  {42, 2, 4200},   {112, 4, 25000},
-    {120, 4, 20000}, {136, 2, 1500}, {172, 2, 30000}, {174, 2, 2000},
-    {190, 2, 4500},  {224, 2, 2900}};
+    {4, 2, 5200},    {40, 2, 3500},   {42, 2, 4200},   {46, 2, 37},
+    {62, 2, 88},     {112, 4, 25000}, {120, 4, 20000}, {136, 2, 1500},
+    {172, 2, 30000}, {174, 2, 2000},  {190, 2, 4500},  {224, 2, 2900}};
 
 #define N(a) (sizeof(a) / sizeof(a[0]))
+
+/* v1.9: smu_v13_0_6_ppt.h: SMU_13_0_6_METRICS_FIELDS, in its order: the
+ * attribute id (enum amdgpu_metrics_attr_id), unit (enum
+ * amdgpu_metrics_attr_unit: 0 NONE, 1 CLOCK_1 MHz, 2 TEMP_1, 3 POWER_1,
+ * 4 TIME_1, 5 TIME_2, 6 SPEED_1, 7 SPEED_2, 8 BW_1, 9 DATA_1, 10 PERCENT),
+ * type (enum amdgpu_metrics_attr_type: 2 U16, 4 U32, 6 U64) and count
+ * (SMU_13_0_6_NUM_XGMI_LINKS 8, _MAX_GFX_CLKS 8, _MAX_CLKS 4, _MAX_XCC 8,
+ * _MAX_VCN 4, _MAX_JPEG 40). */
+static const struct {
+  uint8_t id, unit, type, count;
+} gm_v1_9_fields[] = {
+    {0, 2, 2, 1},    /* temperature_hotspot */
+    {1, 2, 2, 1},    /* temperature_mem */
+    {2, 2, 2, 1},    /* temperature_vrsoc */
+    {3, 3, 2, 1},    /* curr_socket_power */
+    {4, 10, 2, 1},   /* average_gfx_activity */
+    {5, 10, 2, 1},   /* average_umc_activity */
+    {6, 8, 6, 1},    /* mem_max_bandwidth */
+    {7, 0, 6, 1},    /* energy_accumulator */
+    {8, 4, 6, 1},    /* system_clock_counter */
+    {9, 0, 4, 1},    /* accumulation_counter */
+    {10, 0, 4, 1},   /* prochot_residency_acc */
+    {11, 0, 4, 1},   /* ppt_residency_acc */
+    {12, 0, 4, 1},   /* socket_thm_residency_acc */
+    {13, 0, 4, 1},   /* vr_thm_residency_acc */
+    {14, 0, 4, 1},   /* hbm_thm_residency_acc */
+    {15, 0, 4, 1},   /* gfxclk_lock_status */
+    {16, 0, 2, 1},   /* pcie_link_width */
+    {17, 7, 2, 1},   /* pcie_link_speed */
+    {18, 0, 2, 1},   /* xgmi_link_width */
+    {19, 6, 2, 1},   /* xgmi_link_speed */
+    {20, 10, 4, 1},  /* gfx_activity_acc */
+    {21, 10, 4, 1},  /* mem_activity_acc */
+    {22, 10, 6, 1},  /* pcie_bandwidth_acc */
+    {23, 8, 6, 1},   /* pcie_bandwidth_inst */
+    {24, 0, 6, 1},   /* pcie_l0_to_recov_count_acc */
+    {25, 0, 6, 1},   /* pcie_replay_count_acc */
+    {26, 0, 6, 1},   /* pcie_replay_rover_count_acc */
+    {27, 0, 4, 1},   /* pcie_nak_sent_count_acc */
+    {28, 0, 4, 1},   /* pcie_nak_rcvd_count_acc */
+    {29, 9, 6, 8},   /* xgmi_read_data_acc */
+    {30, 9, 6, 8},   /* xgmi_write_data_acc */
+    {31, 0, 2, 8},   /* xgmi_link_status */
+    {32, 5, 6, 1},   /* firmware_timestamp */
+    {33, 1, 2, 8},   /* current_gfxclk */
+    {34, 1, 2, 4},   /* current_socclk */
+    {35, 1, 2, 4},   /* current_vclk0 */
+    {36, 1, 2, 4},   /* current_dclk0 */
+    {37, 1, 2, 1},   /* current_uclk */
+    {39, 0, 4, 1},   /* pcie_lc_perf_other_end_recovery */
+    {40, 10, 4, 8},  /* gfx_busy_inst */
+    {41, 10, 2, 40}, /* jpeg_busy */
+    {42, 10, 2, 4},  /* vcn_busy */
+    {43, 10, 6, 8},  /* gfx_busy_acc */
+    {44, 0, 6, 8},   /* gfx_below_host_limit_ppt_acc */
+    {45, 0, 6, 8},   /* gfx_below_host_limit_thm_acc */
+    {46, 0, 6, 8},   /* gfx_low_utilization_acc */
+    {47, 0, 6, 8},   /* gfx_below_host_limit_total_acc */
+};
+/* what a MI300 fills, as in gm_v1_4 (id, index, value) */
+static const struct {
+  uint8_t id, index;
+  uint64_t value;
+} gm_v1_9[] = {{0, 0, 70},
+               {1, 0, 65},
+               {2, 0, 50},
+               {3, 0, 550},
+               {4, 0, 80},
+               {5, 0, 20},
+               {7, 0, UINT64_C(65536) * 1000},
+               {33, 0, 2100},
+               {33, 1, 2000},
+               {37, 0, 1300},
+               {40, 0, 81},
+               {41, 0, 7},
+               {42, 0, 5}};
+
+static const unsigned gm_type_width[8] = {1, 1, 2, 2, 4, 4, 8, 8};
+
+uint64_t gm_build_enc(unsigned unit, unsigned type, unsigned id,
+                      unsigned inst) {
+  return (uint64_t)unit << 24 | (uint64_t)type << 20 | (uint64_t)id << 10 |
+         inst;
+}
+
+size_t gm_build_attr(const uint8_t *buf, unsigned id, unsigned index,
+                     unsigned *width) {
+  size_t size = (size_t)buf[0] | (size_t)buf[1] << 8, off = 8;
+  uint32_t count = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 |
+                   (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
+  for (uint32_t a = 0; a < count && off + 8 <= size; a++) {
+    uint64_t enc = 0;
+    for (unsigned i = 0; i < 8; i++)
+      enc |= (uint64_t)buf[off + i] << (8 * i);
+    off += 8;
+    unsigned w = gm_type_width[(enc >> 20) & 7], inst = enc & 0x3FF;
+    if (((enc >> 10) & 0x3FF) == id && index < inst) {
+      *width = w;
+      return off + (size_t)index * w;
+    }
+    off += (size_t)w * inst;
+  }
+  return 0;
+}
+
+static size_t gm_build_v1_9(uint8_t *buf) {
+  size_t off = 8;
+  for (size_t i = 0; i < N(gm_v1_9_fields); i++) {
+    unsigned w = gm_type_width[gm_v1_9_fields[i].type];
+    gm_put(buf, off, 8,
+           gm_build_enc(gm_v1_9_fields[i].unit, gm_v1_9_fields[i].type,
+                        gm_v1_9_fields[i].id, gm_v1_9_fields[i].count));
+    off += 8;
+    memset(buf + off, 0xFF, (size_t)w * gm_v1_9_fields[i].count);
+    off += (size_t)w * gm_v1_9_fields[i].count;
+  }
+  gm_put(buf, 0, 2, off); /* sizeof the packed struct */
+  buf[2] = 1;
+  buf[3] = 9;
+  gm_put(buf, 4, 4, N(gm_v1_9_fields));
+  for (size_t i = 0; i < N(gm_v1_9); i++) {
+    unsigned w = 0;
+    size_t at = gm_build_attr(buf, gm_v1_9[i].id, gm_v1_9[i].index, &w);
+    gm_put(buf, at, w, gm_v1_9[i].value);
+  }
+  return off;
+}
 
 static void gm_apply(uint8_t *buf, const struct gm_set *s, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -134,6 +263,8 @@ size_t gm_build(uint8_t *buf, unsigned format, unsigned content,
                 int first_layout) {
   size_t size = 0;
   unsigned key = format * 100 + content;
+  if (key == 109)
+    return gm_build_v1_9(buf);
   if (key == 106 && first_layout)
     key = 1061;
   static const uint16_t sizes[][2] = {

@@ -1261,14 +1261,14 @@ static void gpu_metrics__unknown_and_cut_said_once(void **state) {
   assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_mi300"), 0);
   static uint8_t b[GM_BUILD_MAX];
   size_t len = gm_build(b, 1, 8, 0);
-  b[3] = 9; /* v1.9 */
+  b[3] = 10; /* v1.10: none yet */
   assert_int_equal(
       ddv_tree_write_bin(&f->tree, "card2", "device/gpu_metrics", b, len), 0);
   start(f, NULL);
   read_at(f, 1);
   read_at(f, 2);
   assert_int_equal(logs_with("drm_device: 0000:05:00.0: device/gpu_metrics: "
-                             "gpu_metrics revision 1.9 is not known here: "
+                             "gpu_metrics revision 1.10 is not known here: "
                              "skipped"),
                    1);
   expect_no_line(f, "drm_device_gpu_metrics");
@@ -1316,6 +1316,101 @@ static void gpu_metrics__report_groups(void **state) {
                  "sensor=socket power_watts=25.0,power_cap_watts=30.0");
   expect_line(f, "drm_device,driver=amdgpu,device=0000:c5:00.0 info=1i");
   expect_no_line(f, "drm_device,driver=amdgpu,device=0000:c5:00.0 runtime");
+}
+
+/* v1.9 (an MI355X's attribute list): the same sensors and fields as the
+ * fixed layouts of the same SMU, the energy counter, nothing said. */
+static void gpu_metrics__v1_9_attribute_list(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_mi355"), 0);
+  start(f, NULL);
+  read_at(f, 1);
+#define MI355 "driver=amdgpu,device=0000:75:00.0"
+  expect_line(f, "drm_device_gpu_metrics," MI355 ",sensor=socket "
+                 "current_power_watts=550.0,energy_joules=1000.0");
+  expect_line(f, "drm_device_gpu_metrics," MI355 ",sensor=hotspot "
+                 "celsius=70.0");
+  expect_line(f, "drm_device_gpu_metrics," MI355 ",sensor=gfx "
+                 "busy_percent=80.0");
+  expect_line(f, "drm_device_gpu_metrics," MI355
+                 ",sensor=gfxclk1 actual_hz=2000000000i");
+  expect_line(f, "drm_device_gpu_metrics," MI355
+                 ",sensor=uclk actual_hz=1300000000i");
+  expect_line(f, "drm_device_gpu_metrics," MI355 ",sensor=gfx0 "
+                 "busy_percent=81.0");
+  expect_line(f, "drm_device_memory," MI355 ",region=vram "
+                 "total_bytes=309237645312i,used_bytes=4294967296i");
+  assert_int_equal(logs_with("gpu_metrics"), 0);
+  /* the energy grows between reads */
+  static uint8_t b[GM_BUILD_MAX];
+  size_t len = gm_build(b, 1, 9, 0);
+  unsigned w = 0;
+  size_t at = gm_build_attr(b, 7, 0, &w);
+  assert_int_equal(w, 8);
+  gm_put(b, at, 8, UINT64_C(65536) * 1100);
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card4", "device/gpu_metrics", b, len), 0);
+  read_at(f, 2);
+  expect_line(f, "drm_device_gpu_metrics," MI355 ",sensor=socket "
+                 "current_power_watts=550.0,energy_joules=1100.0");
+  /* a hostile list (an attribute's values past its end): said once with
+   * the reason, the device's other values go on */
+  at = gm_build_attr(b, 0, 0, &w);
+  gm_put(b, at - 8, 8, (UINT64_C(2) << 24) | (UINT64_C(2) << 20) | 1023);
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card4", "device/gpu_metrics", b, len), 0);
+  read_at(f, 3);
+  read_at(f, 4);
+  assert_int_equal(logs_with("drm_device: 0000:75:00.0: device/gpu_metrics: "
+                             "gpu_metrics 1.9: 1150 bytes read, "
+                             "structure_size 1150: 1.9: an attribute's "
+                             "values are cut: skipped"),
+                   1);
+  expect_line(f, "drm_device_memory," MI355 ",region=vram "
+                 "total_bytes=309237645312i,used_bytes=4294967296i");
+#undef MI355
+}
+
+/* v3.0's gfx busy takes its unit from the SMC firmware: percent after
+ * 0x5d4600 (42 is 42 %, not 0.42); ipu and core C0 are percent as they
+ * are; without fw_version/smc_fw_version the gfx busy is left out and
+ * that is said once, the other values stay. */
+static void gpu_metrics__v3_0_smc_version(void **state) {
+  struct fixture *f = *state;
+  assert_int_equal(ddv_tree_fixture(&f->tree, "amdgpu_strix"), 0);
+  put(f, "card3", "device/fw_version/smc_fw_version", "0x005d5100\n");
+  static uint8_t b[GM_BUILD_MAX];
+  size_t len = gm_build(b, 3, 0, 0);
+  gm_put(b, 42, 2, 42); /* GfxActivity in percent on this firmware */
+  assert_int_equal(
+      ddv_tree_write_bin(&f->tree, "card3", "device/gpu_metrics", b, len), 0);
+  start(f, "Report", "gpu_metrics", NULL);
+  read_at(f, 1);
+#define STRIX "driver=amdgpu,device=0000:c5:00.0"
+  expect_line(f, "drm_device_gpu_metrics," STRIX ",sensor=gfx "
+                 "celsius=52.0,busy_percent=42.0");
+  expect_line(f, "drm_device_gpu_metrics," STRIX ",sensor=ipu0 "
+                 "busy_percent=37.0");
+  assert_int_equal(logs_with("gpu_metrics"), 0);
+  drm_device_ops.instance_free(f->inst);
+  f->inst = NULL;
+  assert_int_equal(
+      ddv_tree_remove(&f->tree, "card3", "device/fw_version/smc_fw_version"),
+      0);
+  start(f, "Report", "gpu_metrics", NULL);
+  read_at(f, 1);
+  read_at(f, 2);
+  expect_line(f, "drm_device_gpu_metrics," STRIX ",sensor=gfx celsius=52.0");
+  expect_line(f, "drm_device_gpu_metrics," STRIX ",sensor=ipu0 "
+                 "busy_percent=37.0");
+  assert_int_equal(
+      logs_with("drm_device: 0000:c5:00.0: device/gpu_metrics: gpu_metrics "
+                "3.0: the unit of average_gfx_activity depends on the SMC "
+                "firmware (centi-percent up to 0x5d4600, percent after), and "
+                "device/fw_version/smc_fw_version is unreadable (No such file "
+                "or directory): the gfx busy is left out"),
+      1);
+#undef STRIX
 }
 
 /* An id not of the shape its show function prints is left out, and said
@@ -1488,6 +1583,10 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(gpu_metrics__unknown_and_cut_said_once,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(gpu_metrics__v1_9_attribute_list, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(gpu_metrics__v3_0_smc_version, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(gpu_metrics__report_groups, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(collectd__info_and_gpu_metrics_identities,

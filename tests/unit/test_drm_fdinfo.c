@@ -629,6 +629,84 @@ static void device_named_by_pdev_is_one_series(void **state) {
       f, "drm_clients,driver=i915,device=0000:00:02.0 clients=1i,processes=1i");
 }
 
+/* A masked container sysfs: class/drm/<minor>/dev is there, but neither
+ * the device link nor dev/char. The client's drm-pdev names the device;
+ * the class entry of the node it opened is that device, not a twin
+ * "driver=unknown,device=226:128" with no client beside it.
+ *  - class entries as the kernel makes them, links into devices/ (the
+ *    path names the device): card0 and renderD128 are one series;
+ *  - class entries as plain directories: the client's node joins its
+ *    device; card0, which nothing names, stays apart under its minor name
+ *    (never "M:m"), and no entry comes and goes between reads. */
+static void mask_sysfs(struct fixture *f, bool links) {
+  char path[600], target[300];
+  snprintf(path, sizeof(path), "%s/dev/char", f->fp.sys);
+  assert_int_equal(nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+  static const char *const minors[] = {"card0", "renderD128"};
+  static const char *const devs[] = {"226:0\n", "226:128\n"};
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(path, sizeof(path), "%s/devices/0000:00:02.0/drm/%s/device",
+             f->fp.sys, minors[i]);
+    assert_int_equal(unlink(path), 0);
+    if (!links)
+      continue;
+    snprintf(path, sizeof(path), "%s/class/drm/%s", f->fp.sys, minors[i]);
+    assert_int_equal(nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+    snprintf(target, sizeof(target), "../../devices/0000:00:02.0/drm/%s",
+             minors[i]);
+    assert_int_equal(symlink(target, path), 0);
+    snprintf(path, sizeof(path), "sys/devices/0000:00:02.0/drm/%s/dev",
+             minors[i]);
+    assert_int_equal(fakeproc_write(&f->fp, path, devs[i]), 0);
+  }
+}
+
+static void masked_sysfs_no_twin_device(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  mask_sysfs(f, /*links=*/true);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 0, 0));
+  start(f, NULL);
+  n_logged = 0;
+  log_set_sink(keep_log, LOG_LEVEL_INFO);
+  for (uint64_t t = 1; t <= 3; t++) {
+    read_at(f, t);
+    expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
+                   "clients=1i,processes=1i");
+    assert_int_equal(capture_sink_count(&f->sink, "drm_clients,"), 1);
+  }
+  log_set_sink(NULL, LOG_LEVEL_DEBUG);
+  for (size_t i = 0; i < n_logged && i < 8; i++)
+    if (strstr(logged[i], ": gone: ") || strstr(logged[i], ": appeared: "))
+      fail_msg("a class entry came and went: %s", logged[i]);
+}
+
+static void masked_sysfs_plain_class_entries(void **state) {
+  struct fixture *f = need_root(state);
+  i915_device(f);
+  mask_sysfs(f, /*links=*/false);
+  fakeproc_process(&f->fp, 100, "a", NULL);
+  fakeproc_fd(&f->fp, 100, 3, "renderD128", fdinfo_i915(7, 0, 0));
+  start(f, NULL);
+  n_logged = 0;
+  log_set_sink(keep_log, LOG_LEVEL_INFO);
+  for (uint64_t t = 1; t <= 3; t++) {
+    read_at(f, t);
+    expect_line(f, "drm_clients,driver=i915,device=0000:00:02.0 "
+                   "clients=1i,processes=1i");
+    expect_line(f, "drm_clients,driver=unknown,device=card0 "
+                   "clients=0i,processes=0i");
+    assert_int_equal(capture_sink_count(&f->sink, "drm_clients,"), 2);
+    expect_no_line(f, "drm_clients,driver=unknown,device=226:");
+    expect_no_line(f, "drm_clients,driver=unknown,device=renderD128");
+  }
+  log_set_sink(NULL, LOG_LEVEL_DEBUG);
+  for (size_t i = 0; i < n_logged && i < 8; i++)
+    if (strstr(logged[i], ": gone: ") || strstr(logged[i], ": appeared: "))
+      fail_msg("a class entry came and went: %s", logged[i]);
+}
+
 /* Two clients with 2^63 bytes each: the device sum saturates instead of
  * wrapping to 0, and the clamp counter says so. */
 static void group_sums_saturate(void **state) {
@@ -966,6 +1044,8 @@ int main(void) {
       T(malformed_and_vanishing),
       T(caps_with_ten_thousand_clients),
       T(device_named_by_pdev_is_one_series),
+      T(masked_sysfs_no_twin_device),
+      T(masked_sysfs_plain_class_entries),
       T(group_sums_saturate),
       T(idle_device_reports_zero),
       T(profiling_switch_restored),
