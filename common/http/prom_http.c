@@ -581,40 +581,16 @@ static int prom_http_listen_fd(const struct sockaddr_storage *ss, socklen_t len,
 /* A whole PEM file as a string, or NULL with `err` set. */
 static char *prom_http_pem(const char *path, const char *what, char *err,
                            size_t err_size) {
-  FILE *f = fopen(path, "re");
   char *buf = NULL;
-  size_t len = 0, cap = 0;
-  int e = 0;
-  if (f == NULL)
-    e = errno;
-  while (f != NULL && e == 0) {
-    if (len + 4096 + 1 > cap) {
-      char *grown = cap < (1u << 20) ? realloc(buf, cap + 8192) : NULL;
-      if (grown == NULL) {
-        e = cap < (1u << 20) ? ENOMEM : EFBIG;
-        break;
-      }
-      buf = grown;
-      cap += 8192;
-    }
-    size_t n = fread(buf + len, 1, 4096, f);
-    len += n;
-    if (n < 4096) {
-      e = ferror(f) ? EIO : 0;
-      break;
-    }
-  }
-  if (f != NULL)
-    fclose(f);
-  if (e == 0 && len == 0)
-    e = ENODATA;
-  if (e != 0) {
+  size_t len = 0;
+  const char *why = NULL;
+  if (prom_http_web_read(path, &buf, &len, &why) == 0 && len == 0) {
     free(buf);
-    snprintf(err, err_size, "%s %.200s: %s", what, path, strerror(e));
-    return NULL;
-  }
-  buf[len] = '\0';
-  return buf;
+    why = strerror(ENODATA);
+  } else if (why == NULL)
+    return buf;
+  snprintf(err, err_size, "%s %.200s: %s", what, path, why);
+  return NULL;
 }
 
 int prom_http_start(struct prom_http *h, const char *plugin, const char *addr,
@@ -639,9 +615,11 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
   if (rc < 0)
     return rc;
   struct prom_http_web web = {NULL, NULL, NULL};
+  /* Any fault of the configuration, a file that cannot be read included,
+   * is -EINVAL: the host exits 2 for it, as for --config */
   if (cfg->web_config != NULL &&
       (rc = prom_http_web_load(cfg->web_config, &web, err, err_size)) < 0)
-    return rc;
+    return rc == -ENOMEM ? rc : -EINVAL;
   char *cert = NULL, *key = NULL;
   if (web.tls_cert != NULL) {
     cert = prom_http_pem(web.tls_cert, "TLS certificate", err, err_size);

@@ -108,9 +108,11 @@ struct prom_http {
 
 /*
  * Bind `addr` (prom_http_parse_addr's syntax) and start serving. Returns 0,
- * -EINVAL for a bad address or configuration, or the negative errno of the
- * call that failed; `err` then says which, naming the address or file and
- * the errno text ("127.0.0.1:9470: bind: Address already in use").
+ * -EINVAL for a bad address or configuration (a --web-config, certificate
+ * or key file that is missing, unreadable or not a regular file included),
+ * or the negative errno of the call that failed; `err` then says which,
+ * naming the address or file and the errno text ("127.0.0.1:9470: bind:
+ * Address already in use").
  */
 int prom_http_start(struct prom_http *h, const char *plugin, const char *addr,
                     char *err, size_t err_size);

@@ -134,9 +134,27 @@ tap_is 2 $? "web-config: a certificate without its key: exit 2"
 tap_is "error: drm_fdinfo: listen: --web-config=$T/half.yml: tls_server_config needs both cert_file and key_file" \
   "$(cat "$T/err")" "web-config: the error names the file and what is missing"
 "${CMD[@]}" --listen=127.0.0.1:$port --web-config="$T/none.yml" >/dev/null 2>"$T/err"
-tap_is 1 $? "web-config: a missing file: exit 1"
+tap_is 2 $? "web-config: a missing file: exit 2, a configuration error"
 tap_is "error: drm_fdinfo: listen: --web-config=$T/none.yml: No such file or directory" \
   "$(cat "$T/err")" "web-config: a missing file is named with the errno text"
+printf 'tls_server_config:\n  cert_file: gone.pem\n  key_file: key.pem\n' >"$T/gone.yml"
+"${CMD[@]}" --listen=127.0.0.1:$port --web-config="$T/gone.yml" >/dev/null 2>"$T/err"
+tap_is 2 $? "web-config: a missing certificate: exit 2 as well"
+tap_is "error: drm_fdinfo: listen: TLS certificate $T/gone.pem: No such file or directory" \
+  "$(cat "$T/err")" "web-config: a missing certificate is named with the errno text"
+# a FIFO nobody writes, as the file and as the certificate: refused at
+# once (opened O_NONBLOCK, only regular files read), not a start blocked
+# for ever; timeout(1) bounds the run should it block
+mkfifo "$T/fifo.yml" "$T/fifo.pem"
+printf 'tls_server_config:\n  cert_file: fifo.pem\n  key_file: key.pem\n' >"$T/fifocert.yml"
+for f in fifo.yml fifocert.yml; do
+  t0=$(date +%s%N)
+  timeout 10 "${CMD[@]}" --listen=127.0.0.1:$port --web-config="$T/$f" >/dev/null 2>"$T/err"
+  rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
+  tap_is 2 "$rc" "web-config: $f, a FIFO: exit 2"
+  tap_check "web-config: $f, a FIFO: refused within 1 s (${ms} ms)" test "$ms" -lt 1000
+  tap_check "web-config: $f, a FIFO: said" grep -q 'not a regular file' "$T/err"
+done
 "${CMD[@]}" --once --web-config="$T/web.yml" >/dev/null 2>"$T/err"
 tap_is 2 $? "web-config: without --listen: a usage error"
 tap_check "web-config: without --listen: said" grep -q -- '--web-config: only with --listen' "$T/err"
