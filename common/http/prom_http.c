@@ -525,12 +525,22 @@ static void *prom_http_run(void *arg) {
       MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD);
   int epfd = di != NULL ? di->epoll_fd : -1;
   double rest = 0;
+  unsigned zeros = 0; /* runs in a row that libmicrohttpd asked at once */
   while (!h->stopping) {
     double now = prom_http_now();
     int timeout = 250; /* the deadlines' granularity */
     MHD_UNSIGNED_LONG_LONG mt;
     if (MHD_get_timeout(h->daemon, &mt) == MHD_YES && mt < (unsigned)timeout)
       timeout = (int)mt;
+    /* MHD_get_timeout says 0 while data waits inside libmicrohttpd (a TLS
+     * record GnuTLS holds) but also for as long as a TLS handshake is
+     * pending (daemon.c, MHD_get_timeout: a connection in its "eready"
+     * list), which one client holds by sending one byte: after
+     * PROM_HTTP_ZERO_RUNS such runs, wait at least PROM_HTTP_MIN_POLL_MS
+     * (a socket event still wakes the poll at once) */
+    zeros = timeout == 0 ? zeros + 1 : 0;
+    if (zeros > PROM_HTTP_ZERO_RUNS)
+      timeout = PROM_HTTP_MIN_POLL_MS;
     bool resting = rest > now;
     if (resting && (rest - now) * 1000 < timeout)
       timeout = (int)((rest - now) * 1000) + 1;

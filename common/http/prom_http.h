@@ -34,7 +34,10 @@
  *    passes (and libmicrohttpd's PROM_HTTP_CONN_MEMORY per connection);
  *  - out of file descriptors (EMFILE, ENFILE), a spare descriptor kept for
  *    the purpose is closed to accept the waiting connection and close it,
- *    and the listener rests PROM_HTTP_BACKOFF_MS: no busy loop.
+ *    and the listener rests PROM_HTTP_BACKOFF_MS: no busy loop;
+ *  - a TLS handshake left pending (one byte sent) has libmicrohttpd ask
+ *    to run again at once, for ever: past PROM_HTTP_ZERO_RUNS such runs the
+ *    loop waits PROM_HTTP_MIN_POLL_MS (or the next socket event).
  */
 #ifndef COMMON_HOST_PROM_HTTP_H
 #define COMMON_HOST_PROM_HTTP_H
@@ -60,6 +63,11 @@
 #define PROM_HTTP_PASSES_KEPT 2u
 #define PROM_HTTP_CONN_MEMORY (16u * 1024u)
 #define PROM_HTTP_BACKOFF_MS 100
+/* libmicrohttpd asking to run again at once more than PROM_HTTP_ZERO_RUNS
+ * times in a row (a pending TLS handshake does so for ever) waits
+ * PROM_HTTP_MIN_POLL_MS instead: no client state makes the loop spin. */
+#define PROM_HTTP_ZERO_RUNS 2u
+#define PROM_HTTP_MIN_POLL_MS 10
 
 /*
  * Parse --listen's value into `ss` / `len`: "ADDR:PORT", "ADDR" (default

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -601,6 +602,117 @@ static void prom_http__max_age(void **state) {
   prom_http_stop(&h);
 }
 
+/* ---- TLS ---- */
+
+/* A self-signed P-256 certificate for 127.0.0.1, valid to 2126, and its
+ * key: test material only (openssl req -x509 -newkey ec). */
+static const char test_cert[] =
+    "-----BEGIN CERTIFICATE-----\n"
+    "MIIBkTCCATagAwIBAgIUS0jxeBiRsKIB09xcj0h4BwsuwIUwCgYIKoZIzj0EAwIw\n"
+    "FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTIwMTIyNTYyNFoYDzIxMjYxMTA3\n"
+    "MjI1NjI0WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO\n"
+    "PQMBBwNCAATxyqakzzyz7yvCAXNYSLYjdy+ddcDdB4krnrO7sFXwzTIFyQvTX5s5\n"
+    "PE/mmSqcb0t1GZSktEkC1NoYAi1sg6nLo2QwYjAdBgNVHQ4EFgQUrNJr9xddqtGu\n"
+    "/VoZc1quXMdu4DAwHwYDVR0jBBgwFoAUrNJr9xddqtGu/VoZc1quXMdu4DAwDwYD\n"
+    "VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0kAMEYC\n"
+    "IQDWJpN9XSplAmhUEaumTGZVJ51Xc2BAVfvSSzbMBek2RAIhAOCT5hX+Ltr/5wbn\n"
+    "itqINpTsZSEMkAjVfwVEZ7wc7kfj\n"
+    "-----END CERTIFICATE-----\n";
+static const char test_key[] =
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg+fz+4d3JVuuB8mJq\n"
+    "RmUTztijD/KE93ZlZvQnJQ7H7CWhRANCAATxyqakzzyz7yvCAXNYSLYjdy+ddcDd\n"
+    "B4krnrO7sFXwzTIFyQvTX5s5PE/mmSqcb0t1GZSktEkC1NoYAi1sg6nL\n"
+    "-----END PRIVATE KEY-----\n";
+
+/* Write `text` to `dir`/`name`. */
+static void write_file(const char *dir, const char *name, const char *text) {
+  char path[256];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(fputs(text, f) >= 0, 1);
+  assert_int_equal(fclose(f), 0);
+}
+
+/* A server on a free loopback port with --web-config `dir`/web.yml. */
+static int serve_web(struct prom_http *h, const char *dir) {
+  int fd;
+  int port = taken_port(&fd);
+  close(fd);
+  char addr[64], err[300] = "", web[256];
+  snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
+  snprintf(web, sizeof(web), "%s/web.yml", dir);
+  struct prom_http_config cfg = {web, 0};
+  int rc = prom_http_start_with(h, "p", addr, &cfg, err, sizeof(err));
+  if (rc != 0)
+    printf("# %s\n", err);
+  assert_int_equal(rc, 0);
+  return port;
+}
+
+/* CPU time of the server's thread, seconds. */
+static double server_cpu_s(struct prom_http *h) {
+  clockid_t id;
+  struct timespec ts;
+  assert_int_equal(pthread_getcpuclockid(h->thread, &id), 0);
+  assert_int_equal(clock_gettime(id, &ts), 0);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Clients that send the first byte of a TLS handshake (a ClientHello's
+ * record type, 0x16) and wait: libmicrohttpd's handshake stays pending,
+ * its MHD_get_timeout says 0, and a loop that trusts it spins. Over 5 s
+ * (each holder is cut at the request deadline and comes back) the server
+ * thread must stay far from a core. */
+static void prom_http__tls_holders(void **state) {
+  (void)state;
+  char dir[] = "/tmp/prom_http_tls.XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  write_file(dir, "c.pem", test_cert);
+  write_file(dir, "k.pem", test_key);
+  write_file(dir, "web.yml",
+             "tls_server_config:\n  cert_file: c.pem\n  key_file: k.pem\n");
+  struct prom_http h;
+  int port = serve_web(&h, dir);
+  assert_int_equal(prom_http_publish(&h, "m 1\n", 4), 0);
+  enum { N = 8 };
+  int s[N];
+  char from[N][32];
+  for (int i = 0; i < N; i++) {
+    snprintf(from[i], sizeof(from[i]), "127.0.0.%d", 2 + i % 4);
+    s[i] = connect_from(from[i], port, 0);
+    assert_int_equal(send(s[i], "\x16", 1, MSG_NOSIGNAL), 1);
+  }
+  double c0 = server_cpu_s(&h), t0 = now_s();
+  int again = 0;
+  while (now_s() < t0 + 5.0) {
+    for (int i = 0; i < N; i++)
+      if (closed_by_server(s[i], 0)) { /* the request deadline: back */
+        close(s[i]);
+        s[i] = connect_from(from[i], port, 0);
+        assert_int_equal(send(s[i], "\x16", 1, MSG_NOSIGNAL), 1);
+        again++;
+      }
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  double used = server_cpu_s(&h) - c0;
+  printf("# %d TLS holders (%d came back): server thread %.3f s CPU in 5 s\n",
+         N, again, used);
+  for (int i = 0; i < N; i++)
+    close(s[i]);
+  prom_http_stop(&h);
+  char path[256];
+  static const char *const names[] = {"c.pem", "k.pem", "web.yml"};
+  for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+    snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+    remove(path);
+  }
+  rmdir(dir);
+  assert_true(used < 0.5);
+}
+
 /* ---- the sink: duplicates said ---- */
 
 static char said_lines[8][600];
@@ -666,6 +778,7 @@ int main(void) {
       cmocka_unit_test(prom_http__slowloris),
       cmocka_unit_test(prom_http__stalled_readers),
       cmocka_unit_test(prom_http__out_of_descriptors),
+      cmocka_unit_test(prom_http__tls_holders),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
