@@ -342,8 +342,10 @@ enum {
   PROM_HTTP_NOT_ALLOWED,
   PROM_HTTP_NO_PASS,
   PROM_HTTP_UNAUTHORIZED,
+  PROM_HTTP_TOO_LARGE,
   PROM_HTTP_N_FIXED,
 };
+_Static_assert(PROM_HTTP_N_FIXED <= PROM_HTTP_FIXED_MAX, "h->fixed too small");
 
 static const struct {
   unsigned status;
@@ -353,6 +355,8 @@ static const struct {
     {MHD_HTTP_METHOD_NOT_ALLOWED, "405 method not allowed: GET or HEAD\n"},
     {MHD_HTTP_SERVICE_UNAVAILABLE, "503: no read has finished yet\n"},
     {MHD_HTTP_UNAUTHORIZED, "401 unauthorized: a user and password\n"},
+    {MHD_HTTP_CONTENT_TOO_LARGE, "413 content too large: no request takes "
+                                 "a body\n"},
 };
 
 static int prom_http_fixed_make(struct prom_http *h) {
@@ -453,6 +457,31 @@ static enum MHD_Result prom_http_metrics(struct prom_http *h,
   return rc;
 }
 
+/* True when the request announces a body: any Transfer-Encoding (chunked,
+ * or one libmicrohttpd does not know, which it reads until the connection
+ * ends: connection.c, parse_connection_headers), or a Content-Length
+ * above 0 (libmicrohttpd has answered 400 for one that is not a number). */
+static bool prom_http_has_body(struct MHD_Connection *c) {
+  if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                  MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL)
+    return true;
+  const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                               MHD_HTTP_HEADER_CONTENT_LENGTH);
+  return cl != NULL && cl[strspn(cl, "0")] != '\0';
+}
+
+/* libmicrohttpd's unescaping of the path, except that "%00" is left as it
+ * is: decoded, "/metrics%00" would compare equal to "/metrics" (a C
+ * string ends at the NUL) and answer 200 on a path that is not ours. */
+static size_t prom_http_unescape(void *cls, struct MHD_Connection *c,
+                                 char *s) {
+  (void)cls;
+  (void)c;
+  if (strstr(s, "%00") != NULL)
+    return strlen(s);
+  return MHD_http_unescape(s);
+}
+
 static enum MHD_Result prom_http_handle(void *cls, struct MHD_Connection *c,
                                         const char *url, const char *method,
                                         const char *version,
@@ -461,23 +490,30 @@ static enum MHD_Result prom_http_handle(void *cls, struct MHD_Connection *c,
   (void)version;
   (void)upload_data;
   struct prom_http *h = cls;
-  if (*req == NULL) { /* headers in: answer on the next call (see the top) */
+  bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
+             strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+  if (*req == NULL) { /* the headers are in */
     *req = h;
     struct prom_http_conn *k = prom_http_conn_of(c);
+    /* no request has a body here: the request is complete now, and its
+     * answer due within PROM_HTTP_ANSWER_S */
     if (k != NULL)
       k->deadline = prom_http_now() + PROM_HTTP_ANSWER_S;
-    return MHD_YES;
+    /* A body is refused at once: answered now, libmicrohttpd reads none
+     * of it, sends no "100 Continue" and closes after the answer (see the
+     * top), so a body sent a byte a second holds nothing */
+    if (prom_http_has_body(c))
+      return prom_http_fixed_answer(
+          h, c, get ? PROM_HTTP_TOO_LARGE : PROM_HTTP_NOT_ALLOWED);
+    return MHD_YES; /* answered on the next call (see the top) */
   }
-  if (*upload_data_size != 0) { /* a body: read and dropped */
-    *upload_data_size = 0;
-    return MHD_YES;
-  }
+  if (*upload_data_size != 0) /* none announced, none read: not reached */
+    return MHD_NO;
   if (!prom_http_authorized(h, c))
     return prom_http_fixed_answer(h, c, PROM_HTTP_UNAUTHORIZED);
   if (strcmp(url, "/metrics") != 0)
     return prom_http_fixed_answer(h, c, PROM_HTTP_NOT_FOUND);
-  if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
-      strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+  if (!get)
     return prom_http_fixed_answer(h, c, PROM_HTTP_NOT_ALLOWED);
   return prom_http_metrics(h, c);
 }
@@ -672,7 +708,8 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
       (size_t)PROM_HTTP_CONN_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
       (unsigned)PROM_HTTP_IDLE_S, MHD_OPTION_NOTIFY_CONNECTION,
       prom_http_conn_notify, h, MHD_OPTION_NOTIFY_COMPLETED,
-      prom_http_completed, h, MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
+      prom_http_completed, h, MHD_OPTION_UNESCAPE_CALLBACK, prom_http_unescape,
+      h, MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
   int e = errno ? errno : EIO;
   free(cert);
   free(key);

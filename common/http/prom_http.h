@@ -79,6 +79,9 @@
 int prom_http_parse_addr(const char *text, struct sockaddr_storage *ss,
                          socklen_t *len, char *err, size_t err_size);
 
+/* Room for the constant answers (prom_http.c). */
+#define PROM_HTTP_FIXED_MAX 8
+
 /* What prom_http_start_with takes beyond the address; zero it for plain
  * HTTP without users or maximum age. */
 struct prom_http_config {
@@ -111,7 +114,7 @@ struct prom_http {
   unsigned long shut_down;      /* connections shut down by a deadline */
   struct prom_http_conn *conns; /* server thread only */
   struct prom_http_users *users;
-  struct MHD_Response *fixed[5]; /* the constant answers */
+  struct MHD_Response *fixed[PROM_HTTP_FIXED_MAX]; /* constant answers */
 };
 
 /*

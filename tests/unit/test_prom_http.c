@@ -359,6 +359,66 @@ static void prom_http__slowloris(void **state) {
   prom_http_stop(&h);
 }
 
+/* Requests with a body, and paths libmicrohttpd would decode into ours:
+ * each answered at once (well before any deadline), without "100
+ * Continue", and the connection closed after the answer. */
+static void prom_http__bodies_refused(void **state) {
+  (void)state;
+  struct prom_http h;
+  int port = serve(&h);
+  assert_int_equal(prom_http_publish(&h, "m 1\n", 4), 0);
+  static const struct {
+    const char *req;
+    int status;
+    bool closes;
+  } cases[] = {
+      /* a huge body announced, 1 byte sent: the old server waited for the
+       * rest until the answer deadline */
+      {"POST /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000\r\n"
+       "\r\nx",
+       405, true},
+      {"POST /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000000\r\n"
+       "Expect: 100-continue\r\n\r\n",
+       405, true},
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\n", 413,
+       true},
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n"
+       "\r\n1\r\nx\r\n",
+       413, true},
+      /* a coding libmicrohttpd does not know: it read "the body" until the
+       * connection ended */
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: xchunked\r\n"
+       "\r\n",
+       413, true},
+      {"GET /metrics%00 HTTP/1.1\r\nHost: t\r\n\r\n", 404, false},
+      {"GET /metrics%00.txt HTTP/1.1\r\nHost: t\r\n\r\n", 404, false},
+      {"GET /%6detrics HTTP/1.1\r\nHost: t\r\n\r\n", 200, false},
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", 200,
+       false},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    int s = connect_from("127.0.0.1", port, 0);
+    size_t n = strlen(cases[i].req);
+    double t0 = now_s();
+    assert_int_equal(send(s, cases[i].req, n, MSG_NOSIGNAL), (ssize_t)n);
+    char head[2048], body[256];
+    size_t len = 0;
+    assert_true(read_answer(s, head, sizeof(head), body, sizeof(body), &len));
+    double took = now_s() - t0;
+    int status = 0;
+    assert_int_equal(sscanf(head, "HTTP/1.1 %d", &status), 1);
+    if (status != cases[i].status)
+      printf("# case %zu: %d\n", i, status);
+    assert_int_equal(status, cases[i].status);
+    assert_true(took < 2.0);
+    if (cases[i].closes)
+      assert_true(closed_by_server(s, 2000));
+    close(s);
+  }
+  assert_int_equal(h.scrapes, 2);
+  prom_http_stop(&h);
+}
+
 /* Resident set of this process, bytes. */
 static long rss_bytes(void) {
   FILE *f = fopen("/proc/self/statm", "r");
@@ -775,6 +835,7 @@ int main(void) {
       cmocka_unit_test(prom_http__keep_alive),
       cmocka_unit_test(prom_http__gzip),
       cmocka_unit_test(prom_http__max_age),
+      cmocka_unit_test(prom_http__bodies_refused),
       cmocka_unit_test(prom_http__slowloris),
       cmocka_unit_test(prom_http__stalled_readers),
       cmocka_unit_test(prom_http__out_of_descriptors),
