@@ -473,8 +473,7 @@ static bool prom_http_has_body(struct MHD_Connection *c) {
 /* libmicrohttpd's unescaping of the path, except that "%00" is left as it
  * is: decoded, "/metrics%00" would compare equal to "/metrics" (a C
  * string ends at the NUL) and answer 200 on a path that is not ours. */
-static size_t prom_http_unescape(void *cls, struct MHD_Connection *c,
-                                 char *s) {
+static size_t prom_http_unescape(void *cls, struct MHD_Connection *c, char *s) {
   (void)cls;
   (void)c;
   if (strstr(s, "%00") != NULL)
