@@ -129,7 +129,8 @@ static double prom_http_now(void) {
  * ---- */
 
 struct prom_http_pass {
-  unsigned refs;    /* h->pass holds one; a compression in progress one */
+  unsigned refs;    /* h->pass holds one; a compression in progress one; each
+                       connection sending it one */
   uint64_t gen;     /* h->generation when published */
   double when;      /* CLOCK_MONOTONIC seconds of the publish */
   const char *text; /* owned by `plain` (freed with its last reference) */
@@ -260,8 +261,9 @@ static bool prom_http_wants_gzip(const char *v) {
 struct prom_http_conn {
   struct prom_http_conn *next, *prev;
   int fd;
-  double deadline; /* CLOCK_MONOTONIC; shut down past it */
-  uint64_t gen;    /* the pass being sent, 0 for none */
+  double deadline;             /* CLOCK_MONOTONIC; shut down past it */
+  struct prom_http_pass *pass; /* a reference (h->lock) on the pass being
+                                  sent, or NULL */
   bool shut;
 };
 
@@ -286,6 +288,9 @@ static void prom_http_conn_notify(void *cls, struct MHD_Connection *c,
     /* called before libmicrohttpd closes the socket: k->fd is still ours
      * to shut down until here */
     struct prom_http_conn *k = *ctx;
+    pthread_mutex_lock(&h->lock);
+    prom_http_pass_put(k->pass);
+    pthread_mutex_unlock(&h->lock);
     if (k->prev != NULL)
       k->prev->next = k->next;
     else
@@ -307,32 +312,63 @@ static struct prom_http_conn *prom_http_conn_of(struct MHD_Connection *c) {
  * idle deadline. */
 static void prom_http_completed(void *cls, struct MHD_Connection *c, void **req,
                                 enum MHD_RequestTerminationCode t) {
-  (void)cls;
+  struct prom_http *h = cls;
   (void)t;
   *req = NULL;
   struct prom_http_conn *k = prom_http_conn_of(c);
   if (k != NULL) {
     k->deadline = prom_http_now() + PROM_HTTP_IDLE_S;
-    k->gen = 0;
+    pthread_mutex_lock(&h->lock);
+    prom_http_pass_put(k->pass); /* sent: the pass may go */
+    k->pass = NULL;
+    pthread_mutex_unlock(&h->lock);
   }
 }
 
-/* Shut down every connection past its deadline or still sending a pass
- * PROM_HTTP_PASSES_KEPT older than the newest; libmicrohttpd then sees the
- * socket end and closes it. */
-static void prom_http_reap(struct prom_http *h) {
-  pthread_mutex_lock(&h->lock);
-  uint64_t newest = h->generation;
-  pthread_mutex_unlock(&h->lock);
-  double now = prom_http_now();
+static int prom_http_gen_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? 1 : x > y ? -1 : 0; /* newest first */
+}
+
+/* The oldest pass a connection may still be sending: a reader keeps the
+ * pass it asked for until it has read it (a slow reader is not cut for
+ * newer passes), but once readers pin more than PROM_HTTP_PASSES_KEPT
+ * older passes, the readers of the oldest ones are cut, so that stalled
+ * readers pin at most that many passes. 0: none is cut. h->lock held. */
+static uint64_t prom_http_oldest_kept(struct prom_http *h) {
+  uint64_t gens[PROM_HTTP_CONNECTIONS];
+  size_t n = 0;
   for (struct prom_http_conn *k = h->conns; k != NULL; k = k->next) {
-    bool old = k->gen != 0 && newest - k->gen >= PROM_HTTP_PASSES_KEPT;
+    if (k->pass == NULL || k->pass == h->pass || k->shut)
+      continue;
+    size_t i = 0;
+    while (i < n && gens[i] != k->pass->gen)
+      i++;
+    if (i == n && n < PROM_HTTP_CONNECTIONS)
+      gens[n++] = k->pass->gen;
+  }
+  if (n <= PROM_HTTP_PASSES_KEPT)
+    return 0;
+  qsort(gens, n, sizeof(gens[0]), prom_http_gen_cmp);
+  return gens[PROM_HTTP_PASSES_KEPT - 1];
+}
+
+/* Shut down every connection past its deadline or still sending a pass
+ * older than the ones kept (prom_http_oldest_kept); libmicrohttpd then
+ * sees the socket end and closes it. */
+static void prom_http_reap(struct prom_http *h) {
+  double now = prom_http_now();
+  pthread_mutex_lock(&h->lock);
+  uint64_t oldest = prom_http_oldest_kept(h);
+  for (struct prom_http_conn *k = h->conns; k != NULL; k = k->next) {
+    bool old = k->pass != NULL && k->pass->gen < oldest;
     if (k->shut || k->fd < 0 || (now < k->deadline && !old))
       continue;
     shutdown(k->fd, SHUT_RDWR);
     k->shut = true;
     __atomic_fetch_add(&h->shut_down, 1, __ATOMIC_RELAXED); /* read by tests */
   }
+  pthread_mutex_unlock(&h->lock);
 }
 
 /* ---- answers ---- */
@@ -450,8 +486,10 @@ static enum MHD_Result prom_http_metrics(struct prom_http *h,
   else {
     rc = MHD_queue_response(c, MHD_HTTP_OK, r != NULL ? r : p->plain);
     h->scrapes++;
-    if (k != NULL)
-      k->gen = p->gen;
+    if (k != NULL && k->pass == NULL) { /* see prom_http_oldest_kept */
+      k->pass = p;
+      p->refs++;
+    }
   }
   pthread_mutex_unlock(&h->lock);
   return rc;

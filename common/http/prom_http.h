@@ -29,9 +29,12 @@
  *    does not extend it), the next request on a kept-alive connection
  *    PROM_HTTP_IDLE_S after the last answer, an answer must be read
  *    within PROM_HTTP_ANSWER_S; past that the connection is shut down;
- *  - a connection still sending a pass PROM_HTTP_PASSES_KEPT passes older
- *    than the newest is shut down, so stalled readers pin at most that many
- *    passes (and libmicrohttpd's PROM_HTTP_CONN_MEMORY per connection);
+ *  - a reader keeps the pass it asked for until it has read it, however
+ *    many newer ones are published (the answer deadline bounds it), but
+ *    once readers pin more than PROM_HTTP_PASSES_KEPT passes older than the
+ *    newest, the readers of the oldest are shut down: stalled readers pin
+ *    at most that many passes (and libmicrohttpd's PROM_HTTP_CONN_MEMORY
+ *    per connection);
  *  - out of file descriptors (EMFILE, ENFILE), a spare descriptor kept for
  *    the purpose is closed to accept the waiting connection and close it,
  *    and the listener rests PROM_HTTP_BACKOFF_MS: no busy loop;
@@ -60,7 +63,7 @@
 #define PROM_HTTP_REQUEST_S 5.0
 #define PROM_HTTP_IDLE_S 30.0
 #define PROM_HTTP_ANSWER_S 60.0
-#define PROM_HTTP_PASSES_KEPT 2u
+#define PROM_HTTP_PASSES_KEPT 4u
 #define PROM_HTTP_CONN_MEMORY (16u * 1024u)
 #define PROM_HTTP_BACKOFF_MS 100
 /* libmicrohttpd asking to run again at once more than PROM_HTTP_ZERO_RUNS

@@ -469,14 +469,37 @@ static void prom_http__stalled_readers(void **state) {
   /* one shared pass: far from 64 copies (448 MB) */
   printf("# 64 stalled readers of a 32 MB pass: RSS +%ld KiB\n", grown / 1024);
   assert_true(grown < (long)(2 * len));
-  /* newer passes: the readers stuck on the first are shut down */
-  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT; k++)
+  /* newer passes: a reader keeps the pass it asked for, however many */
+  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT + 2; k++)
     assert_int_equal(prom_http_publish(&h, text, len), 0);
+  double until = now_s() + 1; /* 4 ticks of the server's thread */
+  while (now_s() < until) {
+    struct timespec tick = {0, 50 * 1000 * 1000};
+    nanosleep(&tick, NULL);
+  }
+  assert_int_equal(__atomic_load_n(&h.shut_down, __ATOMIC_RELAXED), 0);
+  /* a stalled reader on each of PROM_HTTP_PASSES_KEPT newer passes: the
+   * readers then pin more older passes than kept, and those of the oldest,
+   * the first 64, are cut */
+  int more[PROM_HTTP_PASSES_KEPT];
+  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT; k++) {
+    more[k] = connect_from("127.0.0.10", port, 4096);
+    assert_int_equal(send(more[k], req, sizeof(req) - 1, MSG_NOSIGNAL),
+                     (ssize_t)sizeof(req) - 1);
+    int q = 0;
+    double end2 = now_s() + 10;
+    while ((ioctl(more[k], FIONREAD, &q) != 0 || q == 0) && now_s() < end2) {
+      struct timespec pause = {0, 20 * 1000 * 1000};
+      nanosleep(&pause, NULL);
+    }
+    assert_true(q > 0); /* being answered the newest pass */
+    assert_int_equal(prom_http_publish(&h, text, len), 0);
+  }
   /* The server's thread cuts them on its next tick (250 ms). Reading a
    * socket before that would let its answer finish and the connection
    * stay alive, rightly: so first wait (bounded) until the server says it
    * shut down all 64, then see each one end. */
-  double until = now_s() + 10;
+  until = now_s() + 10;
   while (now_s() < until) {
     if (__atomic_load_n(&h.shut_down, __ATOMIC_RELAXED) >= N)
       break;
@@ -487,8 +510,80 @@ static void prom_http__stalled_readers(void **state) {
   for (int i = 0; i < N; i++)
     shut += closed_by_server(s[i], 10000);
   assert_int_equal(shut, N);
+  /* the readers of the newer passes stay */
+  assert_int_equal(__atomic_load_n(&h.shut_down, __ATOMIC_RELAXED), N);
+  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT; k++) {
+    int q = 0;
+    assert_int_equal(ioctl(more[k], FIONREAD, &q), 0);
+    assert_true(q > 0);
+    close(more[k]);
+  }
   for (int i = 0; i < N; i++)
     close(s[i]);
+  free(text);
+  prom_http_stop(&h);
+}
+
+/* A reader slower than the publishes (a scraper on a slow link) reads the
+ * whole pass it asked for, byte for byte, while many newer passes are
+ * published: the pass lives until it has been sent. */
+static void prom_http__slow_reader(void **state) {
+  (void)state;
+  struct prom_http h;
+  int port = serve(&h);
+  size_t len = 8u << 20; /* beyond what the socket buffers hold */
+  char *text = malloc(len), *got = malloc(len + 1);
+  assert_non_null(text);
+  assert_non_null(got);
+  for (size_t i = 0; i < len; i++)
+    text[i] = i % 64 == 63 ? '\n' : 'a' + (char)(i % 26);
+  assert_int_equal(prom_http_publish(&h, text, len), 0);
+  int s = connect_from("127.0.0.1", port, 65536);
+  static const char req[] = "GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n";
+  assert_int_equal(send(s, req, sizeof(req) - 1, MSG_NOSIGNAL),
+                   (ssize_t)sizeof(req) - 1);
+  /* the head, byte by byte */
+  char head[2048];
+  size_t n = 0;
+  while (n + 1 < sizeof(head) && strstr(head, "\r\n\r\n") == NULL) {
+    struct pollfd p = {s, POLLIN, 0};
+    assert_int_equal(poll(&p, 1, 5000), 1);
+    assert_int_equal(recv(s, head + n, 1, 0), 1);
+    head[++n] = '\0';
+  }
+  assert_non_null(strstr(head, "HTTP/1.1 200"));
+  /* what the socket holds every 20 ms, a new pass (other text) published
+   * each time */
+  char *other = malloc(len);
+  assert_non_null(other);
+  memset(other, 'z', len);
+  size_t have = 0;
+  int passes = 0;
+  double end = now_s() + 30;
+  while (have < len && now_s() < end) {
+    struct pollfd p = {s, POLLIN, 0};
+    if (poll(&p, 1, 1000) == 1) {
+      size_t want = len - have;
+      ssize_t r = recv(s, got + have, want, MSG_DONTWAIT);
+      if (r == 0)
+        break; /* cut */
+      if (r > 0)
+        have += (size_t)r;
+    }
+    assert_int_equal(prom_http_publish(&h, other, len), 0);
+    passes++;
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  printf("# a slow reader read %zu of %zu bytes while %d passes were "
+         "published\n",
+         have, len, passes);
+  assert_int_equal(have, len);
+  assert_true(passes > (int)PROM_HTTP_PASSES_KEPT);
+  assert_memory_equal(got, text, len);
+  close(s);
+  free(other);
+  free(got);
   free(text);
   prom_http_stop(&h);
 }
@@ -838,6 +933,7 @@ int main(void) {
       cmocka_unit_test(prom_http__bodies_refused),
       cmocka_unit_test(prom_http__slowloris),
       cmocka_unit_test(prom_http__stalled_readers),
+      cmocka_unit_test(prom_http__slow_reader),
       cmocka_unit_test(prom_http__out_of_descriptors),
       cmocka_unit_test(prom_http__tls_holders),
   };
