@@ -16,6 +16,7 @@
  */
 #include "common/http/prom_http.h"
 #include "common/core/log.h"
+#include "common/http/prom_http_auth.h"
 #include "common/http/prom_http_web.h"
 #include "common/sink/sink_prom.h"
 
@@ -265,6 +266,7 @@ struct prom_http_conn {
   struct prom_http_pass *pass; /* a reference (h->lock) on the pass being
                                   sent, or NULL */
   bool shut;
+  struct prom_http_auth_job job; /* its password check */
 };
 
 static void prom_http_conn_notify(void *cls, struct MHD_Connection *c,
@@ -291,6 +293,9 @@ static void prom_http_conn_notify(void *cls, struct MHD_Connection *c,
     pthread_mutex_lock(&h->lock);
     prom_http_pass_put(k->pass);
     pthread_mutex_unlock(&h->lock);
+    /* never queued here: a connection waiting for its check is suspended,
+     * and prom_http_stop completes the queued ones first */
+    prom_http_auth_job_fini(&k->job);
     if (k->prev != NULL)
       k->prev->next = k->next;
     else
@@ -446,17 +451,77 @@ static enum MHD_Result prom_http_stale(struct MHD_Connection *c, double age,
   return rc;
 }
 
-static bool prom_http_authorized(struct prom_http *h,
-                                 struct MHD_Connection *c) {
-  if (h->users == NULL)
-    return true;
+/* A worker has checked the password of a suspended connection: the
+ * handler is called again (a worker's thread: MHD_resume_connection is
+ * thread-safe, daemon.c). */
+static void prom_http_auth_done(void *cls, struct prom_http_auth_job *job) {
+  (void)cls;
+  MHD_resume_connection(job->ctx);
+}
+
+/* The basic-auth verdict on the request of `c`: OK, DENIED, BUSY or
+ * BACKOFF (with `*retry_s`), or PENDING: the connection is suspended
+ * until a worker has hashed the password, then the handler is called
+ * again and this returns the worker's verdict. */
+static enum prom_http_auth_verdict prom_http_authorize(struct prom_http *h,
+                                                       struct MHD_Connection *c,
+                                                       double *retry_s) {
+  struct prom_http_conn *k = prom_http_conn_of(c);
+  *retry_s = 1;
+  if (k == NULL)
+    return PROM_HTTP_AUTH_BUSY; /* out of memory when it connected */
+  if (k->job.state == PROM_HTTP_JOB_DONE)
+    return prom_http_auth_take(h->auth, &k->job) ? PROM_HTTP_AUTH_OK
+                                                 : PROM_HTTP_AUTH_DENIED;
   char *password = NULL;
   char *user = MHD_basic_auth_get_username_password(c, &password);
-  bool ok = user != NULL && password != NULL &&
-            prom_http_users_check(h->users, user, password);
+  enum prom_http_auth_verdict v = PROM_HTTP_AUTH_DENIED;
+  if (user != NULL && password != NULL) {
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    v = prom_http_auth_check(h->auth, &k->job, ci ? ci->client_addr : NULL,
+                             user, password, prom_http_now(), retry_s);
+  }
   MHD_free(user);
   MHD_free(password);
-  return ok;
+  if (v == PROM_HTTP_AUTH_PENDING) {
+    /* suspended before it is queued: a worker may resume it at once */
+    k->job.ctx = c;
+    MHD_suspend_connection(c);
+    prom_http_auth_queue(h->auth, &k->job);
+  }
+  return v;
+}
+
+/* 429 or 503 with Retry-After, saying why. */
+static enum MHD_Result prom_http_retry(struct MHD_Connection *c,
+                                       enum prom_http_auth_verdict v,
+                                       double retry_s) {
+  unsigned secs =
+      retry_s < 1 ? 1u : (unsigned)retry_s + (retry_s > (unsigned)retry_s);
+  char body[160], after[16];
+  int n = snprintf(body, sizeof(body),
+                   v == PROM_HTTP_AUTH_BUSY
+                       ? "503: too many password checks waiting; try again "
+                         "in %u s\n"
+                       : "429: too many failed or waiting password checks "
+                         "from this address; try again in %u s\n",
+                   secs);
+  snprintf(after, sizeof(after), "%u", secs);
+  struct MHD_Response *r =
+      MHD_create_response_from_buffer((size_t)n, body, MHD_RESPMEM_MUST_COPY);
+  if (r == NULL)
+    return MHD_NO;
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                          "text/plain; charset=utf-8");
+  MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, after);
+  enum MHD_Result rc =
+      MHD_queue_response(c,
+                         v == PROM_HTTP_AUTH_BUSY ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                                  : MHD_HTTP_TOO_MANY_REQUESTS,
+                         r);
+  MHD_destroy_response(r);
+  return rc;
 }
 
 /* The pass answer: the newest pass (gzip when asked), or 503. */
@@ -546,8 +611,16 @@ static enum MHD_Result prom_http_handle(void *cls, struct MHD_Connection *c,
   }
   if (*upload_data_size != 0) /* none announced, none read: not reached */
     return MHD_NO;
-  if (!prom_http_authorized(h, c))
-    return prom_http_fixed_answer(h, c, PROM_HTTP_UNAUTHORIZED);
+  if (h->auth != NULL) {
+    double retry_s = 0;
+    enum prom_http_auth_verdict v = prom_http_authorize(h, c, &retry_s);
+    if (v == PROM_HTTP_AUTH_PENDING)
+      return MHD_YES; /* suspended: called again once checked */
+    if (v == PROM_HTTP_AUTH_DENIED)
+      return prom_http_fixed_answer(h, c, PROM_HTTP_UNAUTHORIZED);
+    if (v != PROM_HTTP_AUTH_OK)
+      return prom_http_retry(c, v, retry_s);
+  }
   if (strcmp(url, "/metrics") != 0)
     return prom_http_fixed_answer(h, c, PROM_HTTP_NOT_FOUND);
   if (!get)
@@ -713,7 +786,7 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
       return -EINVAL;
     }
   }
-  h->users = web.users; /* taken over */
+  struct prom_http_users *users = web.users; /* taken over */
   web.users = NULL;
   prom_http_web_fini(&web);
   char where[80];
@@ -722,12 +795,15 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
   if (fd < 0) {
     free(cert);
     free(key);
+    prom_http_users_free(users);
     h->fd = -1;
     prom_http_stop(h);
     return fd;
   }
   pthread_mutex_init(&h->lock, NULL);
-  unsigned flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET;
+  /* suspend and resume: a connection waits for its password check */
+  unsigned flags =
+      MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME;
   if (ss.ss_family == AF_INET6)
     flags |= MHD_USE_IPv6;
   if (cert != NULL)
@@ -771,11 +847,19 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
     sigaddset(&block, SIGHUP);
     sigaddset(&block, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    e = pthread_create(&h->thread, NULL, prom_http_run, h);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
     step = "pthread_create";
+    if (users != NULL) { /* the password checks' workers */
+      errno = 0;
+      h->auth = prom_http_auth_new(users, prom_http_auth_done, h);
+      users = NULL; /* taken over, freed on failure */
+      e = h->auth == NULL ? (errno ? errno : ENOMEM) : 0;
+    }
+    if (e == 0)
+      e = pthread_create(&h->thread, NULL, prom_http_run, h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     h->running = e == 0;
   }
+  prom_http_users_free(users); /* not taken: a failure before */
   if (e != 0) {
     snprintf(err, err_size, "%s: %s: %s", where, step, strerror(e));
     h->fd = fd;
@@ -795,6 +879,11 @@ void prom_http_stop(struct prom_http *h) {
     pthread_join(h->thread, NULL);
     h->running = false;
   }
+  /* Before the daemon: the checks still queued are completed and their
+   * connections resumed (libmicrohttpd panics if one is left suspended:
+   * daemon.c, close_all_connections). */
+  prom_http_auth_free(h->auth);
+  h->auth = NULL;
   if (h->daemon != NULL) {
     MHD_stop_daemon(h->daemon); /* closes the connections, not h->fd */
     h->daemon = NULL;
@@ -812,10 +901,5 @@ void prom_http_stop(struct prom_http *h) {
       close(*fds[i]);
     *fds[i] = -1;
   }
-  if (h->users != NULL) {
-    struct prom_http_web w = {NULL, NULL, h->users};
-    prom_http_web_fini(&w);
-  }
-  h->users = NULL;
   h->started = false;
 }

@@ -96,7 +96,7 @@ struct MHD_Daemon;
 struct MHD_Response;
 struct prom_http_pass;
 struct prom_http_conn;
-struct prom_http_users;
+struct prom_http_auth;
 
 struct prom_http {
   bool started;       /* by prom_http_start*, until prom_http_stop */
@@ -116,7 +116,7 @@ struct prom_http {
   unsigned long refused_fds;    /* connections closed at once: EMFILE */
   unsigned long shut_down;      /* connections shut down by a deadline */
   struct prom_http_conn *conns; /* server thread only */
-  struct prom_http_users *users;
+  struct prom_http_auth *auth;  /* the password checks, or NULL: no users */
   struct MHD_Response *fixed[PROM_HTTP_FIXED_MAX]; /* constant answers */
 };
 

@@ -11,12 +11,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Verified (user, password) pairs remembered. */
-#define PROM_HTTP_USERS_CACHE 8
 
 struct prom_http_user {
   char name[PROM_HTTP_USER_MAX + 1];
@@ -26,19 +24,12 @@ struct prom_http_user {
 struct prom_http_users {
   struct prom_http_user *v;
   size_t n, cap;
-  struct crypt_data *cd; /* about 32 KiB: not on the stack */
-  struct {
-    size_t user; /* index in v, +1; 0 for an empty slot */
-    char *password;
-  } cache[PROM_HTTP_USERS_CACHE];
-  size_t next; /* the cache slot replaced next */
+  struct crypt_data *cd; /* for the checks at load; about 32 KiB */
 };
 
-static void prom_http_users_free(struct prom_http_users *u) {
+void prom_http_users_free(struct prom_http_users *u) {
   if (u == NULL)
     return;
-  for (size_t i = 0; i < PROM_HTTP_USERS_CACHE; i++)
-    free(u->cache[i].password);
   free(u->v);
   free(u->cd);
   free(u);
@@ -51,8 +42,7 @@ void prom_http_web_fini(struct prom_http_web *w) {
   memset(w, 0, sizeof(*w));
 }
 
-/* Compare without stopping at the first difference. */
-static bool prom_http_same(const char *a, const char *b) {
+bool prom_http_same(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   unsigned char d = la != lb;
   for (size_t i = 0; i < la && i < lb; i++)
@@ -159,29 +149,29 @@ static const char *prom_http_users_add(struct prom_http_users *u,
   return NULL;
 }
 
-bool prom_http_users_check(struct prom_http_users *u, const char *user,
-                           const char *password) {
+/* FNV-1a of a name: which user's hash an unknown name is checked
+ * against. */
+static size_t prom_http_name_hash(const char *name) {
+  uint32_t h = 2166136261u;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    h = (h ^ *p) * 16777619u;
+  return h;
+}
+
+bool prom_http_users_verify(const struct prom_http_users *u, const char *user,
+                            const char *password, struct crypt_data *cd) {
   size_t i = 0;
   while (i < u->n && strcmp(u->v[i].name, user) != 0)
     i++;
-  if (i == u->n)
-    return false;
-  for (size_t k = 0; k < PROM_HTTP_USERS_CACHE; k++)
-    if (u->cache[k].user == i + 1 &&
-        prom_http_same(u->cache[k].password, password))
-      return true;
-  memset(u->cd, 0, sizeof(*u->cd));
-  const char *r = crypt_r(password, u->v[i].hash, u->cd);
-  if (r == NULL || !prom_http_same(r, u->v[i].hash))
-    return false;
-  char *copy = strdup(password);
-  if (copy != NULL) {
-    size_t k = u->next++ % PROM_HTTP_USERS_CACHE;
-    free(u->cache[k].password);
-    u->cache[k].user = i + 1;
-    u->cache[k].password = copy;
-  }
-  return true;
+  bool known = i < u->n;
+  /* An unknown name costs what a known one does: the password is hashed
+   * with the setting (method, cost, salt) of a user the name picks, so
+   * that the time of a 401 does not tell which names exist, even with
+   * users of different costs. */
+  const char *hash = u->v[known ? i : prom_http_name_hash(user) % u->n].hash;
+  memset(cd, 0, sizeof(*cd));
+  const char *r = crypt_r(password, hash, cd);
+  return r != NULL && prom_http_same(r, hash) && known;
 }
 
 /* ---- the file ---- */

@@ -65,11 +65,21 @@ int prom_http_web_load(const char *path, struct prom_http_web *out, char *err,
 
 void prom_http_web_fini(struct prom_http_web *w);
 
-/* True when `user` is one of `u` and `password` matches its hash. A match
- * is remembered (the last few pairs, exact bytes), so that a scraper's
- * every request does not pay for a bcrypt. Not thread-safe: one server
- * thread calls it. */
-bool prom_http_users_check(struct prom_http_users *u, const char *user,
-                           const char *password);
+/*
+ * True when `user` is one of `u` and `password` matches its hash (crypt_r
+ * into the caller's `cd`: thread-safe, `u` is not changed after the
+ * load). An unknown user costs the same work as a known one (a hash of
+ * the same method and cost), so that the time of a refusal does not tell
+ * which names exist.
+ */
+struct crypt_data;
+bool prom_http_users_verify(const struct prom_http_users *u, const char *user,
+                            const char *password, struct crypt_data *cd);
+
+/* a equals b, compared without stopping at the first difference. */
+bool prom_http_same(const char *a, const char *b);
+
+/* Free users taken from a prom_http_web; NULL is a no-op. */
+void prom_http_users_free(struct prom_http_users *u);
 
 #endif

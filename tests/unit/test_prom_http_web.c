@@ -59,14 +59,18 @@ static void prom_http_web_parse__valid(void **state) {
   assert_string_equal(w.tls_cert, "/etc/gpu/server.crt");
   assert_string_equal(w.tls_key, "/etc/x/server.key");
   assert_non_null(w.users);
-  assert_true(prom_http_users_check(w.users, "alice", "secret"));
-  assert_true(prom_http_users_check(w.users, "alice", "secret")); /* cached */
-  assert_false(prom_http_users_check(w.users, "alice", "secret "));
-  assert_false(prom_http_users_check(w.users, "alice", "secre"));
-  assert_false(prom_http_users_check(w.users, "alice", ""));
-  assert_true(prom_http_users_check(w.users, "bob", "other pass"));
-  assert_false(prom_http_users_check(w.users, "bob", "secret"));
-  assert_false(prom_http_users_check(w.users, "carol", "secret"));
+  struct crypt_data cd;
+  assert_true(prom_http_users_verify(w.users, "alice", "secret", &cd));
+  assert_true(prom_http_users_verify(w.users, "alice", "secret", &cd));
+  assert_false(prom_http_users_verify(w.users, "alice", "secret ", &cd));
+  assert_false(prom_http_users_verify(w.users, "alice", "secre", &cd));
+  assert_false(prom_http_users_verify(w.users, "alice", "", &cd));
+  assert_true(prom_http_users_verify(w.users, "bob", "other pass", &cd));
+  assert_false(prom_http_users_verify(w.users, "bob", "secret", &cd));
+  /* an unknown user, even with a password that is some user's */
+  assert_false(prom_http_users_verify(w.users, "carol", "secret", &cd));
+  assert_false(prom_http_users_verify(w.users, "carol", "other pass", &cd));
+  assert_false(prom_http_users_verify(w.users, "", "secret", &cd));
   prom_http_web_fini(&w);
   /* users only: no TLS */
   snprintf(text, sizeof(text), "basic_auth_users:\n  alice: %s\n", h1);
