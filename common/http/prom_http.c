@@ -455,8 +455,13 @@ static enum MHD_Result prom_http_stale(struct MHD_Connection *c, double age,
  * handler is called again (a worker's thread: MHD_resume_connection is
  * thread-safe, daemon.c). */
 static void prom_http_auth_done(void *cls, struct prom_http_auth_job *job) {
-  (void)cls;
+  struct prom_http *h = cls;
   MHD_resume_connection(job->ctx);
+  /* Without a thread of its own, libmicrohttpd has no channel to wake its
+   * loop (daemon.c, MHD_start_daemon_va drops MHD_USE_ITC): ours does,
+   * and its next MHD_run resumes the connection */
+  ssize_t w = write(h->wake[1], "r", 1);
+  (void)w; /* a full pipe wakes it as well */
 }
 
 /* The basic-auth verdict on the request of `c`: OK, DENIED, BUSY or
@@ -696,6 +701,11 @@ static void *prom_http_run(void *arg) {
     int n = poll(p, 3, timeout);
     if (n < 0 && errno != EINTR)
       break;
+    if (n > 0 && (p[0].revents & POLLIN)) { /* a stop, or a check done */
+      char drain[64];
+      while (read(h->wake[0], drain, sizeof(drain)) > 0)
+        ;
+    }
     if (n > 0 && (p[2].revents & POLLIN))
       rest = prom_http_accept(h);
     MHD_run(h->daemon);

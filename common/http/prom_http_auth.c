@@ -32,6 +32,7 @@ struct prom_http_auth {
   bool stop;
   struct prom_http_auth_job *head[2], *tail[2]; /* [0]: first, [1]: last */
   unsigned queued;
+  unsigned running_low; /* jobs of addresses that have failed, running */
   struct {
     char *user, *password; /* owned, or NULL */
   } cache[PROM_HTTP_AUTH_CACHE];
@@ -134,9 +135,15 @@ static void prom_http_auth_remember(struct prom_http_auth *a, const char *user,
   a->cache[k].password = p;
 }
 
-static struct prom_http_auth_job *prom_http_auth_pop(struct prom_http_auth *a) {
+/* The next job: an address without failures first; one of an address
+ * that has failed only while no other such job runs, so that a worker is
+ * always left for the others (`all`: any job, at the stop). */
+static struct prom_http_auth_job *prom_http_auth_pop(struct prom_http_auth *a,
+                                                     bool all) {
   for (int q = 0; q < 2; q++) {
     struct prom_http_auth_job *j = a->head[q];
+    if (q == 1 && a->running_low > 0 && !all)
+      break;
     if (j != NULL) {
       a->head[q] = j->next;
       if (a->head[q] == NULL)
@@ -173,16 +180,22 @@ static void *prom_http_auth_run(void *arg) {
   struct crypt_data *cd = malloc(sizeof(*cd)); /* about 32 KiB */
   pthread_mutex_lock(&a->lock);
   while (!a->stop) {
-    struct prom_http_auth_job *j = prom_http_auth_pop(a);
+    struct prom_http_auth_job *j = prom_http_auth_pop(a, false);
     if (j == NULL) {
       pthread_cond_wait(&a->work, &a->lock);
       continue;
     }
+    bool low = j->low;
+    a->running_low += low;
     pthread_mutex_unlock(&a->lock);
     bool ok = cd != NULL &&
               prom_http_users_verify(a->users, j->user, j->password, cd);
     pthread_mutex_lock(&a->lock);
     prom_http_auth_finish(a, j, ok, cd != NULL);
+    if (low) {
+      a->running_low--;
+      pthread_cond_signal(&a->work); /* a low job may wait for this */
+    }
     pthread_mutex_unlock(&a->lock);
     a->done(a->cls, j); /* the job may be reused from here on */
     pthread_mutex_lock(&a->lock);
@@ -228,7 +241,7 @@ void prom_http_auth_free(struct prom_http_auth *a) {
   for (unsigned i = 0; i < a->n_workers; i++)
     pthread_join(a->workers[i], NULL);
   struct prom_http_auth_job *j;
-  while ((j = prom_http_auth_pop(a)) != NULL) {
+  while ((j = prom_http_auth_pop(a, true)) != NULL) {
     prom_http_auth_finish(a, j, false, false);
     a->done(a->cls, j);
   }
@@ -283,7 +296,8 @@ prom_http_auth_check(struct prom_http_auth *a, struct prom_http_auth_job *job,
       *retry_s = 1;
     } else {
       memcpy(job->addr, key, 16);
-      job->low = e != NULL && e->fails > 0;
+      /* last: an address that has failed, or has a check waiting */
+      job->low = e != NULL && (e->fails > 0 || e->flight > 0);
     }
   }
   pthread_mutex_unlock(&a->lock);

@@ -11,7 +11,9 @@
  *    Prometheus' exporter-toolkit does;
  *  - any other check goes to a queue of at most PROM_HTTP_AUTH_QUEUE jobs
  *    that PROM_HTTP_AUTH_WORKERS threads take, those of addresses without
- *    failures first; a full queue is "busy" (503);
+ *    failures and with no other check waiting first, the others one at a
+ *    time (a worker is left for the first ones); a full queue is "busy"
+ *    (503);
  *  - an address (an IPv4 address, an IPv6 /64) may have
  *    PROM_HTTP_AUTH_PER_IP checks waiting or running; after
  *    PROM_HTTP_AUTH_FREE_FAILS failures in a row it waits
