@@ -15,7 +15,11 @@
  *                         503 before the first one, and 503 saying its age
  *                         when it is older than the maximum age
  *   any other path        404; another method on /metrics: 405
- *   without credentials   401 when --web-config lists users
+ *   a request body        405 (not GET or HEAD), else 413, at once, the
+ *                         body unread, no "100 Continue"; then closed
+ *   without credentials   401 when --web-config lists users; 429 or 503
+ *                         with Retry-After while the password checks are
+ *                         held off or full (prom_http_auth.h)
  *
  * With --web-config (prom_http_web.h), TLS (GnuTLS, through libmicrohttpd)
  * and basic authentication, as node_exporter's web configuration file.
