@@ -37,7 +37,9 @@
 #define PROM_HTTP_AUTH_PER_IP 2u
 #define PROM_HTTP_AUTH_CACHE 16u
 #define PROM_HTTP_AUTH_ADDRS 256u /* addresses with failures remembered */
-#define PROM_HTTP_AUTH_FREE_FAILS 3u
+/* Failures an address has for free: a person mistyping, a test timing a
+ * few refusals; a storm is held by the queue's order before this. */
+#define PROM_HTTP_AUTH_FREE_FAILS 10u
 #define PROM_HTTP_AUTH_BACKOFF_S 0.5
 #define PROM_HTTP_AUTH_BACKOFF_MAX_S 30.0
 #define PROM_HTTP_AUTH_FORGET_S 60.0
