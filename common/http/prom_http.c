@@ -16,6 +16,8 @@
  */
 #include "common/http/prom_http.h"
 #include "common/core/log.h"
+#include "common/http/prom_http_addr.h"
+#include "common/http/prom_http_auth.h"
 #include "common/http/prom_http_web.h"
 #include "common/sink/sink_prom.h"
 
@@ -33,92 +35,6 @@
 #include <microhttpd.h>
 #include <zlib.h>
 
-static int prom_http_bad(char *err, size_t size, const char *text,
-                         const char *why) {
-  snprintf(err, size, "--listen=%.80s: %s", text, why);
-  return -EINVAL;
-}
-
-int prom_http_parse_addr(const char *text, struct sockaddr_storage *ss,
-                         socklen_t *len, char *err, size_t err_size) {
-  char host[64];
-  const char *port = NULL;
-  memset(ss, 0, sizeof(*ss));
-  if (text[0] == '[') {
-    const char *close = strchr(text, ']');
-    if (close == NULL)
-      return prom_http_bad(err, err_size, text,
-                           "no ']' after the IPv6 "
-                           "address");
-    if (close[1] != '\0' && close[1] != ':')
-      return prom_http_bad(err, err_size, text, "expected ':PORT' after ']'");
-    size_t n = (size_t)(close - text - 1);
-    if (n >= sizeof(host))
-      return prom_http_bad(err, err_size, text, "address too long");
-    memcpy(host, text + 1, n);
-    host[n] = '\0';
-    port = close[1] == ':' ? close + 2 : NULL;
-  } else {
-    const char *colon = strrchr(text, ':');
-    if (colon != NULL && strchr(text, ':') != colon)
-      return prom_http_bad(err, err_size, text,
-                           "an IPv6 address goes in brackets: [::1]:9470");
-    size_t n = colon ? (size_t)(colon - text) : strlen(text);
-    if (n >= sizeof(host))
-      return prom_http_bad(err, err_size, text, "address too long");
-    memcpy(host, text, n);
-    host[n] = '\0';
-    port = colon ? colon + 1 : NULL;
-  }
-  unsigned long p = PROM_HTTP_DEFAULT_PORT;
-  if (port != NULL) {
-    char *end;
-    errno = 0;
-    p = port[0] >= '0' && port[0] <= '9' ? strtoul(port, &end, 10) : 0;
-    if (port[0] < '0' || port[0] > '9' || *end != '\0' || errno != 0 ||
-        p == 0 || p > 65535)
-      return prom_http_bad(err, err_size, text,
-                           "expected a port from 1 to 65535 after ':'");
-  }
-  struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
-  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
-  if (text[0] == '[') {
-    if (inet_pton(AF_INET6, host, &v6->sin6_addr) != 1)
-      return prom_http_bad(err, err_size, text, "not a numeric IPv6 address");
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons((uint16_t)p);
-    *len = sizeof(*v6);
-    return 0;
-  }
-  if (host[0] == '\0')
-    v4->sin_addr.s_addr = htonl(INADDR_ANY);
-  else if (strcmp(host, "localhost") == 0)
-    v4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  else if (inet_pton(AF_INET, host, &v4->sin_addr) != 1)
-    return prom_http_bad(err, err_size, text,
-                         "not a numeric IPv4 address (no name lookup; "
-                         "IPv6 goes in brackets)");
-  v4->sin_family = AF_INET;
-  v4->sin_port = htons((uint16_t)p);
-  *len = sizeof(*v4);
-  return 0;
-}
-
-/* "127.0.0.1:9470" or "[::1]:9470". */
-static void prom_http_addr_text(const struct sockaddr_storage *ss, char *out,
-                                size_t size) {
-  char a[INET6_ADDRSTRLEN] = "?";
-  if (ss->ss_family == AF_INET6) {
-    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)ss;
-    inet_ntop(AF_INET6, &v6->sin6_addr, a, sizeof(a));
-    snprintf(out, size, "[%s]:%u", a, ntohs(v6->sin6_port));
-  } else {
-    const struct sockaddr_in *v4 = (const struct sockaddr_in *)ss;
-    inet_ntop(AF_INET, &v4->sin_addr, a, sizeof(a));
-    snprintf(out, size, "%s:%u", a, ntohs(v4->sin_port));
-  }
-}
-
 static double prom_http_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -129,7 +45,8 @@ static double prom_http_now(void) {
  * ---- */
 
 struct prom_http_pass {
-  unsigned refs;    /* h->pass holds one; a compression in progress one */
+  unsigned refs;    /* h->pass holds one; a compression in progress one; each
+                       connection sending it one */
   uint64_t gen;     /* h->generation when published */
   double when;      /* CLOCK_MONOTONIC seconds of the publish */
   const char *text; /* owned by `plain` (freed with its last reference) */
@@ -260,9 +177,11 @@ static bool prom_http_wants_gzip(const char *v) {
 struct prom_http_conn {
   struct prom_http_conn *next, *prev;
   int fd;
-  double deadline; /* CLOCK_MONOTONIC; shut down past it */
-  uint64_t gen;    /* the pass being sent, 0 for none */
+  double deadline;             /* CLOCK_MONOTONIC; shut down past it */
+  struct prom_http_pass *pass; /* a reference (h->lock) on the pass being
+                                  sent, or NULL */
   bool shut;
+  struct prom_http_auth_job job; /* its password check */
 };
 
 static void prom_http_conn_notify(void *cls, struct MHD_Connection *c,
@@ -286,6 +205,12 @@ static void prom_http_conn_notify(void *cls, struct MHD_Connection *c,
     /* called before libmicrohttpd closes the socket: k->fd is still ours
      * to shut down until here */
     struct prom_http_conn *k = *ctx;
+    pthread_mutex_lock(&h->lock);
+    prom_http_pass_put(k->pass);
+    pthread_mutex_unlock(&h->lock);
+    /* never queued here: a connection waiting for its check is suspended,
+     * and prom_http_stop completes the queued ones first */
+    prom_http_auth_job_fini(&k->job);
     if (k->prev != NULL)
       k->prev->next = k->next;
     else
@@ -307,32 +232,63 @@ static struct prom_http_conn *prom_http_conn_of(struct MHD_Connection *c) {
  * idle deadline. */
 static void prom_http_completed(void *cls, struct MHD_Connection *c, void **req,
                                 enum MHD_RequestTerminationCode t) {
-  (void)cls;
+  struct prom_http *h = cls;
   (void)t;
   *req = NULL;
   struct prom_http_conn *k = prom_http_conn_of(c);
   if (k != NULL) {
     k->deadline = prom_http_now() + PROM_HTTP_IDLE_S;
-    k->gen = 0;
+    pthread_mutex_lock(&h->lock);
+    prom_http_pass_put(k->pass); /* sent: the pass may go */
+    k->pass = NULL;
+    pthread_mutex_unlock(&h->lock);
   }
 }
 
-/* Shut down every connection past its deadline or still sending a pass
- * PROM_HTTP_PASSES_KEPT older than the newest; libmicrohttpd then sees the
- * socket end and closes it. */
-static void prom_http_reap(struct prom_http *h) {
-  pthread_mutex_lock(&h->lock);
-  uint64_t newest = h->generation;
-  pthread_mutex_unlock(&h->lock);
-  double now = prom_http_now();
+static int prom_http_gen_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? 1 : x > y ? -1 : 0; /* newest first */
+}
+
+/* The oldest pass a connection may still be sending: a reader keeps the
+ * pass it asked for until it has read it (a slow reader is not cut for
+ * newer passes), but once readers pin more than PROM_HTTP_PASSES_KEPT
+ * older passes, the readers of the oldest ones are cut, so that stalled
+ * readers pin at most that many passes. 0: none is cut. h->lock held. */
+static uint64_t prom_http_oldest_kept(struct prom_http *h) {
+  uint64_t gens[PROM_HTTP_CONNECTIONS];
+  size_t n = 0;
   for (struct prom_http_conn *k = h->conns; k != NULL; k = k->next) {
-    bool old = k->gen != 0 && newest - k->gen >= PROM_HTTP_PASSES_KEPT;
+    if (k->pass == NULL || k->pass == h->pass || k->shut)
+      continue;
+    size_t i = 0;
+    while (i < n && gens[i] != k->pass->gen)
+      i++;
+    if (i == n && n < PROM_HTTP_CONNECTIONS)
+      gens[n++] = k->pass->gen;
+  }
+  if (n <= PROM_HTTP_PASSES_KEPT)
+    return 0;
+  qsort(gens, n, sizeof(gens[0]), prom_http_gen_cmp);
+  return gens[PROM_HTTP_PASSES_KEPT - 1];
+}
+
+/* Shut down every connection past its deadline or still sending a pass
+ * older than the ones kept (prom_http_oldest_kept); libmicrohttpd then
+ * sees the socket end and closes it. */
+static void prom_http_reap(struct prom_http *h) {
+  double now = prom_http_now();
+  pthread_mutex_lock(&h->lock);
+  uint64_t oldest = prom_http_oldest_kept(h);
+  for (struct prom_http_conn *k = h->conns; k != NULL; k = k->next) {
+    bool old = k->pass != NULL && k->pass->gen < oldest;
     if (k->shut || k->fd < 0 || (now < k->deadline && !old))
       continue;
     shutdown(k->fd, SHUT_RDWR);
     k->shut = true;
     __atomic_fetch_add(&h->shut_down, 1, __ATOMIC_RELAXED); /* read by tests */
   }
+  pthread_mutex_unlock(&h->lock);
 }
 
 /* ---- answers ---- */
@@ -342,8 +298,10 @@ enum {
   PROM_HTTP_NOT_ALLOWED,
   PROM_HTTP_NO_PASS,
   PROM_HTTP_UNAUTHORIZED,
+  PROM_HTTP_TOO_LARGE,
   PROM_HTTP_N_FIXED,
 };
+_Static_assert(PROM_HTTP_N_FIXED <= PROM_HTTP_FIXED_MAX, "h->fixed too small");
 
 static const struct {
   unsigned status;
@@ -353,6 +311,8 @@ static const struct {
     {MHD_HTTP_METHOD_NOT_ALLOWED, "405 method not allowed: GET or HEAD\n"},
     {MHD_HTTP_SERVICE_UNAVAILABLE, "503: no read has finished yet\n"},
     {MHD_HTTP_UNAUTHORIZED, "401 unauthorized: a user and password\n"},
+    {MHD_HTTP_CONTENT_TOO_LARGE, "413 content too large: no request takes "
+                                 "a body\n"},
 };
 
 static int prom_http_fixed_make(struct prom_http *h) {
@@ -406,17 +366,82 @@ static enum MHD_Result prom_http_stale(struct MHD_Connection *c, double age,
   return rc;
 }
 
-static bool prom_http_authorized(struct prom_http *h,
-                                 struct MHD_Connection *c) {
-  if (h->users == NULL)
-    return true;
+/* A worker has checked the password of a suspended connection: the
+ * handler is called again (a worker's thread: MHD_resume_connection is
+ * thread-safe, daemon.c). */
+static void prom_http_auth_done(void *cls, struct prom_http_auth_job *job) {
+  struct prom_http *h = cls;
+  MHD_resume_connection(job->ctx);
+  /* Without a thread of its own, libmicrohttpd has no channel to wake its
+   * loop (daemon.c, MHD_start_daemon_va drops MHD_USE_ITC): ours does,
+   * and its next MHD_run resumes the connection */
+  ssize_t w = write(h->wake[1], "r", 1);
+  (void)w; /* a full pipe wakes it as well */
+}
+
+/* The basic-auth verdict on the request of `c`: OK, DENIED, BUSY or
+ * BACKOFF (with `*retry_s`), or PENDING: the connection is suspended
+ * until a worker has hashed the password, then the handler is called
+ * again and this returns the worker's verdict. */
+static enum prom_http_auth_verdict prom_http_authorize(struct prom_http *h,
+                                                       struct MHD_Connection *c,
+                                                       double *retry_s) {
+  struct prom_http_conn *k = prom_http_conn_of(c);
+  *retry_s = 1;
+  if (k == NULL)
+    return PROM_HTTP_AUTH_BUSY; /* out of memory when it connected */
+  if (k->job.state == PROM_HTTP_JOB_DONE)
+    return prom_http_auth_take(h->auth, &k->job) ? PROM_HTTP_AUTH_OK
+                                                 : PROM_HTTP_AUTH_DENIED;
   char *password = NULL;
   char *user = MHD_basic_auth_get_username_password(c, &password);
-  bool ok = user != NULL && password != NULL &&
-            prom_http_users_check(h->users, user, password);
+  enum prom_http_auth_verdict v = PROM_HTTP_AUTH_DENIED;
+  if (user != NULL && password != NULL) {
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    v = prom_http_auth_check(h->auth, &k->job, ci ? ci->client_addr : NULL,
+                             user, password, prom_http_now(), retry_s);
+  }
   MHD_free(user);
   MHD_free(password);
-  return ok;
+  if (v == PROM_HTTP_AUTH_PENDING) {
+    /* suspended before it is queued: a worker may resume it at once */
+    k->job.ctx = c;
+    MHD_suspend_connection(c);
+    prom_http_auth_queue(h->auth, &k->job);
+  }
+  return v;
+}
+
+/* 429 or 503 with Retry-After, saying why. */
+static enum MHD_Result prom_http_retry(struct MHD_Connection *c,
+                                       enum prom_http_auth_verdict v,
+                                       double retry_s) {
+  unsigned secs =
+      retry_s < 1 ? 1u : (unsigned)retry_s + (retry_s > (unsigned)retry_s);
+  char body[160], after[16];
+  int n = snprintf(body, sizeof(body),
+                   v == PROM_HTTP_AUTH_BUSY
+                       ? "503: too many password checks waiting; try again "
+                         "in %u s\n"
+                       : "429: too many failed or waiting password checks "
+                         "from this address; try again in %u s\n",
+                   secs);
+  snprintf(after, sizeof(after), "%u", secs);
+  struct MHD_Response *r =
+      MHD_create_response_from_buffer((size_t)n, body, MHD_RESPMEM_MUST_COPY);
+  if (r == NULL)
+    return MHD_NO;
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                          "text/plain; charset=utf-8");
+  MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, after);
+  enum MHD_Result rc =
+      MHD_queue_response(c,
+                         v == PROM_HTTP_AUTH_BUSY ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                                  : MHD_HTTP_TOO_MANY_REQUESTS,
+                         r);
+  MHD_destroy_response(r);
+  return rc;
 }
 
 /* The pass answer: the newest pass (gzip when asked), or 503. */
@@ -446,11 +471,37 @@ static enum MHD_Result prom_http_metrics(struct prom_http *h,
   else {
     rc = MHD_queue_response(c, MHD_HTTP_OK, r != NULL ? r : p->plain);
     h->scrapes++;
-    if (k != NULL)
-      k->gen = p->gen;
+    if (k != NULL && k->pass == NULL) { /* see prom_http_oldest_kept */
+      k->pass = p;
+      p->refs++;
+    }
   }
   pthread_mutex_unlock(&h->lock);
   return rc;
+}
+
+/* True when the request announces a body: any Transfer-Encoding (chunked,
+ * or one libmicrohttpd does not know, which it reads until the connection
+ * ends: connection.c, parse_connection_headers), or a Content-Length
+ * above 0 (libmicrohttpd has answered 400 for one that is not a number). */
+static bool prom_http_has_body(struct MHD_Connection *c) {
+  if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                  MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL)
+    return true;
+  const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                               MHD_HTTP_HEADER_CONTENT_LENGTH);
+  return cl != NULL && cl[strspn(cl, "0")] != '\0';
+}
+
+/* libmicrohttpd's unescaping of the path, except that "%00" is left as it
+ * is: decoded, "/metrics%00" would compare equal to "/metrics" (a C
+ * string ends at the NUL) and answer 200 on a path that is not ours. */
+static size_t prom_http_unescape(void *cls, struct MHD_Connection *c, char *s) {
+  (void)cls;
+  (void)c;
+  if (strstr(s, "%00") != NULL)
+    return strlen(s);
+  return MHD_http_unescape(s);
 }
 
 static enum MHD_Result prom_http_handle(void *cls, struct MHD_Connection *c,
@@ -461,23 +512,38 @@ static enum MHD_Result prom_http_handle(void *cls, struct MHD_Connection *c,
   (void)version;
   (void)upload_data;
   struct prom_http *h = cls;
-  if (*req == NULL) { /* headers in: answer on the next call (see the top) */
+  bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
+             strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+  if (*req == NULL) { /* the headers are in */
     *req = h;
     struct prom_http_conn *k = prom_http_conn_of(c);
+    /* no request has a body here: the request is complete now, and its
+     * answer due within PROM_HTTP_ANSWER_S */
     if (k != NULL)
       k->deadline = prom_http_now() + PROM_HTTP_ANSWER_S;
-    return MHD_YES;
+    /* A body is refused at once: answered now, libmicrohttpd reads none
+     * of it, sends no "100 Continue" and closes after the answer (see the
+     * top), so a body sent a byte a second holds nothing */
+    if (prom_http_has_body(c))
+      return prom_http_fixed_answer(
+          h, c, get ? PROM_HTTP_TOO_LARGE : PROM_HTTP_NOT_ALLOWED);
+    return MHD_YES; /* answered on the next call (see the top) */
   }
-  if (*upload_data_size != 0) { /* a body: read and dropped */
-    *upload_data_size = 0;
-    return MHD_YES;
+  if (*upload_data_size != 0) /* none announced, none read: not reached */
+    return MHD_NO;
+  if (h->auth != NULL) {
+    double retry_s = 0;
+    enum prom_http_auth_verdict v = prom_http_authorize(h, c, &retry_s);
+    if (v == PROM_HTTP_AUTH_PENDING)
+      return MHD_YES; /* suspended: called again once checked */
+    if (v == PROM_HTTP_AUTH_DENIED)
+      return prom_http_fixed_answer(h, c, PROM_HTTP_UNAUTHORIZED);
+    if (v != PROM_HTTP_AUTH_OK)
+      return prom_http_retry(c, v, retry_s);
   }
-  if (!prom_http_authorized(h, c))
-    return prom_http_fixed_answer(h, c, PROM_HTTP_UNAUTHORIZED);
   if (strcmp(url, "/metrics") != 0)
     return prom_http_fixed_answer(h, c, PROM_HTTP_NOT_FOUND);
-  if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
-      strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+  if (!get)
     return prom_http_fixed_answer(h, c, PROM_HTTP_NOT_ALLOWED);
   return prom_http_metrics(h, c);
 }
@@ -525,12 +591,22 @@ static void *prom_http_run(void *arg) {
       MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD);
   int epfd = di != NULL ? di->epoll_fd : -1;
   double rest = 0;
+  unsigned zeros = 0; /* runs in a row that libmicrohttpd asked at once */
   while (!h->stopping) {
     double now = prom_http_now();
     int timeout = 250; /* the deadlines' granularity */
     MHD_UNSIGNED_LONG_LONG mt;
     if (MHD_get_timeout(h->daemon, &mt) == MHD_YES && mt < (unsigned)timeout)
       timeout = (int)mt;
+    /* MHD_get_timeout says 0 while data waits inside libmicrohttpd (a TLS
+     * record GnuTLS holds) but also for as long as a TLS handshake is
+     * pending (daemon.c, MHD_get_timeout: a connection in its "eready"
+     * list), which one client holds by sending one byte: after
+     * PROM_HTTP_ZERO_RUNS such runs, wait at least PROM_HTTP_MIN_POLL_MS
+     * (a socket event still wakes the poll at once) */
+    zeros = timeout == 0 ? zeros + 1 : 0;
+    if (zeros > PROM_HTTP_ZERO_RUNS)
+      timeout = PROM_HTTP_MIN_POLL_MS;
     bool resting = rest > now;
     if (resting && (rest - now) * 1000 < timeout)
       timeout = (int)((rest - now) * 1000) + 1;
@@ -540,6 +616,11 @@ static void *prom_http_run(void *arg) {
     int n = poll(p, 3, timeout);
     if (n < 0 && errno != EINTR)
       break;
+    if (n > 0 && (p[0].revents & POLLIN)) { /* a stop, or a check done */
+      char drain[64];
+      while (read(h->wake[0], drain, sizeof(drain)) > 0)
+        ;
+    }
     if (n > 0 && (p[2].revents & POLLIN))
       rest = prom_http_accept(h);
     MHD_run(h->daemon);
@@ -550,71 +631,19 @@ static void *prom_http_run(void *arg) {
 
 /* ---- start and stop ---- */
 
-static int prom_http_listen_fd(const struct sockaddr_storage *ss, socklen_t len,
-                               const char *where, char *err, size_t err_size) {
-  const char *step = "socket";
-  int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  int one = 1;
-  if (fd >= 0) {
-    step = "setsockopt SO_REUSEADDR";
-    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0) {
-      /* [::] is IPv6 only: 0.0.0.0 is a second --listen away */
-      if (ss->ss_family == AF_INET6)
-        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-      step = "bind";
-      if (bind(fd, (const struct sockaddr *)ss, len) == 0) {
-        step = "listen";
-        if (listen(fd, 128) == 0)
-          step = NULL;
-      }
-    }
-  }
-  if (step == NULL)
-    return fd;
-  int e = errno;
-  if (fd >= 0)
-    close(fd);
-  snprintf(err, err_size, "%s: %s: %s", where, step, strerror(e));
-  return -e;
-}
-
 /* A whole PEM file as a string, or NULL with `err` set. */
 static char *prom_http_pem(const char *path, const char *what, char *err,
                            size_t err_size) {
-  FILE *f = fopen(path, "re");
   char *buf = NULL;
-  size_t len = 0, cap = 0;
-  int e = 0;
-  if (f == NULL)
-    e = errno;
-  while (f != NULL && e == 0) {
-    if (len + 4096 + 1 > cap) {
-      char *grown = cap < (1u << 20) ? realloc(buf, cap + 8192) : NULL;
-      if (grown == NULL) {
-        e = cap < (1u << 20) ? ENOMEM : EFBIG;
-        break;
-      }
-      buf = grown;
-      cap += 8192;
-    }
-    size_t n = fread(buf + len, 1, 4096, f);
-    len += n;
-    if (n < 4096) {
-      e = ferror(f) ? EIO : 0;
-      break;
-    }
-  }
-  if (f != NULL)
-    fclose(f);
-  if (e == 0 && len == 0)
-    e = ENODATA;
-  if (e != 0) {
+  size_t len = 0;
+  const char *why = NULL;
+  if (prom_http_web_read(path, &buf, &len, &why) == 0 && len == 0) {
     free(buf);
-    snprintf(err, err_size, "%s %.200s: %s", what, path, strerror(e));
-    return NULL;
-  }
-  buf[len] = '\0';
-  return buf;
+    why = strerror(ENODATA);
+  } else if (why == NULL)
+    return buf;
+  snprintf(err, err_size, "%s %.200s: %s", what, path, why);
+  return NULL;
 }
 
 int prom_http_start(struct prom_http *h, const char *plugin, const char *addr,
@@ -639,9 +668,11 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
   if (rc < 0)
     return rc;
   struct prom_http_web web = {NULL, NULL, NULL};
+  /* Any fault of the configuration, a file that cannot be read included,
+   * is -EINVAL: the host exits 2 for it, as for --config */
   if (cfg->web_config != NULL &&
       (rc = prom_http_web_load(cfg->web_config, &web, err, err_size)) < 0)
-    return rc;
+    return rc == -ENOMEM ? rc : -EINVAL;
   char *cert = NULL, *key = NULL;
   if (web.tls_cert != NULL) {
     cert = prom_http_pem(web.tls_cert, "TLS certificate", err, err_size);
@@ -652,7 +683,7 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
       return -EINVAL;
     }
   }
-  h->users = web.users; /* taken over */
+  struct prom_http_users *users = web.users; /* taken over */
   web.users = NULL;
   prom_http_web_fini(&web);
   char where[80];
@@ -661,12 +692,15 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
   if (fd < 0) {
     free(cert);
     free(key);
+    prom_http_users_free(users);
     h->fd = -1;
     prom_http_stop(h);
     return fd;
   }
   pthread_mutex_init(&h->lock, NULL);
-  unsigned flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET;
+  /* suspend and resume: a connection waits for its password check */
+  unsigned flags =
+      MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME;
   if (ss.ss_family == AF_INET6)
     flags |= MHD_USE_IPv6;
   if (cert != NULL)
@@ -684,7 +718,8 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
       (size_t)PROM_HTTP_CONN_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
       (unsigned)PROM_HTTP_IDLE_S, MHD_OPTION_NOTIFY_CONNECTION,
       prom_http_conn_notify, h, MHD_OPTION_NOTIFY_COMPLETED,
-      prom_http_completed, h, MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
+      prom_http_completed, h, MHD_OPTION_UNESCAPE_CALLBACK, prom_http_unescape,
+      h, MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
   int e = errno ? errno : EIO;
   free(cert);
   free(key);
@@ -709,11 +744,19 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
     sigaddset(&block, SIGHUP);
     sigaddset(&block, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    e = pthread_create(&h->thread, NULL, prom_http_run, h);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
     step = "pthread_create";
+    if (users != NULL) { /* the password checks' workers */
+      errno = 0;
+      h->auth = prom_http_auth_new(users, prom_http_auth_done, h);
+      users = NULL; /* taken over, freed on failure */
+      e = h->auth == NULL ? (errno ? errno : ENOMEM) : 0;
+    }
+    if (e == 0)
+      e = pthread_create(&h->thread, NULL, prom_http_run, h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     h->running = e == 0;
   }
+  prom_http_users_free(users); /* not taken: a failure before */
   if (e != 0) {
     snprintf(err, err_size, "%s: %s: %s", where, step, strerror(e));
     h->fd = fd;
@@ -733,6 +776,11 @@ void prom_http_stop(struct prom_http *h) {
     pthread_join(h->thread, NULL);
     h->running = false;
   }
+  /* Before the daemon: the checks still queued are completed and their
+   * connections resumed (libmicrohttpd panics if one is left suspended:
+   * daemon.c, close_all_connections). */
+  prom_http_auth_free(h->auth);
+  h->auth = NULL;
   if (h->daemon != NULL) {
     MHD_stop_daemon(h->daemon); /* closes the connections, not h->fd */
     h->daemon = NULL;
@@ -750,10 +798,5 @@ void prom_http_stop(struct prom_http *h) {
       close(*fds[i]);
     *fds[i] = -1;
   }
-  if (h->users != NULL) {
-    struct prom_http_web w = {NULL, NULL, h->users};
-    prom_http_web_fini(&w);
-  }
-  h->users = NULL;
   h->started = false;
 }

@@ -15,7 +15,11 @@
  *                         503 before the first one, and 503 saying its age
  *                         when it is older than the maximum age
  *   any other path        404; another method on /metrics: 405
- *   without credentials   401 when --web-config lists users
+ *   a request body        405 (not GET or HEAD), else 413, at once, the
+ *                         body unread, no "100 Continue"; then closed
+ *   without credentials   401 when --web-config lists users; 429 or 503
+ *                         with Retry-After while the password checks are
+ *                         held off or full (prom_http_auth.h)
  *
  * With --web-config (prom_http_web.h), TLS (GnuTLS, through libmicrohttpd)
  * and basic authentication, as node_exporter's web configuration file.
@@ -29,12 +33,18 @@
  *    does not extend it), the next request on a kept-alive connection
  *    PROM_HTTP_IDLE_S after the last answer, an answer must be read
  *    within PROM_HTTP_ANSWER_S; past that the connection is shut down;
- *  - a connection still sending a pass PROM_HTTP_PASSES_KEPT passes older
- *    than the newest is shut down, so stalled readers pin at most that many
- *    passes (and libmicrohttpd's PROM_HTTP_CONN_MEMORY per connection);
+ *  - a reader keeps the pass it asked for until it has read it, however
+ *    many newer ones are published (the answer deadline bounds it), but
+ *    once readers pin more than PROM_HTTP_PASSES_KEPT passes older than the
+ *    newest, the readers of the oldest are shut down: stalled readers pin
+ *    at most that many passes (and libmicrohttpd's PROM_HTTP_CONN_MEMORY
+ *    per connection);
  *  - out of file descriptors (EMFILE, ENFILE), a spare descriptor kept for
  *    the purpose is closed to accept the waiting connection and close it,
- *    and the listener rests PROM_HTTP_BACKOFF_MS: no busy loop.
+ *    and the listener rests PROM_HTTP_BACKOFF_MS: no busy loop;
+ *  - a TLS handshake left pending (one byte sent) has libmicrohttpd ask
+ *    to run again at once, for ever: past PROM_HTTP_ZERO_RUNS such runs the
+ *    loop waits PROM_HTTP_MIN_POLL_MS (or the next socket event).
  */
 #ifndef COMMON_HOST_PROM_HTTP_H
 #define COMMON_HOST_PROM_HTTP_H
@@ -57,9 +67,14 @@
 #define PROM_HTTP_REQUEST_S 5.0
 #define PROM_HTTP_IDLE_S 30.0
 #define PROM_HTTP_ANSWER_S 60.0
-#define PROM_HTTP_PASSES_KEPT 2u
+#define PROM_HTTP_PASSES_KEPT 4u
 #define PROM_HTTP_CONN_MEMORY (16u * 1024u)
 #define PROM_HTTP_BACKOFF_MS 100
+/* libmicrohttpd asking to run again at once more than PROM_HTTP_ZERO_RUNS
+ * times in a row (a pending TLS handshake does so for ever) waits
+ * PROM_HTTP_MIN_POLL_MS instead: no client state makes the loop spin. */
+#define PROM_HTTP_ZERO_RUNS 2u
+#define PROM_HTTP_MIN_POLL_MS 10
 
 /*
  * Parse --listen's value into `ss` / `len`: "ADDR:PORT", "ADDR" (default
@@ -70,6 +85,9 @@
  */
 int prom_http_parse_addr(const char *text, struct sockaddr_storage *ss,
                          socklen_t *len, char *err, size_t err_size);
+
+/* Room for the constant answers (prom_http.c). */
+#define PROM_HTTP_FIXED_MAX 8
 
 /* What prom_http_start_with takes beyond the address; zero it for plain
  * HTTP without users or maximum age. */
@@ -82,7 +100,7 @@ struct MHD_Daemon;
 struct MHD_Response;
 struct prom_http_pass;
 struct prom_http_conn;
-struct prom_http_users;
+struct prom_http_auth;
 
 struct prom_http {
   bool started;       /* by prom_http_start*, until prom_http_stop */
@@ -102,15 +120,17 @@ struct prom_http {
   unsigned long refused_fds;    /* connections closed at once: EMFILE */
   unsigned long shut_down;      /* connections shut down by a deadline */
   struct prom_http_conn *conns; /* server thread only */
-  struct prom_http_users *users;
-  struct MHD_Response *fixed[5]; /* the constant answers */
+  struct prom_http_auth *auth;  /* the password checks, or NULL: no users */
+  struct MHD_Response *fixed[PROM_HTTP_FIXED_MAX]; /* constant answers */
 };
 
 /*
  * Bind `addr` (prom_http_parse_addr's syntax) and start serving. Returns 0,
- * -EINVAL for a bad address or configuration, or the negative errno of the
- * call that failed; `err` then says which, naming the address or file and
- * the errno text ("127.0.0.1:9470: bind: Address already in use").
+ * -EINVAL for a bad address or configuration (a --web-config, certificate
+ * or key file that is missing, unreadable or not a regular file included),
+ * or the negative errno of the call that failed; `err` then says which,
+ * naming the address or file and the errno text ("127.0.0.1:9470: bind:
+ * Address already in use").
  */
 int prom_http_start(struct prom_http *h, const char *plugin, const char *addr,
                     char *err, size_t err_size);

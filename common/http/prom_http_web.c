@@ -5,14 +5,16 @@
  */
 #include "common/http/prom_http_web.h"
 
+#include "common/core/fileio.h"
+
 #include <crypt.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Verified (user, password) pairs remembered. */
-#define PROM_HTTP_USERS_CACHE 8
 
 struct prom_http_user {
   char name[PROM_HTTP_USER_MAX + 1];
@@ -22,19 +24,12 @@ struct prom_http_user {
 struct prom_http_users {
   struct prom_http_user *v;
   size_t n, cap;
-  struct crypt_data *cd; /* about 32 KiB: not on the stack */
-  struct {
-    size_t user; /* index in v, +1; 0 for an empty slot */
-    char *password;
-  } cache[PROM_HTTP_USERS_CACHE];
-  size_t next; /* the cache slot replaced next */
+  struct crypt_data *cd; /* for the checks at load; about 32 KiB */
 };
 
-static void prom_http_users_free(struct prom_http_users *u) {
+void prom_http_users_free(struct prom_http_users *u) {
   if (u == NULL)
     return;
-  for (size_t i = 0; i < PROM_HTTP_USERS_CACHE; i++)
-    free(u->cache[i].password);
   free(u->v);
   free(u->cd);
   free(u);
@@ -47,8 +42,7 @@ void prom_http_web_fini(struct prom_http_web *w) {
   memset(w, 0, sizeof(*w));
 }
 
-/* Compare without stopping at the first difference. */
-static bool prom_http_same(const char *a, const char *b) {
+bool prom_http_same(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   unsigned char d = la != lb;
   for (size_t i = 0; i < la && i < lb; i++)
@@ -65,21 +59,55 @@ static bool prom_http_same(const char *a, const char *b) {
 #define PROM_HTTP_BCRYPT_COST_MAX 14
 #define PROM_HTTP_SHA_ROUNDS_MAX 1000000UL
 
-/* NULL, or why the hash's work factor is refused. */
-static const char *prom_http_hash_cost(const char *hash) {
-  if (hash[1] == '2' && hash[2] != '\0' && hash[3] == '$' && hash[4] >= '0' &&
-      hash[4] <= '9' && hash[5] >= '0' && hash[5] <= '9' &&
-      (hash[4] - '0') * 10 + (hash[5] - '0') > PROM_HTTP_BCRYPT_COST_MAX)
-    return "bcrypt cost above 14: every check would take seconds "
-           "(htpasswd -nBC 10 USER makes one)";
-  if ((hash[1] == '5' || hash[1] == '6') && hash[2] == '$' &&
-      strncmp(hash + 3, "rounds=", 7) == 0) {
-    char *end;
-    unsigned long rounds = strtoul(hash + 10, &end, 10);
-    if (end == hash + 10 || rounds > PROM_HTTP_SHA_ROUNDS_MAX)
-      return "sha-crypt rounds above 1000000: every check would take seconds";
+/* The decimal number of `n` digits at `s` (no sign, no space), or
+ * ULONG_MAX when there is none or it is too long to matter. */
+static unsigned long prom_http_digits(const char *s, size_t *n) {
+  unsigned long v = 0;
+  size_t i = 0;
+  while (s[i] >= '0' && s[i] <= '9') {
+    if (v > 100000000UL)
+      v = 1000000000UL; /* far past any bound: saturate */
+    else
+      v = v * 10 + (unsigned long)(s[i] - '0');
+    i++;
   }
-  return NULL;
+  *n = i;
+  return i == 0 ? ULONG_MAX : v;
+}
+
+/*
+ * NULL when `hash` is a method and work factor this exporter takes, or why
+ * not. Only bcrypt ($2a$, $2b$, $2y$: libxcrypt crypt-bcrypt.c) within
+ * PROM_HTTP_BCRYPT_COST_MAX, and sha256/sha512-crypt ($5$, $6$:
+ * crypt-sha256.c, crypt-sha512.c) within PROM_HTTP_SHA_ROUNDS_MAX: every
+ * other method libxcrypt knows ($md5,rounds=N$, $sha1$N$, $y$, $gy$, $7$,
+ * $1$, DES ...) has a work factor unchecked here or none worth having.
+ */
+static const char *prom_http_hash_method(const char *hash) {
+  size_t n;
+  if (hash[0] == '$' && hash[1] == '2' &&
+      (hash[2] == 'a' || hash[2] == 'b' || hash[2] == 'y') && hash[3] == '$') {
+    unsigned long cost = prom_http_digits(hash + 4, &n);
+    if (n != 2 || hash[6] != '$')
+      return "a bcrypt hash takes a two-digit cost ($2y$10$...)";
+    if (cost > PROM_HTTP_BCRYPT_COST_MAX)
+      return "bcrypt cost above 14: every check would take seconds "
+             "(htpasswd -nBC 10 USER makes one)";
+    return NULL;
+  }
+  if (hash[0] == '$' && (hash[1] == '5' || hash[1] == '6') && hash[2] == '$') {
+    if (strncmp(hash + 3, "rounds=", 7) != 0)
+      return NULL; /* the default, 5000 */
+    unsigned long rounds = prom_http_digits(hash + 10, &n);
+    if (n == 0 || hash[10 + n] != '$')
+      return "sha-crypt rounds=N takes a decimal number";
+    if (rounds > PROM_HTTP_SHA_ROUNDS_MAX)
+      return "sha-crypt rounds above 1000000: every check would take seconds";
+    return NULL;
+  }
+  return "a hash method not taken here: bcrypt ($2y$, cost up to 14: "
+         "htpasswd -nBC 10 USER) or sha-crypt ($6$ or $5$, rounds up to "
+         "1000000: mkpasswd -m sha-512)";
 }
 
 /* Add a user; NULL or the reason it is refused. */
@@ -89,6 +117,9 @@ static const char *prom_http_users_add(struct prom_http_users *u,
     return "user name longer than 64 bytes";
   if (strlen(hash) > PROM_HTTP_HASH_MAX)
     return "hash longer than 256 bytes";
+  if (strchr(name, ':') != NULL)
+    return "a user name with ':' can never log in (basic authentication "
+           "splits the user from the password at the first ':')";
   if (hash[0] != '$')
     return "not a crypt(3) hash (htpasswd -nBC 10 USER makes one)";
   for (size_t i = 0; i < u->n; i++)
@@ -96,9 +127,9 @@ static const char *prom_http_users_add(struct prom_http_users *u,
       return "user named twice";
   if (u->n == PROM_HTTP_USERS_MAX)
     return "more than 1024 users";
-  const char *cost = prom_http_hash_cost(hash);
-  if (cost != NULL)
-    return cost;
+  const char *method = prom_http_hash_method(hash);
+  if (method != NULL)
+    return method;
   /* a setting libcrypt does not know gives "*0" or NULL */
   memset(u->cd, 0, sizeof(*u->cd));
   const char *r = crypt_r("", hash, u->cd);
@@ -118,29 +149,29 @@ static const char *prom_http_users_add(struct prom_http_users *u,
   return NULL;
 }
 
-bool prom_http_users_check(struct prom_http_users *u, const char *user,
-                           const char *password) {
+/* FNV-1a of a name: which user's hash an unknown name is checked
+ * against. */
+static size_t prom_http_name_hash(const char *name) {
+  uint32_t h = 2166136261u;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    h = (h ^ *p) * 16777619u;
+  return h;
+}
+
+bool prom_http_users_verify(const struct prom_http_users *u, const char *user,
+                            const char *password, struct crypt_data *cd) {
   size_t i = 0;
   while (i < u->n && strcmp(u->v[i].name, user) != 0)
     i++;
-  if (i == u->n)
-    return false;
-  for (size_t k = 0; k < PROM_HTTP_USERS_CACHE; k++)
-    if (u->cache[k].user == i + 1 &&
-        prom_http_same(u->cache[k].password, password))
-      return true;
-  memset(u->cd, 0, sizeof(*u->cd));
-  const char *r = crypt_r(password, u->v[i].hash, u->cd);
-  if (r == NULL || !prom_http_same(r, u->v[i].hash))
-    return false;
-  char *copy = strdup(password);
-  if (copy != NULL) {
-    size_t k = u->next++ % PROM_HTTP_USERS_CACHE;
-    free(u->cache[k].password);
-    u->cache[k].user = i + 1;
-    u->cache[k].password = copy;
-  }
-  return true;
+  bool known = i < u->n;
+  /* An unknown name costs what a known one does: the password is hashed
+   * with the setting (method, cost, salt) of a user the name picks, so
+   * that the time of a 401 does not tell which names exist, even with
+   * users of different costs. */
+  const char *hash = u->v[known ? i : prom_http_name_hash(user) % u->n].hash;
+  memset(cd, 0, sizeof(*cd));
+  const char *r = crypt_r(password, hash, cd);
+  return r != NULL && prom_http_same(r, hash) && known;
 }
 
 /* ---- the file ---- */
@@ -294,26 +325,43 @@ int prom_http_web_parse(const char *text, size_t len, const char *dir,
   return 0;
 }
 
+int prom_http_web_read(const char *path, char **out, size_t *len,
+                       const char **why) {
+  struct fileio_buf buf;
+  fileio_buf_init(&buf);
+  /* O_NONBLOCK and regular files only (fileio.h): a FIFO named here would
+   * otherwise block the start for ever in open() or read() */
+  int rc = fileio_read_at(AT_FDCWD, path, &buf, PROM_HTTP_WEB_FILE_MAX);
+  *why = rc == -EINVAL  ? "not a regular file"
+         : rc == -E2BIG ? "larger than 1 MiB"
+         : rc < 0       ? strerror(-rc)
+                        : NULL;
+  if (rc < 0) {
+    fileio_buf_fini(&buf);
+    return rc;
+  }
+  *out = buf.data; /* taken over */
+  *len = buf.len;
+  return 0;
+}
+
 int prom_http_web_load(const char *path, struct prom_http_web *out, char *err,
                        size_t err_size) {
   memset(out, 0, sizeof(*out));
-  FILE *f = fopen(path, "re");
-  if (f == NULL) {
-    int e = errno;
-    snprintf(err, err_size, "--web-config=%.200s: %s", path, strerror(e));
-    return -e;
+  char *buf = NULL;
+  size_t len = 0;
+  const char *fail = NULL;
+  int rc = prom_http_web_read(path, &buf, &len, &fail);
+  if (rc < 0) {
+    snprintf(err, err_size, "--web-config=%.200s: %s", path, fail);
+    return rc;
   }
-  enum { MAX = 1 << 20 };
-  char *buf = malloc(MAX + 1);
-  size_t len = buf ? fread(buf, 1, MAX + 1, f) : 0;
-  int e = buf == NULL ? ENOMEM : ferror(f) ? EIO : len > MAX ? EFBIG : 0;
-  fclose(f);
   char dir[4096] = ".", why[200] = "";
   const char *slash = strrchr(path, '/');
   if (slash != NULL)
     snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + (slash == path)),
              path);
-  int rc = e ? -e : prom_http_web_parse(buf, len, dir, out, why, sizeof(why));
+  rc = prom_http_web_parse(buf, len, dir, out, why, sizeof(why));
   free(buf);
   if (rc < 0)
     snprintf(err, err_size, "--web-config=%.200s: %s", path,

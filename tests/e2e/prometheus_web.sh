@@ -91,10 +91,71 @@ tap_is 200 "$code" "tls + auth: 200 with the password, the certificate verified"
 tap_is 401 "$("${C[@]}" "$S")" "auth: 401 without credentials"
 tap_is 401 "$("${C[@]}" -u 'prom:wrong' "$S")" "auth: 401 with a wrong password"
 tap_is 401 "$("${C[@]}" -u 'other:s3cret pass' "$S")" "auth: 401 for an unknown user"
+# an address that keeps guessing is held off: 10 failures free, then each
+# sets a wait (0.5 s, doubling), answered 429 with Retry-After before any
+# user is looked at; the scraper's address is not held. A loaded machine
+# may let a wait pass between two curls: up to 16 guesses (bounded).
+codes= ra=
+for i in $(seq 16); do
+  out=$(curl -s --cacert "$T/cert.pem" --interface 127.0.0.9 -u "prom:guess$i" \
+    -D - -o /dev/null -w '%{http_code}' "$S" | tr -d '\r')
+  codes+="${out: -3} "
+  if [[ ${out: -3} == 429 ]]; then
+    ra=$(grep -i '^retry-after:' <<<"$out")
+    break
+  fi
+done
+tap_is "$(printf '401 %.0s' $(seq 11))" "${codes:0:44}" \
+  "auth: wrong passwords are checked (401) ..."
+tap_check "auth: ... then the address is answered 429 ($codes)" grep -q 429 <<<"$codes"
+tap_check "auth: ... with Retry-After (${ra:-none})" grep -Eq '^Retry-After: [1-9][0-9]*$' <<<"$ra"
+tap_is 200 "$("${C[@]}" -u 'prom:s3cret pass' "$S")" "auth: the scraper's address is not held"
 hdr=$(curl -s --cacert "$T/cert.pem" -D - -o /dev/null "$S" | tr -d '\r' | grep -i '^www-authenticate:')
 tap_is 'WWW-Authenticate: Basic realm="drm_fdinfo"' "$hdr" "auth: the 401 names the realm"
 tap_check "tls: plain HTTP gets no answer" \
   bash -c "! curl -sf --max-time 5 -o /dev/null http://127.0.0.1:$port/metrics"
+
+# Clients that send one byte of a TLS handshake (0x16) and wait, from 4
+# addresses (each comes back when cut at the request deadline): the
+# server's CPU over 5 s, from /proc/PID/stat (utime + stime, in ticks),
+# stays far from the core it spun on before; a scrape meanwhile is served
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+python3 - "$port" >"$T/hold.out" 2>&1 <<'PY' &
+import socket, sys, time
+port = int(sys.argv[1])
+def hold(i):
+    s = socket.socket()
+    s.bind(("127.0.0.%d" % (2 + i % 4), 0))
+    s.connect(("127.0.0.1", port))
+    s.send(b"\x16")
+    s.setblocking(False)
+    return s
+socks = [hold(i) for i in range(8)]
+end = time.monotonic() + 6
+while time.monotonic() < end:
+    for i, s in enumerate(socks):
+        try:
+            if s.recv(1) == b"":
+                raise ConnectionError
+        except BlockingIOError:
+            pass
+        except OSError:
+            s.close()
+            socks[i] = hold(i)
+    time.sleep(0.1)
+print("held")
+PY
+holder=$!
+sleep 0.5 # the holders connect (the measure below is what is bounded)
+t0=$(cpu_ticks "$pid")
+sleep 5
+t1=$(cpu_ticks "$pid")
+hz=$(getconf CLK_TCK)
+tap_is 200 "$("${C[@]}" -u 'prom:s3cret pass' "$S")" "tls holders: a scrape meanwhile is served"
+wait "$holder"
+tap_is held "$(cat "$T/hold.out")" "tls holders: held for 6 s"
+cs=$(((t1 - t0) * 1000 / hz))
+tap_check "tls holders: the server's CPU over 5 s below 0.5 s (${cs} ms)" test "$cs" -lt 500
 
 # the Prometheus server scrapes it with the same credentials
 pport=$(be_free_port)
@@ -134,9 +195,27 @@ tap_is 2 $? "web-config: a certificate without its key: exit 2"
 tap_is "error: drm_fdinfo: listen: --web-config=$T/half.yml: tls_server_config needs both cert_file and key_file" \
   "$(cat "$T/err")" "web-config: the error names the file and what is missing"
 "${CMD[@]}" --listen=127.0.0.1:$port --web-config="$T/none.yml" >/dev/null 2>"$T/err"
-tap_is 1 $? "web-config: a missing file: exit 1"
+tap_is 2 $? "web-config: a missing file: exit 2, a configuration error"
 tap_is "error: drm_fdinfo: listen: --web-config=$T/none.yml: No such file or directory" \
   "$(cat "$T/err")" "web-config: a missing file is named with the errno text"
+printf 'tls_server_config:\n  cert_file: gone.pem\n  key_file: key.pem\n' >"$T/gone.yml"
+"${CMD[@]}" --listen=127.0.0.1:$port --web-config="$T/gone.yml" >/dev/null 2>"$T/err"
+tap_is 2 $? "web-config: a missing certificate: exit 2 as well"
+tap_is "error: drm_fdinfo: listen: TLS certificate $T/gone.pem: No such file or directory" \
+  "$(cat "$T/err")" "web-config: a missing certificate is named with the errno text"
+# a FIFO nobody writes, as the file and as the certificate: refused at
+# once (opened O_NONBLOCK, only regular files read), not a start blocked
+# for ever; timeout(1) bounds the run should it block
+mkfifo "$T/fifo.yml" "$T/fifo.pem"
+printf 'tls_server_config:\n  cert_file: fifo.pem\n  key_file: key.pem\n' >"$T/fifocert.yml"
+for f in fifo.yml fifocert.yml; do
+  t0=$(date +%s%N)
+  timeout 10 "${CMD[@]}" --listen=127.0.0.1:$port --web-config="$T/$f" >/dev/null 2>"$T/err"
+  rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
+  tap_is 2 "$rc" "web-config: $f, a FIFO: exit 2"
+  tap_check "web-config: $f, a FIFO: refused within 1 s (${ms} ms)" test "$ms" -lt 1000
+  tap_check "web-config: $f, a FIFO: said" grep -q 'not a regular file' "$T/err"
+done
 "${CMD[@]}" --once --web-config="$T/web.yml" >/dev/null 2>"$T/err"
 tap_is 2 $? "web-config: without --listen: a usage error"
 tap_check "web-config: without --listen: said" grep -q -- '--web-config: only with --listen' "$T/err"

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -358,6 +359,66 @@ static void prom_http__slowloris(void **state) {
   prom_http_stop(&h);
 }
 
+/* Requests with a body, and paths libmicrohttpd would decode into ours:
+ * each answered at once (well before any deadline), without "100
+ * Continue", and the connection closed after the answer. */
+static void prom_http__bodies_refused(void **state) {
+  (void)state;
+  struct prom_http h;
+  int port = serve(&h);
+  assert_int_equal(prom_http_publish(&h, "m 1\n", 4), 0);
+  static const struct {
+    const char *req;
+    int status;
+    bool closes;
+  } cases[] = {
+      /* a huge body announced, 1 byte sent: the old server waited for the
+       * rest until the answer deadline */
+      {"POST /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000\r\n"
+       "\r\nx",
+       405, true},
+      {"POST /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000000\r\n"
+       "Expect: 100-continue\r\n\r\n",
+       405, true},
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\n", 413,
+       true},
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n"
+       "\r\n1\r\nx\r\n",
+       413, true},
+      /* a coding libmicrohttpd does not know: it read "the body" until the
+       * connection ended */
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: xchunked\r\n"
+       "\r\n",
+       413, true},
+      {"GET /metrics%00 HTTP/1.1\r\nHost: t\r\n\r\n", 404, false},
+      {"GET /metrics%00.txt HTTP/1.1\r\nHost: t\r\n\r\n", 404, false},
+      {"GET /%6detrics HTTP/1.1\r\nHost: t\r\n\r\n", 200, false},
+      {"GET /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", 200,
+       false},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+    int s = connect_from("127.0.0.1", port, 0);
+    size_t n = strlen(cases[i].req);
+    double t0 = now_s();
+    assert_int_equal(send(s, cases[i].req, n, MSG_NOSIGNAL), (ssize_t)n);
+    char head[2048], body[256];
+    size_t len = 0;
+    assert_true(read_answer(s, head, sizeof(head), body, sizeof(body), &len));
+    double took = now_s() - t0;
+    int status = 0;
+    assert_int_equal(sscanf(head, "HTTP/1.1 %d", &status), 1);
+    if (status != cases[i].status)
+      printf("# case %zu: %d\n", i, status);
+    assert_int_equal(status, cases[i].status);
+    assert_true(took < 2.0);
+    if (cases[i].closes)
+      assert_true(closed_by_server(s, 2000));
+    close(s);
+  }
+  assert_int_equal(h.scrapes, 2);
+  prom_http_stop(&h);
+}
+
 /* Resident set of this process, bytes. */
 static long rss_bytes(void) {
   FILE *f = fopen("/proc/self/statm", "r");
@@ -408,14 +469,37 @@ static void prom_http__stalled_readers(void **state) {
   /* one shared pass: far from 64 copies (448 MB) */
   printf("# 64 stalled readers of a 32 MB pass: RSS +%ld KiB\n", grown / 1024);
   assert_true(grown < (long)(2 * len));
-  /* newer passes: the readers stuck on the first are shut down */
-  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT; k++)
+  /* newer passes: a reader keeps the pass it asked for, however many */
+  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT + 2; k++)
     assert_int_equal(prom_http_publish(&h, text, len), 0);
+  double until = now_s() + 1; /* 4 ticks of the server's thread */
+  while (now_s() < until) {
+    struct timespec tick = {0, 50 * 1000 * 1000};
+    nanosleep(&tick, NULL);
+  }
+  assert_int_equal(__atomic_load_n(&h.shut_down, __ATOMIC_RELAXED), 0);
+  /* a stalled reader on each of PROM_HTTP_PASSES_KEPT newer passes: the
+   * readers then pin more older passes than kept, and those of the oldest,
+   * the first 64, are cut */
+  int more[PROM_HTTP_PASSES_KEPT];
+  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT; k++) {
+    more[k] = connect_from("127.0.0.10", port, 4096);
+    assert_int_equal(send(more[k], req, sizeof(req) - 1, MSG_NOSIGNAL),
+                     (ssize_t)sizeof(req) - 1);
+    int q = 0;
+    double end2 = now_s() + 10;
+    while ((ioctl(more[k], FIONREAD, &q) != 0 || q == 0) && now_s() < end2) {
+      struct timespec pause = {0, 20 * 1000 * 1000};
+      nanosleep(&pause, NULL);
+    }
+    assert_true(q > 0); /* being answered the newest pass */
+    assert_int_equal(prom_http_publish(&h, text, len), 0);
+  }
   /* The server's thread cuts them on its next tick (250 ms). Reading a
    * socket before that would let its answer finish and the connection
    * stay alive, rightly: so first wait (bounded) until the server says it
    * shut down all 64, then see each one end. */
-  double until = now_s() + 10;
+  until = now_s() + 10;
   while (now_s() < until) {
     if (__atomic_load_n(&h.shut_down, __ATOMIC_RELAXED) >= N)
       break;
@@ -426,8 +510,80 @@ static void prom_http__stalled_readers(void **state) {
   for (int i = 0; i < N; i++)
     shut += closed_by_server(s[i], 10000);
   assert_int_equal(shut, N);
+  /* the readers of the newer passes stay */
+  assert_int_equal(__atomic_load_n(&h.shut_down, __ATOMIC_RELAXED), N);
+  for (unsigned k = 0; k < PROM_HTTP_PASSES_KEPT; k++) {
+    int q = 0;
+    assert_int_equal(ioctl(more[k], FIONREAD, &q), 0);
+    assert_true(q > 0);
+    close(more[k]);
+  }
   for (int i = 0; i < N; i++)
     close(s[i]);
+  free(text);
+  prom_http_stop(&h);
+}
+
+/* A reader slower than the publishes (a scraper on a slow link) reads the
+ * whole pass it asked for, byte for byte, while many newer passes are
+ * published: the pass lives until it has been sent. */
+static void prom_http__slow_reader(void **state) {
+  (void)state;
+  struct prom_http h;
+  int port = serve(&h);
+  size_t len = 8u << 20; /* beyond what the socket buffers hold */
+  char *text = malloc(len), *got = malloc(len + 1);
+  assert_non_null(text);
+  assert_non_null(got);
+  for (size_t i = 0; i < len; i++)
+    text[i] = i % 64 == 63 ? '\n' : 'a' + (char)(i % 26);
+  assert_int_equal(prom_http_publish(&h, text, len), 0);
+  int s = connect_from("127.0.0.1", port, 65536);
+  static const char req[] = "GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n";
+  assert_int_equal(send(s, req, sizeof(req) - 1, MSG_NOSIGNAL),
+                   (ssize_t)sizeof(req) - 1);
+  /* the head, byte by byte */
+  char head[2048];
+  size_t n = 0;
+  while (n + 1 < sizeof(head) && strstr(head, "\r\n\r\n") == NULL) {
+    struct pollfd p = {s, POLLIN, 0};
+    assert_int_equal(poll(&p, 1, 5000), 1);
+    assert_int_equal(recv(s, head + n, 1, 0), 1);
+    head[++n] = '\0';
+  }
+  assert_non_null(strstr(head, "HTTP/1.1 200"));
+  /* what the socket holds every 20 ms, a new pass (other text) published
+   * each time */
+  char *other = malloc(len);
+  assert_non_null(other);
+  memset(other, 'z', len);
+  size_t have = 0;
+  int passes = 0;
+  double end = now_s() + 30;
+  while (have < len && now_s() < end) {
+    struct pollfd p = {s, POLLIN, 0};
+    if (poll(&p, 1, 1000) == 1) {
+      size_t want = len - have;
+      ssize_t r = recv(s, got + have, want, MSG_DONTWAIT);
+      if (r == 0)
+        break; /* cut */
+      if (r > 0)
+        have += (size_t)r;
+    }
+    assert_int_equal(prom_http_publish(&h, other, len), 0);
+    passes++;
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  printf("# a slow reader read %zu of %zu bytes while %d passes were "
+         "published\n",
+         have, len, passes);
+  assert_int_equal(have, len);
+  assert_true(passes > (int)PROM_HTTP_PASSES_KEPT);
+  assert_memory_equal(got, text, len);
+  close(s);
+  free(other);
+  free(got);
   free(text);
   prom_http_stop(&h);
 }
@@ -601,6 +757,117 @@ static void prom_http__max_age(void **state) {
   prom_http_stop(&h);
 }
 
+/* ---- TLS ---- */
+
+/* A self-signed P-256 certificate for 127.0.0.1, valid to 2126, and its
+ * key: test material only (openssl req -x509 -newkey ec). */
+static const char test_cert[] =
+    "-----BEGIN CERTIFICATE-----\n"
+    "MIIBkTCCATagAwIBAgIUS0jxeBiRsKIB09xcj0h4BwsuwIUwCgYIKoZIzj0EAwIw\n"
+    "FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTIwMTIyNTYyNFoYDzIxMjYxMTA3\n"
+    "MjI1NjI0WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO\n"
+    "PQMBBwNCAATxyqakzzyz7yvCAXNYSLYjdy+ddcDdB4krnrO7sFXwzTIFyQvTX5s5\n"
+    "PE/mmSqcb0t1GZSktEkC1NoYAi1sg6nLo2QwYjAdBgNVHQ4EFgQUrNJr9xddqtGu\n"
+    "/VoZc1quXMdu4DAwHwYDVR0jBBgwFoAUrNJr9xddqtGu/VoZc1quXMdu4DAwDwYD\n"
+    "VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0kAMEYC\n"
+    "IQDWJpN9XSplAmhUEaumTGZVJ51Xc2BAVfvSSzbMBek2RAIhAOCT5hX+Ltr/5wbn\n"
+    "itqINpTsZSEMkAjVfwVEZ7wc7kfj\n"
+    "-----END CERTIFICATE-----\n";
+static const char test_key[] =
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg+fz+4d3JVuuB8mJq\n"
+    "RmUTztijD/KE93ZlZvQnJQ7H7CWhRANCAATxyqakzzyz7yvCAXNYSLYjdy+ddcDd\n"
+    "B4krnrO7sFXwzTIFyQvTX5s5PE/mmSqcb0t1GZSktEkC1NoYAi1sg6nL\n"
+    "-----END PRIVATE KEY-----\n";
+
+/* Write `text` to `dir`/`name`. */
+static void write_file(const char *dir, const char *name, const char *text) {
+  char path[256];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(fputs(text, f) >= 0, 1);
+  assert_int_equal(fclose(f), 0);
+}
+
+/* A server on a free loopback port with --web-config `dir`/web.yml. */
+static int serve_web(struct prom_http *h, const char *dir) {
+  int fd;
+  int port = taken_port(&fd);
+  close(fd);
+  char addr[64], err[300] = "", web[256];
+  snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
+  snprintf(web, sizeof(web), "%s/web.yml", dir);
+  struct prom_http_config cfg = {web, 0};
+  int rc = prom_http_start_with(h, "p", addr, &cfg, err, sizeof(err));
+  if (rc != 0)
+    printf("# %s\n", err);
+  assert_int_equal(rc, 0);
+  return port;
+}
+
+/* CPU time of the server's thread, seconds. */
+static double server_cpu_s(struct prom_http *h) {
+  clockid_t id;
+  struct timespec ts;
+  assert_int_equal(pthread_getcpuclockid(h->thread, &id), 0);
+  assert_int_equal(clock_gettime(id, &ts), 0);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Clients that send the first byte of a TLS handshake (a ClientHello's
+ * record type, 0x16) and wait: libmicrohttpd's handshake stays pending,
+ * its MHD_get_timeout says 0, and a loop that trusts it spins. Over 5 s
+ * (each holder is cut at the request deadline and comes back) the server
+ * thread must stay far from a core. */
+static void prom_http__tls_holders(void **state) {
+  (void)state;
+  char dir[] = "/tmp/prom_http_tls.XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  write_file(dir, "c.pem", test_cert);
+  write_file(dir, "k.pem", test_key);
+  write_file(dir, "web.yml",
+             "tls_server_config:\n  cert_file: c.pem\n  key_file: k.pem\n");
+  struct prom_http h;
+  int port = serve_web(&h, dir);
+  assert_int_equal(prom_http_publish(&h, "m 1\n", 4), 0);
+  enum { N = 8 };
+  int s[N];
+  char from[N][32];
+  for (int i = 0; i < N; i++) {
+    snprintf(from[i], sizeof(from[i]), "127.0.0.%d", 2 + i % 4);
+    s[i] = connect_from(from[i], port, 0);
+    assert_int_equal(send(s[i], "\x16", 1, MSG_NOSIGNAL), 1);
+  }
+  double c0 = server_cpu_s(&h), t0 = now_s();
+  int again = 0;
+  while (now_s() < t0 + 5.0) {
+    for (int i = 0; i < N; i++)
+      if (closed_by_server(s[i], 0)) { /* the request deadline: back */
+        close(s[i]);
+        s[i] = connect_from(from[i], port, 0);
+        assert_int_equal(send(s[i], "\x16", 1, MSG_NOSIGNAL), 1);
+        again++;
+      }
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  double used = server_cpu_s(&h) - c0;
+  printf("# %d TLS holders (%d came back): server thread %.3f s CPU in 5 s\n",
+         N, again, used);
+  for (int i = 0; i < N; i++)
+    close(s[i]);
+  prom_http_stop(&h);
+  char path[256];
+  static const char *const names[] = {"c.pem", "k.pem", "web.yml"};
+  for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+    snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+    remove(path);
+  }
+  rmdir(dir);
+  assert_true(used < 0.5);
+}
+
 /* ---- the sink: duplicates said ---- */
 
 static char said_lines[8][600];
@@ -663,9 +930,12 @@ int main(void) {
       cmocka_unit_test(prom_http__keep_alive),
       cmocka_unit_test(prom_http__gzip),
       cmocka_unit_test(prom_http__max_age),
+      cmocka_unit_test(prom_http__bodies_refused),
       cmocka_unit_test(prom_http__slowloris),
       cmocka_unit_test(prom_http__stalled_readers),
+      cmocka_unit_test(prom_http__slow_reader),
       cmocka_unit_test(prom_http__out_of_descriptors),
+      cmocka_unit_test(prom_http__tls_holders),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,11 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define NOT_TAKEN                                                              \
+  "a hash method not taken here: bcrypt ($2y$, cost up to 14: htpasswd "       \
+  "-nBC 10 USER) or sha-crypt ($6$ or $5$, rounds up to 1000000: mkpasswd -m " \
+  "sha-512)"
 
 /* SHA-512 crypt of `password` with a fixed salt. */
 static const char *hash_of(const char *password, char *out, size_t size) {
@@ -52,14 +59,18 @@ static void prom_http_web_parse__valid(void **state) {
   assert_string_equal(w.tls_cert, "/etc/gpu/server.crt");
   assert_string_equal(w.tls_key, "/etc/x/server.key");
   assert_non_null(w.users);
-  assert_true(prom_http_users_check(w.users, "alice", "secret"));
-  assert_true(prom_http_users_check(w.users, "alice", "secret")); /* cached */
-  assert_false(prom_http_users_check(w.users, "alice", "secret "));
-  assert_false(prom_http_users_check(w.users, "alice", "secre"));
-  assert_false(prom_http_users_check(w.users, "alice", ""));
-  assert_true(prom_http_users_check(w.users, "bob", "other pass"));
-  assert_false(prom_http_users_check(w.users, "bob", "secret"));
-  assert_false(prom_http_users_check(w.users, "carol", "secret"));
+  struct crypt_data cd;
+  assert_true(prom_http_users_verify(w.users, "alice", "secret", &cd));
+  assert_true(prom_http_users_verify(w.users, "alice", "secret", &cd));
+  assert_false(prom_http_users_verify(w.users, "alice", "secret ", &cd));
+  assert_false(prom_http_users_verify(w.users, "alice", "secre", &cd));
+  assert_false(prom_http_users_verify(w.users, "alice", "", &cd));
+  assert_true(prom_http_users_verify(w.users, "bob", "other pass", &cd));
+  assert_false(prom_http_users_verify(w.users, "bob", "secret", &cd));
+  /* an unknown user, even with a password that is some user's */
+  assert_false(prom_http_users_verify(w.users, "carol", "secret", &cd));
+  assert_false(prom_http_users_verify(w.users, "carol", "other pass", &cd));
+  assert_false(prom_http_users_verify(w.users, "", "secret", &cd));
   prom_http_web_fini(&w);
   /* users only: no TLS */
   snprintf(text, sizeof(text), "basic_auth_users:\n  alice: %s\n", h1);
@@ -96,8 +107,32 @@ static void prom_http_web_parse__errors(void **state) {
        "line 3: named twice"},
       {"basic_auth_users:\n  alice: secret\n",
        "line 2: not a crypt(3) hash (htpasswd -nBC 10 USER makes one)"},
-      {"basic_auth_users:\n  alice: $9$nothing\n",
+      {"basic_auth_users:\n  alice: $2y$10$!!!!!!!!!!!!!!!!!!!!!!\n",
        "line 2: a hash method libcrypt does not know"},
+      /* methods libxcrypt takes at any cost: refused, whatever the cost */
+      {"basic_auth_users:\n  alice: $9$nothing\n", "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $md5,rounds=4000000$salt$x\n",
+       "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $sha1$4294967295$salt$x\n",
+       "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $y$j9T$salt$x\n", "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $gy$j9T$salt$x\n", "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $7$CU..../....salt$x\n",
+       "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $1$salt$x\n", "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $2x$10$abcdefghijklmnopqrstuu\n",
+       "line 2: " NOT_TAKEN},
+      {"basic_auth_users:\n  alice: $2y$1$abcdefghijklmnopqrstuu\n",
+       "line 2: a bcrypt hash takes a two-digit cost ($2y$10$...)"},
+      {"basic_auth_users:\n  alice: $6$rounds=+5000$salt$x\n",
+       "line 2: sha-crypt rounds=N takes a decimal number"},
+      {"basic_auth_users:\n  alice: $6$rounds=99999999999999999999999$s$x\n",
+       "line 2: sha-crypt rounds above 1000000: every check would take "
+       "seconds"},
+      /* basic auth splits user and password at the first ':' */
+      {"basic_auth_users:\n  'a:b': $6$salt$x\n",
+       "line 2: a user name with ':' can never log in (basic authentication "
+       "splits the user from the password at the first ':')"},
       /* a work factor that would take minutes per check (and at load) */
       {"basic_auth_users:\n  alice: $2y$20$abcdefghijklmnopqrstuu\n",
        "line 2: bcrypt cost above 14: every check would take seconds "
@@ -170,6 +205,28 @@ static void prom_http_web_load__errors(void **state) {
            "value\"",
            path);
   assert_string_equal(err, want);
+  /* a FIFO fails at once instead of blocking the start (nobody writes) */
+  char fifo[160];
+  snprintf(fifo, sizeof(fifo), "%s/fifo.yml", dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  assert_int_equal(prom_http_web_load(fifo, &w, err, sizeof(err)), -EINVAL);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  assert_true((double)(t1.tv_sec - t0.tv_sec) +
+                  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 <
+              1.0);
+  snprintf(want, sizeof(want), "--web-config=%s: not a regular file", fifo);
+  assert_string_equal(err, want);
+  /* a directory; an empty file asks for nothing */
+  assert_int_equal(prom_http_web_load(dir, &w, err, sizeof(err)), -EINVAL);
+  snprintf(want, sizeof(want), "--web-config=%s: not a regular file", dir);
+  assert_string_equal(err, want);
+  fclose(fopen(path, "w"));
+  assert_int_equal(prom_http_web_load(path, &w, err, sizeof(err)), 0);
+  assert_null(w.users);
+  assert_null(w.tls_cert);
+  remove(fifo);
   remove(path);
   rmdir(dir);
 }
