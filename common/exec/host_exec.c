@@ -131,7 +131,7 @@ static void host_exec_say_listen(const char *program,
   socklen_t len = sizeof(ss);
   char addr[INET6_ADDRSTRLEN] = "?";
   unsigned port = 0;
-  bool every = false;
+  bool every = false, dual = false;
   if (getsockname(h->fd, (struct sockaddr *)&ss, &len) < 0)
     return;
   if (ss.ss_family == AF_INET) {
@@ -144,16 +144,22 @@ static void host_exec_say_listen(const char *program,
     inet_ntop(AF_INET6, &v6->sin6_addr, addr, sizeof(addr));
     port = ntohs(v6->sin6_port);
     every = IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr);
+    int v6only = 1;
+    socklen_t n = sizeof(v6only);
+    if (every && getsockopt(h->fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &n) == 0)
+      dual = v6only == 0;
   }
   log_msg(LOG_LEVEL_NOTICE, program, "listen", NULL,
           "serving http://%s%s%s:%u/metrics%s",
           ss.ss_family == AF_INET6 ? "[" : "", addr,
           ss.ss_family == AF_INET6 ? "]" : "", port,
-          every ? ss.ss_family == AF_INET6
-                      ? " on every IPv6 address"
-                      : " on every IPv4 address (anyone who reaches the "
-                        "port reads the page; give an address to narrow it)"
-                : "");
+          !every ? ""
+          : dual ? " on every address, IPv4 and IPv6 (anyone who reaches "
+                   "the port reads the page; give an address to narrow it)"
+          : ss.ss_family == AF_INET6
+              ? " on every IPv6 address"
+              : " on every IPv4 address (anyone who reaches the port reads "
+                "the page; give an address to narrow it)");
 }
 
 /* gpu-telemetry --once: when no plugin found a device, say so once (each

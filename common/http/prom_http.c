@@ -688,7 +688,8 @@ int prom_http_start_with(struct prom_http *h, const char *plugin,
   prom_http_web_fini(&web);
   char where[80];
   prom_http_addr_text(&ss, where, sizeof(where));
-  int fd = prom_http_listen_fd(&ss, len, where, err, err_size);
+  int fd = prom_http_listen_fd(&ss, len, prom_http_addr_every(addr), where, err,
+                               err_size);
   if (fd < 0) {
     free(cert);
     free(key);

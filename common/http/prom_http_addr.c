@@ -98,30 +98,60 @@ void prom_http_addr_text(const struct sockaddr_storage *ss, char *out,
   }
 }
 
-int prom_http_listen_fd(const struct sockaddr_storage *ss, socklen_t len,
-                        const char *where, char *err, size_t err_size) {
-  const char *step = "socket";
-  int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+bool prom_http_addr_every(const char *text) {
+  return text[0] == '\0' || text[0] == ':';
+}
+
+/* A socket of `family` bound to `sa` and listening; -errno with `*step`
+ * the call that failed. `v6only` sets IPV6_V6ONLY on an IPv6 socket. */
+static int prom_http_bind(int family, const struct sockaddr *sa, socklen_t len,
+                          int v6only, const char **step) {
   int one = 1;
-  if (fd >= 0) {
-    step = "setsockopt SO_REUSEADDR";
-    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0) {
-      /* [::] is IPv6 only: 0.0.0.0 is a second --listen away */
-      if (ss->ss_family == AF_INET6)
-        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-      step = "bind";
-      if (bind(fd, (const struct sockaddr *)ss, len) == 0) {
-        step = "listen";
+  *step = "socket";
+  int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0)
+    return -errno;
+  *step = "setsockopt SO_REUSEADDR";
+  if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0) {
+    *step = "setsockopt IPV6_V6ONLY";
+    if (family != AF_INET6 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only,
+                                         sizeof(v6only)) == 0) {
+      *step = "bind";
+      if (bind(fd, sa, len) == 0) {
+        *step = "listen";
         if (listen(fd, 128) == 0)
-          step = NULL;
+          return fd;
       }
     }
   }
-  if (step == NULL)
-    return fd;
   int e = errno;
-  if (fd >= 0)
-    close(fd);
-  snprintf(err, err_size, "%s: %s: %s", where, step, strerror(e));
+  close(fd);
   return -e;
+}
+
+int prom_http_listen_fd(const struct sockaddr_storage *ss, socklen_t len,
+                        bool every, const char *where, char *err,
+                        size_t err_size) {
+  const char *step;
+  int fd;
+  if (every) {
+    /* [::] with IPv4 mapped: one socket for every address */
+    struct sockaddr_in6 any6;
+    memset(&any6, 0, sizeof(any6));
+    any6.sin6_family = AF_INET6;
+    any6.sin6_addr = in6addr_any;
+    any6.sin6_port = ((const struct sockaddr_in *)ss)->sin_port;
+    fd = prom_http_bind(AF_INET6, (const struct sockaddr *)&any6, sizeof(any6),
+                        0, &step);
+    /* no IPv6 in this kernel or namespace: 0.0.0.0 alone */
+    if (fd != -EAFNOSUPPORT && fd != -EADDRNOTAVAIL)
+      goto done;
+  }
+  /* [::] is IPv6 only: 0.0.0.0 is a second --listen away */
+  fd =
+      prom_http_bind(ss->ss_family, (const struct sockaddr *)ss, len, 1, &step);
+done:
+  if (fd < 0)
+    snprintf(err, err_size, "%s: %s: %s", where, step, strerror(-fd));
+  return fd;
 }

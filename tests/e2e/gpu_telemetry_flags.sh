@@ -3,7 +3,8 @@
 #  - --flag value as well as --flag=value (--listen 127.0.0.1:PORT,
 #    --plugin drm_device, --drm_device.SysfsRoot DIR);
 #  - --plugin=a,b and --no-plugin=NAME (comma lists too);
-#  - --listen=PORT and --listen=:PORT: every IPv4 address, said at start;
+#  - --listen=PORT and --listen=:PORT: every address, IPv4 and IPv6 (as
+#    node_exporter's :9100), said at start;
 #  - an unknown flag named as unknown, with the closest known flag;
 #  - one error prefix, "error: gpu-telemetry: ", for every usage error (exit
 #    2, one line on stderr, nothing on stdout), a bad --listen address too.
@@ -67,8 +68,13 @@ for form in "--listen 127.0.0.1:%s" "--listen=%s" "--listen=:%s" "--listen %s"; 
   if [[ $form == "--listen 127.0.0.1:%s" ]]; then
     tap_check "  ... said, at one address" grep -qx "notice: gpu-telemetry: listen: serving http://127.0.0.1:$port/metrics" "$T/listen.err"
   else
-    tap_check "  ... every IPv4 address, said at the start" \
-      grep -q "^notice: gpu-telemetry: listen: serving http://0.0.0.0:$port/metrics on every IPv4 address" "$T/listen.err"
+    tap_check "  ... every address, IPv4 and IPv6, said at the start" \
+      grep -q "^notice: gpu-telemetry: listen: serving http://\\[::\\]:$port/metrics on every address, IPv4 and IPv6" "$T/listen.err"
+    if [[ -e /proc/net/if_inet6 ]] && grep -q '^0\{31\}1 ' /proc/net/if_inet6; then
+      tap_check "  ... /metrics answers on [::1] too" curl -sf -o /dev/null "http://[::1]:$port/metrics"
+    else
+      tap_skip "  ... /metrics answers on [::1] too" "no IPv6 loopback here"
+    fi
   fi
   tap_check "  ... SIGTERM ends it" be_stop $pid
 done

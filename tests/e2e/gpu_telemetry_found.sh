@@ -122,8 +122,8 @@ tap_is 5 "$(grep -c '^gpu_telemetry_collector_devices{' "$T/live.prom")" \
   "--listen: a device count for each of the five instances"
 tap_is "1" "$(python3 $EXPO get "$T/live.prom" gpu_telemetry_collector_devices plugin=i915_oa)" \
   "--listen: i915_oa's one device"
-tap_check "--listen PORT: said to serve every IPv4 address" \
-  grep -q "^notice: gpu-telemetry: listen: serving http://0.0.0.0:$port/metrics on every IPv4 address" "$T/listen.err"
+tap_check "--listen PORT: said to serve every address" \
+  grep -q "^notice: gpu-telemetry: listen: serving http://\\[::\\]:$port/metrics on every address, IPv4 and IPv6" "$T/listen.err"
 tap_check "--listen: SIGTERM ends it" be_stop $pid
 # ---- a device that comes: said again, and counted ----
 mkdir -p "$T/hp"

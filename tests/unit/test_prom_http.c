@@ -9,10 +9,12 @@
  */
 #include "common/core/log.h"
 #include "common/http/prom_http.h"
+#include "common/http/prom_http_addr.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -920,10 +922,70 @@ static void prom_http_sink__duplicates_said(void **state) {
   free(buf);
 }
 
+/* --listen with no host is every address: one [::] socket that takes IPv4
+ * too where the kernel has IPv6 (a v4 client reaches it), else 0.0.0.0. */
+static void prom_http_listen_fd__every_address(void **state) {
+  (void)state;
+  assert_true(prom_http_addr_every(":9470"));
+  assert_true(prom_http_addr_every(""));
+  assert_false(prom_http_addr_every("127.0.0.1:9470"));
+  assert_false(prom_http_addr_every("0.0.0.0:9470"));
+  assert_false(prom_http_addr_every("[::]:9470"));
+  struct sockaddr_storage ss;
+  socklen_t len;
+  char err[200];
+  /* a free port: the kernel's pick for a socket closed at once */
+  int pick = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in any = {.sin_family = AF_INET};
+  socklen_t pl = sizeof(any);
+  assert_int_equal(bind(pick, (struct sockaddr *)&any, sizeof(any)), 0);
+  assert_int_equal(getsockname(pick, (struct sockaddr *)&any, &pl), 0);
+  close(pick);
+  char text[16];
+  snprintf(text, sizeof(text), ":%u", ntohs(any.sin_port));
+  assert_int_equal(prom_http_parse_addr(text, &ss, &len, err, sizeof(err)), 0);
+  int fd = prom_http_listen_fd(&ss, len, true, text, err, sizeof(err));
+  assert_true(fd >= 0);
+  struct sockaddr_storage got;
+  socklen_t n = sizeof(got);
+  assert_int_equal(getsockname(fd, (struct sockaddr *)&got, &n), 0);
+  int probe = socket(AF_INET6, SOCK_STREAM, 0);
+  if (probe >= 0) { /* IPv6 here: [::], IPv4 mapped */
+    close(probe);
+    assert_int_equal(got.ss_family, AF_INET6);
+    int v6only = 1;
+    socklen_t o = sizeof(v6only);
+    assert_int_equal(getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &o), 0);
+    assert_int_equal(v6only, 0);
+  } else {
+    assert_int_equal(got.ss_family, AF_INET);
+  }
+  uint16_t port = got.ss_family == AF_INET6
+                      ? ((struct sockaddr_in6 *)&got)->sin6_port
+                      : ((struct sockaddr_in *)&got)->sin_port;
+  struct sockaddr_in v4 = {.sin_family = AF_INET, .sin_port = port};
+  v4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int c = socket(AF_INET, SOCK_STREAM, 0);
+  assert_true(c >= 0);
+  assert_int_equal(connect(c, (struct sockaddr *)&v4, sizeof(v4)), 0);
+  close(c);
+  close(fd);
+  /* 0.0.0.0 given: IPv4 alone */
+  snprintf(text, sizeof(text), "0.0.0.0:%u", ntohs(any.sin_port));
+  assert_int_equal(prom_http_parse_addr(text, &ss, &len, err, sizeof(err)), 0);
+  fd = prom_http_listen_fd(&ss, len, false, text, err, sizeof(err));
+  assert_true(fd >= 0);
+  n = sizeof(got);
+  assert_int_equal(getsockname(fd, (struct sockaddr *)&got, &n), 0);
+  assert_int_equal(got.ss_family, AF_INET);
+  close(fd);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(prom_http_parse_addr__valid),
       cmocka_unit_test(prom_http_parse_addr__errors),
+      cmocka_unit_test(prom_http_listen_fd__every_address),
       cmocka_unit_test(prom_http_start__errors),
       cmocka_unit_test(prom_http__serves_metrics),
       cmocka_unit_test(prom_http_sink__duplicates_said),
