@@ -33,8 +33,10 @@ def run(url, db, query):
 
 def main(url, files):
     for path in files:
-        if path.endswith("-prometheus.json"):
-            continue  # PromQL: grafana_prom_queries.py, against Prometheus
+        if path.endswith("-prometheus.json") or path.endswith("-kubernetes.json"):
+            # PromQL: grafana_prom_queries.py against Prometheus, and the
+            # per-pod board's cases (tests/e2e/kubernetes_deploy.sh)
+            continue
         db = "collectd" if path.endswith("-collectd.json") else "telegraf"
         board = json.load(open(path))
         name = path.rsplit("/", 1)[-1]
