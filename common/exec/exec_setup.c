@@ -497,6 +497,10 @@ static int exec_await_inits(struct exec_host *x,
     runner_remove(r, i);
   }
   *kept = r->n;
+  /* what each found, once the start stands (no line beside a failure) */
+  for (size_t k = 0; status == 0 && r->say_found && k < r->n; k++)
+    if (runner_init_result(r->inst[k]) == 0)
+      runner_say_found(r->inst[k]);
   return status;
 }
 

@@ -619,11 +619,9 @@ size_t runner_await_inits(struct runner *r, uint64_t wait_ns,
     if (i->ready || !i->thread_started)
       continue;
     int rc = runner_init_result(i);
-    if (rc == 0) {
-      runner_commit(i, i->inst);
-      if (r->say_found)
-        runner_say_found(i);
-    } else if (rc == 1 && !*stop) {
+    if (rc == 0)
+      runner_commit(i, i->inst); /* said found by the caller */
+    else if (rc == 1 && !*stop) {
       i->late = true;
       log_msg(LOG_LEVEL_WARNING, i->ops->name, i->label, "init",
               "has not returned after %.3g s: the other instances start; "

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -64,16 +65,25 @@ struct sysfs_walk {
   unsigned links;
 };
 
+#ifdef SYS_openat2
+/* Set once openat2 said ENOSYS (a kernel before 5.6, or a tool such as
+ * valgrind 3.19 that does not know the call): not asked again. */
+static atomic_bool sysfs_no_openat2;
+#endif
+
 /* Open the resolved directory, O_PATH: only links in it are read. */
 static int sysfs_walk_open(const struct sysfs_walk *w) {
   const char *path = w->len > 0 ? w->dir : ".";
 #ifdef SYS_openat2
-  struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-                         .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-                                    RESOLVE_NO_MAGICLINKS};
-  long fd = syscall(SYS_openat2, w->rootfd, path, &how, sizeof(how));
-  if (fd >= 0 || errno != ENOSYS)
-    return fd >= 0 ? (int)fd : -errno;
+  if (!atomic_load_explicit(&sysfs_no_openat2, memory_order_relaxed)) {
+    struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+                           .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+                                      RESOLVE_NO_MAGICLINKS};
+    long fd = syscall(SYS_openat2, w->rootfd, path, &how, sizeof(how));
+    if (fd >= 0 || errno != ENOSYS)
+      return fd >= 0 ? (int)fd : -errno;
+    atomic_store_explicit(&sysfs_no_openat2, true, memory_order_relaxed);
+  }
 #endif
   /* no openat2: a component at a time, none of them followed */
   int cur = openat(w->rootfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -39,7 +39,11 @@ rc=$?
 batches=$(grep -c '^drm_device,driver=intel_vpu' "$T/out")
 tap_is 0 "$rc" "valgrind: exit 0 (99 would be a memory error or leak)"
 tap_check "at least 10 batches served ($batches)" test "$batches" -ge 10
-tap_is "" "$(cat "$T/valgrind.log")" "valgrind: nothing to say"
+# Lines "--PID--" are valgrind's own notes, never a memory error ("==PID=="):
+# Debian 12's valgrind 3.19 does not know openat2 (syscall 437), says so
+# once, and answers ENOSYS, which sysfs_link.c takes as a kernel without
+# it (its component walk). Every "==PID==" line still fails the test.
+tap_is "" "$(grep -v '^--[0-9]*-- ' "$T/valgrind.log")" "valgrind: nothing to say"
 tap_check "the garbage file said once" \
   bash -c "[[ \$(grep -c 'rps_act_freq_mhz: read: not a value' '$T/stderr') == 1 ]]"
 tap_done
