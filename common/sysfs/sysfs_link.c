@@ -134,12 +134,12 @@ static int sysfs_walk_readlink(const struct sysfs_walk *w, const char *name,
  * root, -ELOOP after too many links. */
 static int sysfs_walk_path(struct sysfs_walk *w, const char *path,
                            bool follow_last, char *last) {
-  char todo[SYSFS_LINK_PATH_MAX], target[SYSFS_LINK_PATH_MAX];
+  char pending[SYSFS_LINK_PATH_MAX], target[SYSFS_LINK_PATH_MAX];
   size_t len = strlen(path);
-  if (len >= sizeof(todo))
+  if (len >= sizeof(pending))
     return -ENAMETOOLONG;
-  memcpy(todo, path, len + 1);
-  for (char *p = todo;;) {
+  memcpy(pending, path, len + 1);
+  for (char *p = pending;;) {
     while (*p == '/')
       p++;
     if (*p == '\0')
@@ -174,12 +174,12 @@ static int sysfs_walk_path(struct sysfs_walk *w, const char *path,
       if (++w->links > SYSFS_LINK_MAX_LINKS)
         return -ELOOP;
       size_t t = strlen(target), rest = strlen(p);
-      if (t + 1 + rest >= sizeof(todo))
+      if (t + 1 + rest >= sizeof(pending))
         return -ENAMETOOLONG;
-      memmove(todo + t + 1, p, rest + 1);
-      memcpy(todo, target, t);
-      todo[t] = '/';
-      p = todo;
+      memmove(pending + t + 1, p, rest + 1);
+      memcpy(pending, target, t);
+      pending[t] = '/';
+      p = pending;
       continue;
     }
     if (w->len + 1 + n >= sizeof(w->dir))
